@@ -1,0 +1,19 @@
+#pragma once
+// Shared pieces of the scene-reading commands.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "rules/ruleset.h"
+#include "rules/scene/scene_io.h"
+
+namespace vedette::app {
+
+// --set KEY=VALUE pairs on top of the scene's `declarations: settings:`; throws InputError on a
+// malformed pair.
+RulesetOptions MakeRulesetOptions(const Scene& scene, const std::vector<std::string>& set_args);
+
+// The unit or an InputError naming the scene file and the unit's absence.
+const Unit& RequireUnit(const Scene& scene, const std::string& id);
+
+}  // namespace vedette::app

@@ -1,0 +1,47 @@
+#pragma once
+// The overlay description: what a ruleset wants drawn, as shapes in table mm with a style. The
+// overlay module projects and draws the same list twice (Dear ImGui on screen, OpenCV into video);
+// rules never know how.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rules/geometry/vec.h"
+
+namespace vedette {
+
+enum class DrawKind {
+  kPolygon,   // closed outline (filled when `filled`)
+  kPolyline,  // open line through the points
+  kArrow,     // from points[0] to points[1]
+  kLabel,     // text anchored at points[0]
+};
+
+// What a shape means; the renderer picks colour and weight from it (side colours come in `rgba`).
+enum class DrawStyle {
+  kBase,           // a unit's outline, in its side colour
+  kFacing,         // facing arrow, side colour
+  kZoneOfControl,  // zone of control
+  kRange,          // firing range corridor
+  kThreat,         // threatened flank/rear edge and its link to the threat
+  kContact,        // edges in contact
+  kSupport,        // rear/flank support link
+  kTest,           // a unit that must test: label with the test and its odds
+  kMeasure,        // a measured gap (dispute)
+  kTerrain,        // terrain outline
+  kInfo,           // neutral annotation
+};
+
+struct DrawPrimitive {
+  DrawKind kind = DrawKind::kPolygon;
+  DrawStyle style = DrawStyle::kInfo;
+  std::vector<geom::Vec2> points_mm;  // table frame, mm
+  std::string text;                   // labels
+  std::uint32_t rgba = 0;             // 0xRRGGBBAA; 0 = the style's default colour
+  bool filled = false;                // polygons: translucent fill
+  bool dashed = false;                // stale (occluded) units, tentative findings
+  std::string layer;                  // "bases", "zoc", "ranges", "threats", "contacts", "support", "tests", "terrain", "labels"
+  std::string unit_id;                // unit this belongs to ("" = none)
+};
+
+}  // namespace vedette

@@ -1,0 +1,184 @@
+#include "rules/geometry/arcs.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace vedette::geom {
+
+std::string_view ToString(Arc a) {
+  switch (a) {
+    case Arc::kFront: return "front";
+    case Arc::kLeftFlank: return "left_flank";
+    case Arc::kRightFlank: return "right_flank";
+    case Arc::kRear: return "rear";
+  }
+  return "?";
+}
+
+std::optional<Arc> ParseArc(std::string_view s) {
+  for (Arc a : {Arc::kFront, Arc::kLeftFlank, Arc::kRightFlank, Arc::kRear})
+    if (ToString(a) == s) return a;
+  return std::nullopt;
+}
+
+std::string_view ToString(ArcModel m) {
+  switch (m) {
+    case ArcModel::kTotsk: return "totsk";
+    case ArcModel::kCorner45: return "corner45";
+    case ArcModel::kKow: return "kow";
+  }
+  return "?";
+}
+
+std::optional<ArcModel> ParseArcModel(std::string_view s) {
+  for (ArcModel m : {ArcModel::kTotsk, ArcModel::kCorner45, ArcModel::kKow})
+    if (ToString(m) == s) return m;
+  return std::nullopt;
+}
+
+namespace {
+
+// Nearest edge for a point inside the rectangle (u right, v forward, half sizes w, d).
+Arc InteriorArc(double u, double v, double w, double d) {
+  const double to_front = d - v, to_rear = d + v, to_left = w + u, to_right = w - u;
+  const double side = std::min(to_left, to_right);
+  const double end = std::min(to_front, to_rear);
+  if (side <= end) return to_left <= to_right ? Arc::kLeftFlank : Arc::kRightFlank;
+  return to_front <= to_rear ? Arc::kFront : Arc::kRear;
+}
+
+Arc ArcInBaseFrame(double u, double v, double w, double d, ArcModel model) {
+  if (model == ArcModel::kKow) {
+    // Wedges bounded by the diagonals through the centre; the diagonal itself goes to front/rear.
+    if (std::abs(u) * d <= std::abs(v) * w) return v >= 0 ? Arc::kFront : Arc::kRear;
+    return u < 0 ? Arc::kLeftFlank : Arc::kRightFlank;
+  }
+  if (std::abs(u) <= w && std::abs(v) <= d) return InteriorArc(u, v, w, d);
+  if (model == ArcModel::kTotsk) {
+    if (v > d) return Arc::kFront;
+    if (v < -d) return Arc::kRear;
+    return u < 0 ? Arc::kLeftFlank : Arc::kRightFlank;
+  }
+  // corner45: 45-degree lines out of the corners; a point on a line goes to the flank.
+  const double ex = std::abs(u) - w, ey = std::abs(v) - d;  // how far beyond the side / end lines
+  if (ey > ex) return v > 0 ? Arc::kFront : Arc::kRear;
+  return u < 0 ? Arc::kLeftFlank : Arc::kRightFlank;
+}
+
+// The interior pieces of the medial-axis split of the rectangle, in base frame.
+Polygon InteriorPiece(Arc arc, double w, double d) {
+  if (w >= d) {
+    const Vec2 pl(-(w - d), 0), pr(w - d, 0);
+    switch (arc) {
+      case Arc::kFront: return {{-w, d}, pl, pr, {w, d}};
+      case Arc::kRear: return {{w, -d}, pr, pl, {-w, -d}};
+      case Arc::kLeftFlank: return {{-w, -d}, pl, {-w, d}};
+      case Arc::kRightFlank: return {{w, d}, pr, {w, -d}};
+    }
+  }
+  const Vec2 pf(0, d - w), pb(0, -(d - w));
+  switch (arc) {
+    case Arc::kFront: return {{-w, d}, pf, {w, d}};
+    case Arc::kRear: return {{w, -d}, pb, {-w, -d}};
+    case Arc::kLeftFlank: return {{-w, -d}, pb, pf, {-w, d}};
+    case Arc::kRightFlank: return {{w, d}, pf, pb, {w, -d}};
+  }
+  return {};
+}
+
+std::vector<Polygon> PiecesInBaseFrame(Arc arc, double w, double d, ArcModel model, double L) {
+  std::vector<Polygon> pieces;
+  if (model == ArcModel::kKow) {
+    const double n = std::hypot(w, d);
+    const Vec2 fl = Vec2(-w, d) * (L / n), fr = Vec2(w, d) * (L / n);
+    const Vec2 rr = -fl, rl = -fr;
+    const Vec2 o(0, 0);
+    switch (arc) {
+      case Arc::kFront: pieces.push_back({o, fr, fl}); break;
+      case Arc::kRear: pieces.push_back({o, rl, rr}); break;
+      case Arc::kLeftFlank: pieces.push_back({o, fl, rl}); break;
+      case Arc::kRightFlank: pieces.push_back({o, rr, fr}); break;
+    }
+    return pieces;
+  }
+  pieces.push_back(InteriorPiece(arc, w, d));
+  if (model == ArcModel::kTotsk) {
+    switch (arc) {
+      case Arc::kFront: pieces.push_back({{-L, d}, {L, d}, {L, d + L}, {-L, d + L}}); break;
+      case Arc::kRear: pieces.push_back({{-L, -d - L}, {L, -d - L}, {L, -d}, {-L, -d}}); break;
+      case Arc::kLeftFlank: pieces.push_back({{-w - L, -d}, {-w, -d}, {-w, d}, {-w - L, d}}); break;
+      case Arc::kRightFlank: pieces.push_back({{w, -d}, {w + L, -d}, {w + L, d}, {w, d}}); break;
+    }
+    return pieces;
+  }
+  switch (arc) {  // corner45
+    case Arc::kFront: pieces.push_back({{-w, d}, {w, d}, {w + L, d + L}, {-w - L, d + L}}); break;
+    case Arc::kRear: pieces.push_back({{w, -d}, {-w, -d}, {-w - L, -d - L}, {w + L, -d - L}}); break;
+    case Arc::kLeftFlank: pieces.push_back({{-w, -d}, {-w, d}, {-w - L, d + L}, {-w - L, -d - L}}); break;
+    case Arc::kRightFlank: pieces.push_back({{w, d}, {w, -d}, {w + L, -d - L}, {w + L, d + L}}); break;
+  }
+  return pieces;
+}
+
+}  // namespace
+
+Arc ArcOfPoint(const Base& unit, const Vec2& point, ArcModel model) {
+  const Vec2 q = ToBaseFrame(unit, point);
+  return ArcInBaseFrame(q.x(), q.y(), unit.width_mm / 2.0, unit.depth_mm / 2.0, model);
+}
+
+std::vector<Polygon> ArcRegion(const Base& unit, Arc arc, ArcModel model, double extent_mm) {
+  std::vector<Polygon> pieces = PiecesInBaseFrame(arc, unit.width_mm / 2.0, unit.depth_mm / 2.0, model, extent_mm);
+  for (Polygon& p : pieces) {
+    for (Vec2& v : p) v = ToTableFrame(unit, v);
+    p = MakeCcw(std::move(p));
+  }
+  return pieces;
+}
+
+ArcShares ArcSharesOf(const Base& unit, const Base& other, ArcModel model) {
+  ArcShares s;
+  const Polygon poly = PolygonCcw(other);
+  const double total = Area(poly);
+  // Large enough to hold `other` whole, small enough to keep clipping well conditioned.
+  const double extent = 4.0 * ((other.centre_mm - unit.centre_mm).norm() + other.width_mm + other.depth_mm +
+                               unit.width_mm + unit.depth_mm);
+  for (Arc a : {Arc::kFront, Arc::kLeftFlank, Arc::kRightFlank, Arc::kRear}) {
+    double area = 0.0;
+    for (const Polygon& piece : ArcRegion(unit, a, model, extent)) area += Area(ClipConvex(poly, piece));
+    s.share[static_cast<int>(a)] = total > 0 ? area / total : 0.0;
+  }
+  return s;
+}
+
+Arc ArcOfBase(const Base& unit, const Base& other, ArcModel model) {
+  const ArcShares s = ArcSharesOf(unit, other, model);
+  Arc best = ArcOfPoint(unit, other.centre_mm, model);  // tie-break: where the centre is
+  for (Arc a : {Arc::kFront, Arc::kLeftFlank, Arc::kRightFlank, Arc::kRear})
+    if (s[a] > s[best] + 1e-9) best = a;
+  return best;
+}
+
+Line BehindFrontLine(const Base& b) { return {LeaderPoint(b), -Forward(b)}; }
+Line BehindRearLine(const Base& b) { return {b.centre_mm - (b.depth_mm / 2.0) * Forward(b), -Forward(b)}; }
+Line OutsideLeftLine(const Base& b) { return {b.centre_mm - (b.width_mm / 2.0) * Right(b), -Right(b)}; }
+Line OutsideRightLine(const Base& b) { return {b.centre_mm + (b.width_mm / 2.0) * Right(b), Right(b)}; }
+
+double LengthBeyond(const Segment& s, const Line& line) {
+  const double da = line.SignedDistance(s.a), db = line.SignedDistance(s.b);
+  const double len = s.Length();
+  if (da >= 0 && db >= 0) return len;
+  if (da <= 0 && db <= 0) return 0.0;
+  const double t = da / (da - db);  // where the segment crosses the line
+  return da > 0 ? t * len : (1.0 - t) * len;
+}
+
+double FrontageBeyond(const Base& other, const Line& line) { return LengthBeyond(EdgeSegment(other, Edge::kFront), line); }
+
+bool EntirelyBeyond(const Base& other, const Line& line, double tolerance_mm) {
+  for (const Vec2& c : Corners(other))
+    if (line.SignedDistance(c) < -tolerance_mm) return false;
+  return true;
+}
+
+}  // namespace vedette::geom

@@ -1,0 +1,69 @@
+#include "rules/geometry/base.h"
+
+#include <cmath>
+
+namespace vedette::geom {
+
+std::string_view ToString(Edge e) {
+  switch (e) {
+    case Edge::kFront: return "front";
+    case Edge::kRight: return "right_flank";
+    case Edge::kRear: return "rear";
+    case Edge::kLeft: return "left_flank";
+  }
+  return "?";
+}
+
+Vec2 Forward(const Base& b) { return HeadingVector(b.heading_deg); }
+
+Vec2 Right(const Base& b) {
+  const Vec2 f = Forward(b);
+  return {f.y(), -f.x()};
+}
+
+Vec2 ToTableFrame(const Base& b, const Vec2& p) { return b.centre_mm + p.x() * Right(b) + p.y() * Forward(b); }
+
+Vec2 ToBaseFrame(const Base& b, const Vec2& p) {
+  const Vec2 d = p - b.centre_mm;
+  return {d.dot(Right(b)), d.dot(Forward(b))};
+}
+
+std::array<Vec2, 4> Corners(const Base& b) {
+  const double w = b.width_mm / 2.0, d = b.depth_mm / 2.0;
+  return {ToTableFrame(b, {-w, d}), ToTableFrame(b, {w, d}), ToTableFrame(b, {w, -d}), ToTableFrame(b, {-w, -d})};
+}
+
+Segment EdgeSegment(const Base& b, Edge e) {
+  const auto c = Corners(b);
+  switch (e) {
+    case Edge::kFront: return {c[0], c[1]};
+    case Edge::kRight: return {c[1], c[2]};
+    case Edge::kRear: return {c[2], c[3]};
+    case Edge::kLeft: return {c[3], c[0]};
+  }
+  return {c[0], c[1]};
+}
+
+Vec2 LeaderPoint(const Base& b) { return b.centre_mm + (b.depth_mm / 2.0) * Forward(b); }
+
+std::vector<Vec2> PolygonCcw(const Base& b) {
+  const auto c = Corners(b);
+  return {c[3], c[2], c[1], c[0]};
+}
+
+bool Contains(const Base& b, const Vec2& p, double tolerance_mm) {
+  const Vec2 q = ToBaseFrame(b, p);
+  return std::abs(q.x()) <= b.width_mm / 2.0 + tolerance_mm && std::abs(q.y()) <= b.depth_mm / 2.0 + tolerance_mm;
+}
+
+Base Transformed(const Base& b, double angle_deg, const Vec2& t) {
+  const double r = DegToRad(angle_deg);
+  Eigen::Matrix2d rot;
+  rot << std::cos(r), -std::sin(r), std::sin(r), std::cos(r);
+  Base out = b;
+  out.centre_mm = rot * b.centre_mm + t;
+  out.heading_deg = NormalizeDeg(b.heading_deg + angle_deg);
+  return out;
+}
+
+}  // namespace vedette::geom

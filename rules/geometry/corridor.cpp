@@ -1,0 +1,65 @@
+#include "rules/geometry/corridor.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "rules/geometry/arcs.h"
+
+namespace vedette::geom {
+
+namespace {
+
+// Outward normal and the edge's two corners (left-to-right when looking out from the edge).
+struct EdgeFrame {
+  Vec2 a, b, out;
+};
+
+EdgeFrame FrameOf(const Base& base, Edge edge) {
+  const Segment s = EdgeSegment(base, edge);
+  Vec2 out = Forward(base);
+  switch (edge) {
+    case Edge::kFront: out = Forward(base); break;
+    case Edge::kRear: out = -Forward(base); break;
+    case Edge::kRight: out = Right(base); break;
+    case Edge::kLeft: out = -Right(base); break;
+  }
+  return {s.a, s.b, out};
+}
+
+Polygon SweptRect(const Vec2& a, const Vec2& b, const Vec2& out, double from, double to) {
+  return MakeCcw({a + from * out, b + from * out, b + to * out, a + to * out});
+}
+
+}  // namespace
+
+Polygon Corridor(const Base& base, Edge edge, double depth_mm) {
+  const EdgeFrame f = FrameOf(base, edge);
+  return SweptRect(f.a, f.b, f.out, 0.0, depth_mm);
+}
+
+CorridorHit InCorridor(const Base& base, Edge edge, double depth_mm, const Base& other, double tol) {
+  EdgeFrame f = FrameOf(base, edge);
+  const Vec2 along = (f.b - f.a).normalized();
+  const Vec2 a = f.a + tol * along, b = f.b - tol * along;  // narrowed at the sides
+  const Polygon other_poly = PolygonCcw(other);
+  const Line edge_line{f.a, f.out};
+  CorridorHit hit;
+  // Everything of `other` in line with the edge (an unbounded-depth corridor), to measure reach.
+  const Polygon in_line = ClipConvex(other_poly, SweptRect(a, b, f.out, -tol, 1e7));
+  if (in_line.size() >= 3 && Area(in_line) > 1e-9) {
+    double reach = std::numeric_limits<double>::infinity();
+    for (const Vec2& p : in_line) reach = std::min(reach, edge_line.SignedDistance(p));
+    hit.reach_mm = std::max(0.0, reach);
+    const Polygon in_zone = ClipConvex(other_poly, SweptRect(a, b, f.out, -tol, depth_mm + tol));
+    hit.area_mm2 = in_zone.size() >= 3 ? Area(in_zone) : 0.0;
+    hit.inside = hit.area_mm2 > 1e-9;
+    hit.margin_mm = depth_mm - hit.reach_mm;
+    return hit;
+  }
+  // Not in line: report how far it is from the corridor.
+  hit.reach_mm = PolygonToPolygon(other_poly, Corridor(base, edge, depth_mm)).distance_mm + depth_mm;
+  hit.margin_mm = -(hit.reach_mm - depth_mm);
+  return hit;
+}
+
+}  // namespace vedette::geom

@@ -1,0 +1,191 @@
+#include "rules/geometry/polygon.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace vedette::geom {
+
+double SignedArea(const Polygon& p) {
+  double a = 0.0;
+  for (size_t i = 0; i < p.size(); ++i) a += Cross(p[i], p[(i + 1) % p.size()]);
+  return a / 2.0;
+}
+
+double Area(const Polygon& p) { return std::abs(SignedArea(p)); }
+
+bool IsConvex(const Polygon& p) {
+  const size_t n = p.size();
+  if (n < 3) return false;
+  int sign = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const double c = Cross(p[(i + 1) % n] - p[i], p[(i + 2) % n] - p[(i + 1) % n]);
+    if (std::abs(c) < 1e-12) continue;
+    const int s = c > 0 ? 1 : -1;
+    if (sign != 0 && s != sign) return false;
+    sign = s;
+  }
+  return true;
+}
+
+Polygon MakeCcw(Polygon p) {
+  if (SignedArea(p) < 0) std::reverse(p.begin(), p.end());
+  return p;
+}
+
+ClosestPoints PointToSegment(const Vec2& p, const Segment& s) {
+  const Vec2 d = s.b - s.a;
+  const double len2 = d.squaredNorm();
+  double t = len2 > 0 ? (p - s.a).dot(d) / len2 : 0.0;
+  t = std::clamp(t, 0.0, 1.0);
+  const Vec2 q = s.a + t * d;
+  return {(p - q).norm(), p, q, false};
+}
+
+bool PolygonContains(const Polygon& poly, const Vec2& p, double tolerance_mm) {
+  const size_t n = poly.size();
+  if (n < 3) return false;
+  for (size_t i = 0; i < n; ++i) {
+    if (PointToSegment(p, {poly[i], poly[(i + 1) % n]}).distance_mm <= tolerance_mm) return true;
+  }
+  bool inside = false;
+  for (size_t i = 0, j = n - 1; i < n; j = i++) {
+    const Vec2& a = poly[i];
+    const Vec2& b = poly[j];
+    if ((a.y() > p.y()) != (b.y() > p.y())) {
+      const double x = (b.x() - a.x()) * (p.y() - a.y()) / (b.y() - a.y()) + a.x();
+      if (p.x() < x) inside = !inside;
+    }
+  }
+  return inside;
+}
+
+Polygon ClipHalfPlane(const Polygon& subject, const Vec2& a, const Vec2& b) {
+  Polygon out;
+  const size_t n = subject.size();
+  if (n == 0) return out;
+  const Vec2 d = b - a;
+  auto side = [&](const Vec2& p) { return Cross(d, p - a); };
+  for (size_t i = 0; i < n; ++i) {
+    const Vec2& cur = subject[i];
+    const Vec2& nxt = subject[(i + 1) % n];
+    const double sc = side(cur), sn = side(nxt);
+    if (sc >= 0) out.push_back(cur);
+    if ((sc >= 0) != (sn >= 0)) {
+      const double t = sc / (sc - sn);
+      out.push_back(cur + t * (nxt - cur));
+    }
+  }
+  return out;
+}
+
+Polygon ClipConvex(const Polygon& subject, const Polygon& clip) {
+  Polygon out = subject;
+  for (size_t i = 0; i < clip.size() && !out.empty(); ++i) {
+    out = ClipHalfPlane(out, clip[i], clip[(i + 1) % clip.size()]);
+  }
+  return out;
+}
+
+bool SegmentsIntersect(const Segment& s, const Segment& t) {
+  const Vec2 r = s.b - s.a, q = t.b - t.a;
+  const double denom = Cross(r, q);
+  const Vec2 w = t.a - s.a;
+  if (std::abs(denom) < 1e-12) {
+    if (std::abs(Cross(w, r)) > 1e-9) return false;  // parallel, apart
+    const double rr = r.squaredNorm();
+    if (rr == 0) return (s.a - t.a).norm() < 1e-9;
+    const double t0 = w.dot(r) / rr, t1 = (t.b - s.a).dot(r) / rr;
+    return std::max(t0, t1) >= 0 && std::min(t0, t1) <= 1;  // collinear, overlapping?
+  }
+  const double u = Cross(w, q) / denom, v = Cross(w, r) / denom;
+  return u >= 0 && u <= 1 && v >= 0 && v <= 1;
+}
+
+ClosestPoints SegmentToSegment(const Segment& s, const Segment& t) {
+  if (SegmentsIntersect(s, t)) {
+    // Report the intersection point on both.
+    const Vec2 r = s.b - s.a, q = t.b - t.a;
+    const double denom = Cross(r, q);
+    Vec2 p = s.a;
+    if (std::abs(denom) > 1e-12) p = s.a + (Cross(t.a - s.a, q) / denom) * r;
+    else p = PointToSegment(s.a, t).on_b;
+    return {0.0, p, p, false};
+  }
+  ClosestPoints best;
+  best.distance_mm = std::numeric_limits<double>::infinity();
+  auto consider = [&](const ClosestPoints& c, bool swap) {
+    if (c.distance_mm < best.distance_mm) {
+      best = c;
+      if (swap) std::swap(best.on_a, best.on_b);
+    }
+  };
+  consider(PointToSegment(s.a, t), false);
+  consider(PointToSegment(s.b, t), false);
+  consider(PointToSegment(t.a, s), true);
+  consider(PointToSegment(t.b, s), true);
+  return best;
+}
+
+ClosestPoints PolygonToPolygon(const Polygon& a, const Polygon& b) {
+  ClosestPoints best;
+  best.distance_mm = std::numeric_limits<double>::infinity();
+  for (size_t i = 0; i < a.size(); ++i) {
+    const Segment s{a[i], a[(i + 1) % a.size()]};
+    for (size_t j = 0; j < b.size(); ++j) {
+      const ClosestPoints c = SegmentToSegment(s, {b[j], b[(j + 1) % b.size()]});
+      if (c.distance_mm < best.distance_mm) best = c;
+    }
+  }
+  // One polygon wholly inside the other has no crossing edges but still overlaps.
+  const bool a_in_b = !a.empty() && PolygonContains(b, a[0], -1.0);
+  const bool b_in_a = !b.empty() && PolygonContains(a, b[0], -1.0);
+  if (best.distance_mm == 0.0 || a_in_b || b_in_a) {
+    // Touching along edges is distance 0 without overlap; overlap needs a positive shared area.
+    if (IsConvex(b)) {
+      best.overlap = Area(ClipConvex(MakeCcw(a), MakeCcw(b))) > 1e-6;
+    } else {
+      best.overlap = true;  // a concave shape: any crossing counts as reaching in
+    }
+    if (best.overlap && best.distance_mm > 0) {
+      best.distance_mm = 0.0;
+      best.on_a = best.on_b = a_in_b ? a[0] : b[0];
+    }
+  }
+  return best;
+}
+
+ClosestPoints PointToPolygon(const Vec2& p, const Polygon& poly) {
+  if (PolygonContains(poly, p)) return {0.0, p, p, true};
+  ClosestPoints best;
+  best.distance_mm = std::numeric_limits<double>::infinity();
+  for (size_t i = 0; i < poly.size(); ++i) {
+    const ClosestPoints c = PointToSegment(p, {poly[i], poly[(i + 1) % poly.size()]});
+    if (c.distance_mm < best.distance_mm) best = c;
+  }
+  return best;
+}
+
+double SegmentLengthInside(const Segment& s, const Polygon& poly) {
+  // Parameters where the segment crosses polygon edges split it into pieces wholly in or out.
+  std::vector<double> ts{0.0, 1.0};
+  const Vec2 r = s.b - s.a;
+  for (size_t i = 0; i < poly.size(); ++i) {
+    const Vec2 a = poly[i], b = poly[(i + 1) % poly.size()];
+    const Vec2 q = b - a;
+    const double denom = Cross(r, q);
+    if (std::abs(denom) < 1e-12) continue;
+    const Vec2 w = a - s.a;
+    const double t = Cross(w, q) / denom, u = Cross(w, r) / denom;
+    if (t > 0 && t < 1 && u >= 0 && u <= 1) ts.push_back(t);
+  }
+  std::sort(ts.begin(), ts.end());
+  double inside = 0.0;
+  for (size_t i = 0; i + 1 < ts.size(); ++i) {
+    const double tm = (ts[i] + ts[i + 1]) / 2.0;
+    if (PolygonContains(poly, s.a + tm * r)) inside += (ts[i + 1] - ts[i]);
+  }
+  return inside * r.norm();
+}
+
+}  // namespace vedette::geom

@@ -1,0 +1,19 @@
+#include "rules/ruleset.h"
+
+#include "rules/measure.h"
+
+namespace vedette {
+
+std::vector<PairRule> Ruleset::PairRules(const Scene& scene, const std::string& from, const std::string& to) const {
+  MeasureOptions options;
+  options.arc_model = Info().arc_model;
+  const Measurement m = Measure(scene, from, to, options);
+  std::vector<PairRule> rules;
+  rules.push_back({"in contact", "edge_to_edge", options.contact_tolerance_mm, m.distance_mm});
+  rules.push_back({"within 1 BW", "edge_to_edge", m.bw_mm, m.distance_mm});
+  const Unit* b = scene.FindUnit(to);
+  rules.push_back({"in " + to + "'s zone of control", "zoc_reach", scene.BwFor(*b), m.from_in_zoc_of_to.reach_mm});
+  return rules;
+}
+
+}  // namespace vedette

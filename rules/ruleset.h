@@ -1,0 +1,87 @@
+#pragma once
+// A ruleset is a plug-in: a scene (with its declarations) goes in, findings come out. TotSK, Kings of
+// War, For King or Empress, the unit-state rules and the bare geometry report all implement this one
+// interface; `vedette analyze --ruleset NAME`, the overlay and the dispute tool use only it.
+//
+// Adding a ruleset: its own files under rules/<name>/, and one line in rules/rulesets.def.
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "rules/drawing.h"
+#include "rules/geometry/arcs.h"
+#include "rules/scene/scene.h"
+
+namespace vedette {
+
+struct RulesetInfo {
+  std::string name;        // "totsk"
+  std::string title;       // "Twilight of the Soldier Kings"
+  std::string unit_name;   // measuring unit shown to players: "BW" or "in"
+  geom::ArcModel arc_model = geom::ArcModel::kTotsk;
+};
+
+// A dice modifier and the rule behind it.
+struct Modifier {
+  std::string rule;              // the rule's words, e.g. "enemy in range of flank or rear"
+  int value = 0;                 // dice modifier
+  std::vector<std::string> by;   // units causing it
+};
+
+// A test a unit must take, for the overlay's panels and labels.
+struct RequiredTest {
+  std::string unit;                 // unit id
+  std::string kind;                 // "morale", "action", "nerve", ...
+  std::string reason;               // why, in the rules' words
+  std::vector<Modifier> modifiers;
+  int total = 0;                    // sum of modifiers
+  double p_success = 0.0;           // probability of passing, 0..1
+  std::string odds;                 // short text for a label, e.g. "pass 42% / fail 47% / rout 11%"
+};
+
+// A threshold a rule applies between two units (for disputes): the rule holds when
+// measured_mm <= threshold_mm, and the margin is threshold - measured.
+struct PairRule {
+  std::string rule;          // "within 1 BW", "in R1's zone of control", ...
+  std::string quantity;      // what was measured: "edge_to_edge", "leader_to_closest", "zoc_reach", ...
+  double threshold_mm = 0.0;
+  double measured_mm = 0.0;
+};
+
+struct Findings {
+  std::string ruleset;
+  nlohmann::json report;                 // exactly what `analyze --json` prints
+  std::string text;                      // the same for a person at the table: short, aligned
+  std::vector<RequiredTest> tests;
+  std::vector<DrawPrimitive> drawing;
+};
+
+// Options every ruleset accepts: where its data files are and settings that override them
+// (from the scene's `declarations: settings:` and the command line's --set KEY=VALUE).
+struct RulesetOptions {
+  std::string assets_dir;                       // "" = the default assets folder
+  std::map<std::string, std::string> settings;  // KEY -> VALUE as typed
+};
+
+class Ruleset {
+ public:
+  virtual ~Ruleset() = default;
+  virtual RulesetInfo Info() const = 0;
+  virtual Findings Analyze(const Scene& scene) const = 0;
+  // The thresholds that apply between two units, for the dispute tool. Default: the geometry ones
+  // (contact, zone of control, 1 BW).
+  virtual std::vector<PairRule> PairRules(const Scene& scene, const std::string& from, const std::string& to) const;
+};
+
+// Makes the named ruleset; throws InputError for an unknown name or a bad data file.
+std::unique_ptr<Ruleset> MakeRuleset(const std::string& name, const RulesetOptions& options = {});
+std::vector<std::string> RulesetNames();
+
+// The folder holding assets/ (rulesets, sample scenes): $VEDETTE_ASSETS, else the install location,
+// else the source tree.
+std::string AssetsDir();
+
+}  // namespace vedette
