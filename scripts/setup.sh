@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Vedette's one set-up script. On a fresh Debian 12 machine:
+#   bash scripts/setup.sh demo    install what is missing, build, run the demo battle
+#   bash scripts/setup.sh test    install what is missing, build, run every test (also under ASan+UBSan)
+#   bash scripts/setup.sh build   install what is missing and build (build/app/vedette)
+# Environment: JOBS (parallel build jobs, default: number of cores), SKIP_SANITIZE=1 to skip the
+# sanitizer pass of `test`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+JOBS=${JOBS:-$(nproc)}
+
+# Every dependency is a Debian 12 package; nothing is downloaded at build time.
+PACKAGES=(cmake g++ make pkg-config libopencv-dev libopencv-contrib-dev libeigen3-dev libglfw3-dev
+  libimgui-dev libgtest-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev xvfb xauth ffmpeg)
+
+install_deps() {
+  local missing=()
+  for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if ((${#missing[@]} == 0)); then
+    echo "== dependencies: all ${#PACKAGES[@]} Debian packages present"
+    return
+  fi
+  echo "== installing: ${missing[*]}"
+  local SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+build() {  # build DIR [cmake args...]
+  local dir=$1
+  shift
+  cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+  cmake --build "$dir" -j"$JOBS"
+}
+
+run_tests() {  # run_tests DIR
+  # Under a virtual display so the live-window tests run for real.
+  (cd "$1" && xvfb-run -a -s '-screen 0 1280x720x24' ctest --output-on-failure -j"$JOBS" --timeout 600)
+}
+
+cmd=${1:-}
+case "$cmd" in
+  demo)
+    install_deps
+    build "$ROOT/build"
+    if "$ROOT/build/app/vedette" --help 2>/dev/null | grep -qE '^ +demo'; then
+      exec "$ROOT/build/app/vedette" demo
+    fi
+    echo "== sample position: assets/scenes/sample_totsk.yaml"
+    "$ROOT/build/app/vedette" analyze "$ROOT/assets/scenes/sample_totsk.yaml"
+    "$ROOT/build/app/vedette" measure "$ROOT/assets/scenes/sample_totsk.yaml" --from B2 --to R2
+    ;;
+  test)
+    install_deps
+    echo "== build (RelWithDebInfo)"
+    build "$ROOT/build"
+    echo "== tests"
+    run_tests "$ROOT/build"
+    if [ "${SKIP_SANITIZE:-0}" != "1" ]; then
+      echo "== build with AddressSanitizer + UndefinedBehaviorSanitizer"
+      build "$ROOT/build-asan" -DVEDETTE_SANITIZE=ON -DVEDETTE_BUILD_BENCH=OFF
+      echo "== tests under ASan + UBSan"
+      export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1"
+      export LSAN_OPTIONS="suppressions=$ROOT/tests/sanitizer/lsan.supp:print_suppressions=0"
+      export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$ROOT/tests/sanitizer/ubsan.supp"
+      run_tests "$ROOT/build-asan"
+    fi
+    ;;
+  build)
+    install_deps
+    build "$ROOT/build"
+    ;;
+  *)
+    sed -n '2,8p' "$0"
+    exit 2
+    ;;
+esac

@@ -1,0 +1,103 @@
+// Zone of control / straight-ahead corridors, rear support area, contact and frontage in terrain.
+#include <gtest/gtest.h>
+
+#include "rules/geometry/contact.h"
+#include "rules/geometry/corridor.h"
+
+namespace vedette::geom {
+namespace {
+
+// U: 40 x 20 at the origin facing +y; its front edge is y = 10, x -20..20. 1 BW = 40 mm, so the zone
+// of control is x -20..20, y 10..50.
+const Base U{{0, 0}, 90, 40, 20};
+
+TEST(Corridor, ZoneOfControlDepthAndWidth) {
+  const Base inside{{0, 55}, -90, 40, 20};   // rear... front edge at y = 45: 35 mm out
+  const CorridorHit h = InCorridor(U, Edge::kFront, 40, inside);
+  EXPECT_TRUE(h.inside);
+  EXPECT_NEAR(h.reach_mm, 35.0, 1e-9);
+  EXPECT_NEAR(h.margin_mm, 5.0, 1e-9);
+
+  const Base beyond{{0, 65}, -90, 40, 20};  // nearest edge at y = 55: 45 mm out, 5 mm beyond
+  const CorridorHit b = InCorridor(U, Edge::kFront, 40, beyond);
+  EXPECT_FALSE(b.inside);
+  EXPECT_NEAR(b.reach_mm, 45.0, 1e-9);
+  EXPECT_NEAR(b.margin_mm, -5.0, 1e-9);
+
+  const Base exactly{{0, 60}, -90, 40, 20};  // nearest edge at y = 50: exactly 1 BW counts as within
+  EXPECT_TRUE(InCorridor(U, Edge::kFront, 40, exactly).inside);
+
+  const Base beside{{41, 30}, 90, 40, 20};  // x 21..61: not in line with the front edge
+  EXPECT_FALSE(InCorridor(U, Edge::kFront, 40, beside).inside);
+  const Base flush{{40, 30}, 90, 40, 20};  // x 20..60: flush with the corridor's side line only
+  EXPECT_FALSE(InCorridor(U, Edge::kFront, 40, flush).inside);
+  const Base overlapping{{39, 30}, 90, 40, 20};  // 1 mm of it in line
+  EXPECT_TRUE(InCorridor(U, Edge::kFront, 40, overlapping).inside);
+}
+
+TEST(Corridor, BaseInContactWithFrontIsInside) {
+  const Base touching{{0, 20}, -90, 40, 20};  // its front edge on U's front edge
+  EXPECT_TRUE(InCorridor(U, Edge::kFront, 40, touching).inside);
+}
+
+TEST(Corridor, RearSupportArea) {
+  const Base supporter{{10, -25}, 90, 40, 20};  // y -35..-15: 5 mm behind the rear edge y = -10
+  const CorridorHit h = InCorridor(U, Edge::kRear, 40, supporter);
+  EXPECT_TRUE(h.inside);
+  EXPECT_NEAR(h.reach_mm, 5.0, 1e-9);
+  EXPECT_FALSE(InCorridor(U, Edge::kFront, 40, supporter).inside);
+}
+
+TEST(Corridor, PolygonIsSweptFromEdge) {
+  const Polygon z = Corridor(U, Edge::kFront, 40);
+  EXPECT_NEAR(Area(z), 40.0 * 40.0, 1e-9);
+  EXPECT_TRUE(PolygonContains(z, {0, 30}));
+  EXPECT_FALSE(PolygonContains(z, {0, 5}));
+}
+
+TEST(Contact, FrontToFrontWithinTolerance) {
+  const Base enemy{{0, 21.5}, -90, 40, 20};  // 1.5 mm gap
+  const Contact c = FindContact(U, enemy);
+  EXPECT_TRUE(c.in_contact);
+  EXPECT_EQ(c.edge_a, Edge::kFront);
+  EXPECT_EQ(c.edge_b, Edge::kFront);
+  EXPECT_NEAR(c.shared_mm, 40.0, 1e-9);
+  EXPECT_NEAR(c.gap_mm, 1.5, 1e-9);
+  EXPECT_FALSE(FindContact(U, {{0, 22.5}, -90, 40, 20}).in_contact);  // 2.5 mm: no
+}
+
+TEST(Contact, FlankAttack) {
+  // Enemy facing +x with its front edge on U's left edge (x = -20), offset so 30 mm overlap.
+  const Base enemy{{-30, 5}, 0, 40, 20};  // front edge x = -20, y -15..25; U's left edge y -10..10
+  const Contact c = FindContact(U, enemy);
+  EXPECT_TRUE(c.in_contact);
+  EXPECT_EQ(c.edge_a, Edge::kLeft);
+  EXPECT_EQ(c.edge_b, Edge::kFront);
+  EXPECT_NEAR(c.shared_mm, 20.0, 1e-9);  // U's left edge is only 20 mm long
+  EXPECT_FALSE(c.corner_only);
+}
+
+TEST(Contact, CornerToCorner) {
+  const Base e{{40, 20}, 90, 40, 20};  // rear-left corner (20,10) on U's front-right corner
+  const Contact c = FindContact(U, e);
+  EXPECT_TRUE(c.in_contact);
+  EXPECT_TRUE(c.corner_only);
+  EXPECT_EQ(c.shared_mm, 0.0);
+}
+
+TEST(Contact, RearContact) {
+  const Base e{{5, -20}, 90, 40, 20};  // its front edge on U's rear edge
+  const Contact c = FindContact(U, e);
+  EXPECT_EQ(c.edge_a, Edge::kRear);
+  EXPECT_EQ(c.edge_b, Edge::kFront);
+  EXPECT_NEAR(c.shared_mm, 35.0, 1e-9);
+}
+
+TEST(Terrain, FrontageInside) {
+  // A wood covering x >= 0: exactly half of U's 40 mm frontage.
+  const Polygon wood{{0, -100}, {100, -100}, {100, 100}, {0, 100}};
+  EXPECT_NEAR(FrontageInside(U, wood), 20.0, 1e-9);
+}
+
+}  // namespace
+}  // namespace vedette::geom
