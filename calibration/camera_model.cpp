@@ -1,0 +1,194 @@
+#include "calibration/camera_model.h"
+
+#include <cmath>
+#include <filesystem>
+#include <limits>
+
+#include <opencv2/calib3d.hpp>
+#include <opencv2/core/persistence.hpp>
+
+#include "rules/input_error.h"
+
+namespace vedette::calib {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+cv::Mat ReadMatrix(const cv::FileStorage& fs, const std::string& path, const char* key) {
+  cv::FileNode n = fs[key];
+  if (n.empty()) throw InputError(path, 0, std::string("missing key '") + key + "'");
+  cv::Mat m;
+  try {
+    n >> m;
+  } catch (const cv::Exception& e) {
+    throw InputError(path, 0, std::string("key '") + key + "' is not an OpenCV matrix: " + e.msg);
+  }
+  if (m.empty()) throw InputError(path, 0, std::string("key '") + key + "' is not an OpenCV matrix (!!opencv-matrix)");
+  m.convertTo(m, CV_64F);
+  return m;
+}
+
+bool AllFinite(const cv::Mat& m) { return cv::checkRange(m, true, nullptr, -1e300, 1e300); }
+
+}  // namespace
+
+CameraIntrinsics LoadIntrinsics(const std::string& path) {
+  if (!std::filesystem::exists(path)) throw InputError(path, 0, "camera file not found");
+  cv::FileStorage fs;
+  try {
+    fs.open(path, cv::FileStorage::READ);
+  } catch (const cv::Exception& e) {
+    throw InputError(path, 0, "not an OpenCV FileStorage file: " + e.msg);
+  }
+  if (!fs.isOpened()) throw InputError(path, 0, "cannot be read as an OpenCV FileStorage file (YAML/XML)");
+
+  CameraIntrinsics k;
+  k.source = path;
+  const cv::Mat camera = ReadMatrix(fs, path, "camera_matrix");
+  if (camera.rows != 3 || camera.cols != 3) throw InputError(path, 0, "camera_matrix must be 3x3");
+  if (!AllFinite(camera)) throw InputError(path, 0, "camera_matrix holds a non-finite value");
+  k.camera_matrix = cv::Matx33d(camera);
+  if (!(k.camera_matrix(0, 0) > 0 && k.camera_matrix(1, 1) > 0))
+    throw InputError(path, 0, "camera_matrix: the focal lengths fx, fy must be positive");
+  if (k.camera_matrix(2, 0) != 0 || k.camera_matrix(2, 1) != 0 || k.camera_matrix(2, 2) != 1)
+    throw InputError(path, 0, "camera_matrix: the last row must be [0, 0, 1]");
+
+  cv::Mat distortion = ReadMatrix(fs, path, "distortion_coefficients");
+  const int n = static_cast<int>(distortion.total());
+  if (!(distortion.rows == 1 || distortion.cols == 1) || !(n == 4 || n == 5 || n == 8 || n == 12 || n == 14))
+    throw InputError(path, 0, "distortion_coefficients must be a row or column of 4, 5, 8, 12 or 14 values (has " +
+                                  std::to_string(distortion.rows) + "x" + std::to_string(distortion.cols) + ")");
+  if (!AllFinite(distortion)) throw InputError(path, 0, "distortion_coefficients holds a non-finite value");
+  k.distortion = distortion.reshape(1, 1).clone();
+
+  const cv::FileNode w = fs["image_width"], h = fs["image_height"];
+  if (w.empty() != h.empty()) throw InputError(path, 0, "give both image_width and image_height, or neither");
+  if (!w.empty()) {
+    if (!w.isInt() || !h.isInt()) throw InputError(path, 0, "image_width and image_height must be integers (px)");
+    k.image_size = cv::Size(static_cast<int>(w), static_cast<int>(h));
+    if (k.image_size.width <= 0 || k.image_size.height <= 0)
+      throw InputError(path, 0, "image_width and image_height must be positive (px)");
+  }
+  const cv::FileNode err = fs["avg_reprojection_error"];
+  if (!err.empty()) {
+    if (!err.isReal() && !err.isInt()) throw InputError(path, 0, "avg_reprojection_error must be a number (px)");
+    k.avg_reprojection_error_px = static_cast<double>(err);
+  }
+  return k;
+}
+
+CameraIntrinsics ScaledTo(const CameraIntrinsics& k, cv::Size image_size) {
+  if (image_size == k.image_size) return k;
+  if (k.image_size.width <= 0 || k.image_size.height <= 0)
+    throw InputError(k.source, 0, "the camera file gives no image_width/image_height, so it cannot be scaled to " +
+                                      std::to_string(image_size.width) + "x" + std::to_string(image_size.height));
+  if (image_size.width <= 0 || image_size.height <= 0)
+    throw InputError(k.source, 0, "cannot scale the intrinsics to an empty image size");
+  const double sx = static_cast<double>(image_size.width) / k.image_size.width;
+  const double sy = static_cast<double>(image_size.height) / k.image_size.height;
+  if (std::abs(sx / sy - 1.0) > 0.01)
+    throw InputError(k.source, 0,
+                     "calibrated at " + std::to_string(k.image_size.width) + "x" + std::to_string(k.image_size.height) +
+                         " but the stream is " + std::to_string(image_size.width) + "x" +
+                         std::to_string(image_size.height) +
+                         ": a different aspect ratio is usually a crop of the sensor; calibrate at this size");
+  CameraIntrinsics out = k;
+  out.image_size = image_size;
+  out.camera_matrix(0, 0) *= sx;
+  out.camera_matrix(0, 1) *= sx;  // skew
+  out.camera_matrix(1, 1) *= sy;
+  out.camera_matrix(0, 2) = sx * (k.camera_matrix(0, 2) + 0.5) - 0.5;
+  out.camera_matrix(1, 2) = sy * (k.camera_matrix(1, 2) + 0.5) - 0.5;
+  out.avg_reprojection_error_px = k.avg_reprojection_error_px * 0.5 * (sx + sy);
+  return out;
+}
+
+CameraFromTable PoseFromRvecTvec(const cv::Vec3d& rvec, const cv::Vec3d& tvec_mm) {
+  CameraFromTable pose;
+  cv::Rodrigues(rvec, pose.rotation);
+  pose.translation_mm = tvec_mm;
+  return pose;
+}
+
+cv::Vec3d RvecOf(const CameraFromTable& pose) {
+  cv::Vec3d rvec;
+  cv::Rodrigues(pose.rotation, rvec);
+  return rvec;
+}
+
+cv::Point3d CameraCentreInTable(const CameraFromTable& pose) {
+  const cv::Vec3d c = -(pose.rotation.t() * pose.translation_mm);
+  return {c[0], c[1], c[2]};
+}
+
+std::vector<cv::Point2d> ProjectToImage(const CameraIntrinsics& k, const CameraFromTable& pose,
+                                        const std::vector<cv::Point3d>& points_in_table_mm) {
+  std::vector<cv::Point2d> out;
+  if (points_in_table_mm.empty()) return out;
+  cv::projectPoints(points_in_table_mm, RvecOf(pose), pose.translation_mm, k.camera_matrix, k.distortion, out);
+  // projectPoints divides by depth without looking at its sign: a point behind the camera would land
+  // mirrored inside the image.
+  for (size_t i = 0; i < out.size(); ++i) {
+    const cv::Point3d& p = points_in_table_mm[i];
+    const cv::Vec3d c = pose.rotation * cv::Vec3d(p.x, p.y, p.z) + pose.translation_mm;
+    if (!(c[2] > 0)) out[i] = {kNaN, kNaN};
+  }
+  return out;
+}
+
+std::vector<cv::Point2d> ImageToTablePlane(const CameraIntrinsics& k, const CameraFromTable& pose,
+                                           const std::vector<cv::Point2d>& pixels, double height_mm) {
+  std::vector<cv::Point2d> out(pixels.size(), cv::Point2d(kNaN, kNaN));
+  if (pixels.empty()) return out;
+
+  // Step 1: undistort to normalised camera coordinates and cut each ray with the plane.
+  std::vector<cv::Point2d> normalised;
+  cv::undistortPoints(pixels, normalised, k.camera_matrix, k.distortion, cv::noArray(), cv::noArray(),
+                      cv::TermCriteria(cv::TermCriteria::COUNT | cv::TermCriteria::EPS, 50, 1e-12));
+  const cv::Matx33d table_from_camera = pose.rotation.t();
+  const cv::Point3d centre = CameraCentreInTable(pose);
+  std::vector<size_t> live;
+  for (size_t i = 0; i < pixels.size(); ++i) {
+    const cv::Vec3d dir = table_from_camera * cv::Vec3d(normalised[i].x, normalised[i].y, 1.0);
+    if (std::abs(dir[2]) < 1e-12 || !std::isfinite(dir[2])) continue;
+    const double s = (height_mm - centre.z) / dir[2];
+    if (!(s > 0)) continue;  // the plane is behind the camera along this ray
+    out[i] = {centre.x + s * dir[0], centre.y + s * dir[1]};
+    live.push_back(i);
+  }
+
+  // Step 2: undistortPoints inverts the lens model only approximately (a few hundredths of a pixel at
+  // the edges of a wide lens); Newton steps on the plane make this the exact inverse of
+  // ProjectToImage, which the rest of the pipeline relies on.
+  constexpr double kStepMm = 1e-3;
+  for (int iteration = 0; iteration < 6 && !live.empty(); ++iteration) {
+    std::vector<cv::Point3d> probe;
+    probe.reserve(live.size() * 3);
+    for (size_t i : live) {
+      probe.emplace_back(out[i].x, out[i].y, height_mm);
+      probe.emplace_back(out[i].x + kStepMm, out[i].y, height_mm);
+      probe.emplace_back(out[i].x, out[i].y + kStepMm, height_mm);
+    }
+    const std::vector<cv::Point2d> projected = ProjectToImage(k, pose, probe);
+    std::vector<size_t> still;
+    for (size_t j = 0; j < live.size(); ++j) {
+      const size_t i = live[j];
+      const cv::Point2d p0 = projected[3 * j], px = projected[3 * j + 1], py = projected[3 * j + 2];
+      const cv::Point2d r = p0 - pixels[i];
+      if (!std::isfinite(r.x) || !std::isfinite(r.y)) continue;
+      if (std::abs(r.x) < 1e-10 && std::abs(r.y) < 1e-10) continue;
+      const cv::Matx22d jac((px.x - p0.x) / kStepMm, (py.x - p0.x) / kStepMm, (px.y - p0.y) / kStepMm,
+                            (py.y - p0.y) / kStepMm);
+      const double det = cv::determinant(jac);
+      if (std::abs(det) < 1e-18) continue;
+      const cv::Vec2d delta = jac.inv() * cv::Vec2d(r.x, r.y);
+      out[i].x -= delta[0];
+      out[i].y -= delta[1];
+      still.push_back(i);
+    }
+    live.swap(still);
+  }
+  return out;
+}
+
+}  // namespace vedette::calib

@@ -1,0 +1,390 @@
+#include "overlay/draw_commands.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace vedette::overlay {
+
+namespace {
+
+// A polygon of 3+ vertices is closed; a "polygon" of 2 is drawn as the segment it is.
+bool IsClosed(const DrawPrimitive& p) { return p.kind == DrawKind::kPolygon && p.points_mm.size() >= 3; }
+
+int VertexCount(const DrawPrimitive& p) {
+  if (p.kind == DrawKind::kLabel) return 1;
+  if (p.kind == DrawKind::kArrow) return 2;  // from points[0] to points[1]
+  return static_cast<int>(p.points_mm.size());
+}
+
+int EdgeCount(const DrawPrimitive& p) {
+  if (p.kind == DrawKind::kLabel) return 0;
+  const int n = VertexCount(p);
+  return IsClosed(p) ? n : n - 1;
+}
+
+float Cross(const cv::Point2f& a, const cv::Point2f& b, const cv::Point2f& c) {
+  return (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
+}
+
+double SignedArea(const cv::Point2f* p, int n) {
+  double a = 0;
+  for (int i = 0, j = n - 1; i < n; j = i++) a += static_cast<double>(p[j].x) * p[i].y - static_cast<double>(p[i].x) * p[j].y;
+  return a / 2;
+}
+
+// Convex up to float noise: subdivided straight edges have (nearly) collinear points.
+bool IsConvex(const cv::Point2f* p, int n) {
+  int sign = 0;
+  for (int i = 0; i < n; ++i) {
+    const cv::Point2f& a = p[i];
+    const cv::Point2f& b = p[(i + 1) % n];
+    const cv::Point2f& c = p[(i + 2) % n];
+    const float cross = Cross(a, b, c);
+    const float scale = static_cast<float>(cv::norm(b - a) * cv::norm(c - b));
+    if (std::abs(cross) <= 1e-4f * scale) continue;
+    const int s = cross > 0 ? 1 : -1;
+    if (sign == 0) sign = s;
+    else if (s != sign) return false;
+  }
+  return true;
+}
+
+bool InTriangle(const cv::Point2f& p, const cv::Point2f& a, const cv::Point2f& b, const cv::Point2f& c, float orient) {
+  return orient * Cross(a, b, p) > 0 && orient * Cross(b, c, p) > 0 && orient * Cross(c, a, p) > 0;
+}
+
+// Ear clipping of the simple polygon pts[0, n) into triangles of absolute indices base + i.
+void Triangulate(const cv::Point2f* pts, int n, int base, std::vector<int>* work, std::vector<int>* indices) {
+  work->resize(n);
+  for (int i = 0; i < n; ++i) (*work)[i] = i;
+  const float orient = SignedArea(pts, n) >= 0 ? 1.0f : -1.0f;
+  std::vector<int>& w = *work;
+  size_t i = 0;
+  size_t misses = 0;  // consecutive vertices that were not ears: a full round of them = degenerate input
+  while (w.size() > 3 && misses < w.size()) {
+    const size_t m = w.size();
+    const int ip = w[(i + m - 1) % m], ic = w[i % m], in = w[(i + 1) % m];
+    const cv::Point2f &a = pts[ip], &b = pts[ic], &c = pts[in];
+    const float cross = orient * Cross(a, b, c);
+    const float scale = static_cast<float>(cv::norm(b - a) * cv::norm(c - b));
+    if (std::abs(cross) <= 1e-6f * scale) {  // collinear vertex: drop it, no triangle
+      w.erase(w.begin() + static_cast<long>(i % m));
+      misses = 0;
+      continue;
+    }
+    bool ear = cross > 0;
+    if (ear) {
+      for (size_t j = 0; j < m && ear; ++j) {
+        const int k = w[j];
+        if (k == ip || k == ic || k == in) continue;
+        const cv::Point2f& q = pts[k];
+        // Only reflex vertices can lie inside an ear.
+        const cv::Point2f& qp = pts[w[(j + m - 1) % m]];
+        const cv::Point2f& qn = pts[w[(j + 1) % m]];
+        if (orient * Cross(qp, q, qn) > 0) continue;
+        if (InTriangle(q, a, b, c, orient)) ear = false;
+      }
+    }
+    if (!ear) {
+      i = (i + 1) % m;
+      ++misses;
+      continue;
+    }
+    indices->insert(indices->end(), {base + ip, base + ic, base + in});
+    w.erase(w.begin() + static_cast<long>(i % m));
+    if (i >= w.size()) i = 0;
+    misses = 0;
+  }
+  if (w.size() == 3) {
+    indices->insert(indices->end(), {base + w[0], base + w[1], base + w[2]});
+  } else if (w.size() > 3) {  // self-intersecting outline: a fan is the least wrong fill
+    for (size_t k = 1; k + 1 < w.size(); ++k) indices->insert(indices->end(), {base + w[0], base + w[k], base + w[k + 1]});
+  }
+}
+
+void AddPath(DrawCommands* out, const cv::Point2f* pts, int n, std::uint32_t stroke, std::uint32_t fill,
+             float thickness, bool closed, int primitive) {
+  PathCommand c;
+  c.stroke_rgba = stroke;
+  c.fill_rgba = fill;
+  c.thickness_px = thickness;
+  c.closed = closed;
+  c.first = static_cast<int>(out->points.size());
+  c.count = n;
+  c.primitive = primitive;
+  out->points.insert(out->points.end(), pts, pts + n);
+  out->paths.push_back(c);
+}
+
+// Cuts the polyline pts[0, n) into dashes; the pattern runs on across vertices.
+void AddDashes(DrawCommands* out, const cv::Point2f* pts, int n, float dash, float gap, std::uint32_t stroke,
+               float thickness, int primitive) {
+  bool on = true;
+  float remain = dash;
+  int open_first = -1;  // first point of the dash being built
+  auto start = [&](const cv::Point2f& p) {
+    open_first = static_cast<int>(out->points.size());
+    out->points.push_back(p);
+  };
+  auto finish = [&]() {
+    const int count = static_cast<int>(out->points.size()) - open_first;
+    if (count >= 2) {
+      PathCommand c;
+      c.stroke_rgba = stroke;
+      c.thickness_px = thickness;
+      c.first = open_first;
+      c.count = count;
+      c.primitive = primitive;
+      out->paths.push_back(c);
+    } else {
+      out->points.resize(open_first);
+    }
+    open_first = -1;
+  };
+  start(pts[0]);
+  for (int i = 0; i + 1 < n; ++i) {
+    const cv::Point2f d = pts[i + 1] - pts[i];
+    const float len = std::sqrt(d.x * d.x + d.y * d.y);
+    float pos = 0;
+    while (len - pos > remain) {
+      pos += remain;
+      const cv::Point2f q = pts[i] + d * (pos / len);
+      if (on) {
+        out->points.push_back(q);
+        finish();
+      } else {
+        start(q);
+      }
+      on = !on;
+      remain = on ? dash : gap;
+    }
+    remain -= len - pos;
+    if (on) out->points.push_back(pts[i + 1]);
+  }
+  if (on && open_first >= 0) finish();
+}
+
+}  // namespace
+
+void DrawCommands::Clear() {
+  points.clear();
+  indices.clear();
+  paths.clear();
+  labels.clear();
+}
+
+bool BuildOptions::Check(std::string* error) const {
+  auto fail = [&](const std::string& m) {
+    if (error) *error = m;
+    return false;
+  };
+  if (!(max_segment_px > 0.5)) return fail("max_segment_px must be above 0.5 px (is " + std::to_string(max_segment_px) + ")");
+  if (max_pieces_per_edge < 1) return fail("max_pieces_per_edge must be at least 1");
+  if (!(scale > 0)) return fail("scale must be positive");
+  return true;
+}
+
+std::uint32_t StrokeColour(const DrawPrimitive& p, const StyleTable& styles) {
+  const PrimitiveStyle& s = styles.For(p.style);
+  if (p.rgba == 0) return WithAlpha(s.rgba, s.stroke_alpha);
+  // A filled primitive's own alpha is meant for its fill; its outline keeps the style's.
+  if (p.filled) return WithAlpha(p.rgba, s.stroke_alpha);
+  return WithAlpha(p.rgba, std::min(Alpha(p.rgba), s.stroke_alpha));
+}
+
+std::uint32_t FillColour(const DrawPrimitive& p, const StyleTable& styles) {
+  const PrimitiveStyle& s = styles.For(p.style);
+  const std::uint32_t c = p.rgba != 0 ? p.rgba : s.rgba;
+  return Alpha(c) < 0xFF ? c : WithAlpha(c, s.fill_alpha);
+}
+
+void BuildDrawCommands(const BuildOptions& options, const std::vector<DrawPrimitive>& primitives,
+                       const TableProjection& projection, const StyleTable& styles, const LayerVisibility& layers,
+                       DrawCommands* out) {
+  out->Clear();
+  DrawCommands::Workspace& ws = out->workspace;
+  const float scale = static_cast<float>(options.scale);
+
+  // Step 1: the visible primitives and their vertices, projected in one call.
+  ws.visible.clear();
+  ws.vertex_first.clear();
+  ws.table.clear();
+  for (size_t i = 0; i < primitives.size(); ++i) {
+    const DrawPrimitive& p = primitives[i];
+    if (static_cast<int>(p.points_mm.size()) < (p.kind == DrawKind::kLabel ? 1 : 2)) continue;
+    if (p.kind == DrawKind::kLabel && p.text.empty()) continue;
+    if (!layers.Visible(p.layer)) continue;
+    ws.visible.push_back(static_cast<int>(i));
+    ws.vertex_first.push_back(static_cast<int>(ws.table.size()));
+    ws.table.insert(ws.table.end(), p.points_mm.begin(), p.points_mm.begin() + VertexCount(p));
+  }
+  ProjectTablePoints(projection, ws.table, &ws.table_px);
+
+  // Step 2: split edges. Without distortion a table line stays straight, so only edges with an end
+  // the camera cannot see are split (to find the part it can). With distortion the number of
+  // pieces follows the projected length.
+  const bool linear = projection.Linear();
+  ws.edge_first.clear();
+  ws.interior.clear();
+  for (size_t v = 0; v < ws.visible.size(); ++v) {
+    const DrawPrimitive& p = primitives[ws.visible[v]];
+    const int n = VertexCount(p), edges = EdgeCount(p), vf = ws.vertex_first[v];
+    for (int e = 0; e < edges; ++e) {
+      const int ia = vf + e, ib = vf + (e + 1) % n;
+      const cv::Point2f &pa = ws.table_px[ia], &pb = ws.table_px[ib];
+      int pieces = 1;
+      if (IsDrawable(pa) && IsDrawable(pb)) {
+        if (!linear) {
+          const double len = cv::norm(pb - pa);
+          pieces = std::clamp(static_cast<int>(std::ceil(len / options.max_segment_px)), 1, options.max_pieces_per_edge);
+        }
+      } else {
+        pieces = options.max_pieces_per_edge;
+      }
+      ws.edge_first.push_back(static_cast<int>(ws.interior.size()));
+      const geom::Vec2 &a = ws.table[ia], &b = ws.table[ib];
+      for (int k = 1; k < pieces; ++k) ws.interior.push_back(a + (b - a) * (static_cast<double>(k) / pieces));
+    }
+  }
+  ws.edge_first.push_back(static_cast<int>(ws.interior.size()));
+  ProjectTablePoints(projection, ws.interior, &ws.interior_px);
+
+  // Step 3: each primitive's outline as one dense run of output px (NaN where not visible).
+  ws.dense.clear();
+  ws.dense_first.clear();
+  int edge = 0;
+  for (size_t v = 0; v < ws.visible.size(); ++v) {
+    const DrawPrimitive& p = primitives[ws.visible[v]];
+    ws.dense_first.push_back(static_cast<int>(ws.dense.size()));
+    const int n = VertexCount(p), edges = EdgeCount(p), vf = ws.vertex_first[v];
+    for (int e = 0; e < edges; ++e, ++edge) {
+      ws.dense.push_back(ws.table_px[vf + e]);
+      ws.dense.insert(ws.dense.end(), ws.interior_px.begin() + ws.edge_first[edge],
+                      ws.interior_px.begin() + ws.edge_first[edge + 1]);
+    }
+    if (edges > 0 && !IsClosed(p)) ws.dense.push_back(ws.table_px[vf + n - 1]);
+  }
+  ws.dense_first.push_back(static_cast<int>(ws.dense.size()));
+
+  auto all_drawable = [&](int first, int count) {
+    for (int i = first; i < first + count; ++i)
+      if (!IsDrawable(ws.dense[i])) return false;
+    return true;
+  };
+
+  // Step 4: fills, under every stroke. A shape the camera sees only in part is outlined, not filled.
+  for (size_t v = 0; v < ws.visible.size(); ++v) {
+    const DrawPrimitive& p = primitives[ws.visible[v]];
+    if (!p.filled || !IsClosed(p)) continue;
+    const int d0 = ws.dense_first[v], count = ws.dense_first[v + 1] - d0;
+    if (count < 3 || !all_drawable(d0, count)) continue;
+    AddPath(out, &ws.dense[d0], count, 0, FillColour(p, styles), 0.0f, true, ws.visible[v]);
+    PathCommand& c = out->paths.back();
+    c.convex = IsConvex(&out->points[c.first], count);
+    if (!c.convex) {
+      c.first_index = static_cast<int>(out->indices.size());
+      Triangulate(&out->points[c.first], count, c.first, &ws.ear, &out->indices);
+      c.index_count = static_cast<int>(out->indices.size()) - c.first_index;
+    }
+  }
+
+  // Step 5: outlines and lines, in the primitives' order; arrows get their head.
+  for (size_t v = 0; v < ws.visible.size(); ++v) {
+    const DrawPrimitive& p = primitives[ws.visible[v]];
+    if (p.kind == DrawKind::kLabel) continue;
+    const PrimitiveStyle& s = styles.For(p.style);
+    const std::uint32_t stroke = StrokeColour(p, styles);
+    const float thickness = s.thickness_px * scale;
+    const int d0 = ws.dense_first[v], count = ws.dense_first[v + 1] - d0;
+    const bool closed = IsClosed(p);
+    if (closed && !p.dashed && all_drawable(d0, count)) {
+      AddPath(out, &ws.dense[d0], count, stroke, 0, thickness, true, ws.visible[v]);
+      continue;
+    }
+    // Open runs between points the camera cannot show; a closed outline is walked back to its start.
+    if (closed) {
+      const cv::Point2f start = ws.dense[d0];
+      ws.dense.push_back(start);
+    }
+    const int end = closed ? d0 + count + 1 : d0 + count;
+    int run = -1;
+    int last_path = -1;  // the run holding the arrow's tip
+    for (int i = d0; i <= end; ++i) {
+      const bool ok = i < end && IsDrawable(ws.dense[i]);
+      if (ok && run < 0) run = i;
+      if (!ok && run >= 0) {
+        const int n = i - run;
+        if (n >= 2) {
+          if (p.dashed) {
+            AddDashes(out, &ws.dense[run], n, s.dash_px * scale, s.gap_px * scale, stroke, thickness, ws.visible[v]);
+          } else {
+            AddPath(out, &ws.dense[run], n, stroke, 0, thickness, false, ws.visible[v]);
+            if (i == end) last_path = static_cast<int>(out->paths.size()) - 1;
+          }
+        }
+        run = -1;
+      }
+    }
+    if (closed) ws.dense.pop_back();
+    if (p.kind != DrawKind::kArrow || !IsDrawable(ws.dense[d0 + count - 1])) continue;
+    // The head: a filled triangle at the tip, along the last piece of the shaft (which is short
+    // when the lens bends the shaft, so the head follows the curve).
+    const cv::Point2f tip = ws.dense[d0 + count - 1];
+    cv::Point2f back = ws.dense[d0 + count - 2];
+    if (!IsDrawable(back)) continue;
+    cv::Point2f dir = tip - back;
+    const float piece = std::sqrt(dir.dot(dir));
+    if (piece < 1e-3f) continue;
+    dir *= 1.0f / piece;
+    float shaft = 0;
+    for (int i = d0; i + 1 < d0 + count; ++i)
+      if (IsDrawable(ws.dense[i]) && IsDrawable(ws.dense[i + 1])) shaft += static_cast<float>(cv::norm(ws.dense[i + 1] - ws.dense[i]));
+    const float head = std::min(s.arrow_head_px * scale, 0.6f * shaft);
+    const cv::Point2f normal(-dir.y, dir.x);
+    const cv::Point2f tri[3] = {tip, tip - dir * head + normal * (0.45f * head), tip - dir * head - normal * (0.45f * head)};
+    // End the solid shaft inside the head so its square end does not poke out at the tip.
+    if (last_path >= 0) {
+      PathCommand& c = out->paths[last_path];
+      cv::Point2f& end_point = out->points[c.first + c.count - 1];
+      if (cv::norm(end_point - out->points[c.first + c.count - 2]) > 0.5 * head) end_point = tip - dir * (0.5f * head);
+    }
+    AddPath(out, tri, 3, 0, WithAlpha(stroke, 0xFF), 0.0f, true, ws.visible[v]);
+  }
+
+  // Step 6: labels on top. A kLabel follows its own layer; text written on a shape (terrain names)
+  // also needs the "labels" layer.
+  const bool labels_on = layers.Visible("labels");
+  for (size_t v = 0; v < ws.visible.size(); ++v) {
+    const DrawPrimitive& p = primitives[ws.visible[v]];
+    if (p.text.empty()) continue;
+    if (p.kind != DrawKind::kLabel && !labels_on) continue;
+    const int vf = ws.vertex_first[v], n = VertexCount(p);
+    cv::Point2f anchor(0, 0);
+    int used = 0;
+    if (p.kind == DrawKind::kLabel) {
+      anchor = ws.table_px[vf];
+      used = IsDrawable(anchor) ? 1 : 0;
+    } else {
+      const int take = IsClosed(p) ? n : 2;  // polygons: the vertices' centroid; lines: first and last
+      for (int k = 0; k < take; ++k) {
+        const cv::Point2f q = ws.table_px[vf + (IsClosed(p) ? k : k * (n - 1))];
+        if (!IsDrawable(q)) continue;
+        anchor += q;
+        ++used;
+      }
+      if (used > 0) anchor *= 1.0f / used;
+    }
+    if (used == 0) continue;
+    const PrimitiveStyle& s = styles.For(p.style);
+    LabelCommand l;
+    l.anchor_px = anchor;
+    l.text = p.text;
+    l.text_rgba = WithAlpha(p.rgba != 0 ? p.rgba : s.rgba, 0xFF);
+    l.background_rgba = styles.label_background_rgba;
+    l.height_px = s.label_height_px * scale;
+    l.primitive = ws.visible[v];
+    out->labels.push_back(std::move(l));
+  }
+}
+
+}  // namespace vedette::overlay

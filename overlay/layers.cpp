@@ -1,0 +1,47 @@
+#include "overlay/layers.h"
+
+#include <algorithm>
+
+namespace vedette::overlay {
+
+const std::vector<LayerInfo>& KnownLayers() {
+  static const std::vector<LayerInfo> layers = {
+      {"bases", "Bases and facings", '1'},  {"zoc", "Zones of control", '2'},   {"ranges", "Ranges", '3'},
+      {"threats", "Threats", '4'},          {"contacts", "Contacts", '5'},      {"support", "Support", '6'},
+      {"tests", "Required tests", '7'},     {"terrain", "Terrain", '8'},        {"labels", "Labels", '9'},
+  };
+  return layers;
+}
+
+bool LayerVisibility::Visible(std::string_view layer) const {
+  return std::find(hidden_.begin(), hidden_.end(), layer) == hidden_.end();
+}
+
+void LayerVisibility::Set(std::string_view layer, bool visible) {
+  const auto it = std::find(hidden_.begin(), hidden_.end(), layer);
+  if (visible && it != hidden_.end()) hidden_.erase(it);
+  if (!visible && it == hidden_.end()) hidden_.emplace_back(layer);
+}
+
+std::string LayerVisibility::HiddenList() const {
+  std::string out;
+  for (const std::string& h : hidden_) out += (out.empty() ? "" : ",") + h;
+  return out;
+}
+
+LayerVisibility LayerVisibility::FromHiddenList(std::string_view list) {
+  LayerVisibility v;
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t end = list.find(',', start);
+    if (end == std::string_view::npos) end = list.size();
+    std::string_view name = list.substr(start, end - start);
+    while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
+    while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+    if (!name.empty()) v.Set(name, false);
+    start = end + 1;
+  }
+  return v;
+}
+
+}  // namespace vedette::overlay

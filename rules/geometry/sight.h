@@ -1,0 +1,55 @@
+#pragma once
+// Lines of sight across the table: from an eye point to a target shape, past occluders that either
+// block sight or let it pass over them (low units and terrain: the target is then "obscured", which
+// rulesets turn into cover). Which bases and terrain block and which obscure is the ruleset's choice
+// (Kings of War by unit and terrain heights, For King or Empress by bad going); this file only traces.
+//
+// The answer is exact for polygons: along the directions seen from the eye, whether a line is clear,
+// obscured or blocked changes only at the direction of a polygon corner or of a point where an
+// occluder's outline crosses the target's. One line per angular interval between those directions
+// therefore decides the whole interval. A line that only grazes a corner (an interval of zero width)
+// does not count as a line of sight.
+#include <string>
+#include <vector>
+
+#include "rules/geometry/polygon.h"
+
+namespace vedette::geom {
+
+enum class SightEffect {
+  kBlocks,    // no line of sight through it
+  kObscures,  // sight passes over it, but the target is partly hidden (cover)
+};
+
+struct Occluder {
+  Polygon polygon;                            // table mm
+  SightEffect effect = SightEffect::kBlocks;
+  int tag = -1;                               // the caller's index, reported back in SightResult
+};
+
+struct SightOptions {
+  // An occluder counts only when a sight line runs more than this far inside it, mm: a base merely
+  // touching the line (bases side by side, a unit in contact with the target) does not hide anything.
+  double tolerance_mm = 0.5;
+  bool Check(std::string* error) const;
+};
+
+struct SightResult {
+  bool visible = false;             // some line from the eye reaches the target without being blocked
+  bool eye_touches_target = false;  // the eye is on or inside the target (units in contact): all clear
+  double subtended_deg = 0.0;       // angle of the target seen from the eye, deg
+  // Shares (0..1, summing to 1) of that angle whose lines are clear, pass over obscuring occluders
+  // only, or are blocked.
+  double clear_share = 0.0;
+  double obscured_share = 0.0;
+  double blocked_share = 0.0;
+  std::vector<int> blocking_tags;   // occluders blocking some line (sorted, unique)
+  std::vector<int> obscuring_tags;  // occluders some unblocked line passes over (sorted, unique)
+  Vec2 seen_point{0.0, 0.0};        // where the widest unblocked bundle of lines meets the target, table mm
+};
+
+// Sight lines from `eye` to the convex polygon `target` (any orientation).
+SightResult TraceSight(const Vec2& eye, const Polygon& target, const std::vector<Occluder>& occluders,
+                       const SightOptions& options = {});
+
+}  // namespace vedette::geom

@@ -1,0 +1,99 @@
+#include "rules/geometry/sweep.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace vedette::geom {
+
+Base MovedForward(const Base& b, double distance_mm) {
+  Base out = b;
+  out.centre_mm += distance_mm * Forward(b);
+  return out;
+}
+
+Base PivotedAboutCentre(const Base& b, double angle_deg) {
+  Base out = b;
+  out.heading_deg = NormalizeDeg(b.heading_deg + angle_deg);
+  return out;
+}
+
+Polygon SweptForward(const Base& b, double distance_mm) {
+  const double w = b.width_mm / 2.0, d = b.depth_mm / 2.0, L = std::max(0.0, distance_mm);
+  return MakeCcw({ToTableFrame(b, {-w, -d}), ToTableFrame(b, {w, -d}), ToTableFrame(b, {w, d + L}),
+                  ToTableFrame(b, {-w, d + L})});
+}
+
+Polygon ConvexHull(std::vector<Vec2> p) {
+  std::sort(p.begin(), p.end(), [](const Vec2& a, const Vec2& b) { return a.x() < b.x() || (a.x() == b.x() && a.y() < b.y()); });
+  p.erase(std::unique(p.begin(), p.end(), [](const Vec2& a, const Vec2& b) { return (a - b).norm() < 1e-12; }), p.end());
+  if (p.size() < 3) return p;
+  Polygon hull(2 * p.size());
+  size_t k = 0;
+  for (size_t i = 0; i < p.size(); ++i) {  // lower hull
+    while (k >= 2 && Cross(hull[k - 1] - hull[k - 2], p[i] - hull[k - 2]) <= 0) --k;
+    hull[k++] = p[i];
+  }
+  for (size_t i = p.size() - 1, t = k + 1; i-- > 0;) {  // upper hull
+    while (k >= t && Cross(hull[k - 1] - hull[k - 2], p[i] - hull[k - 2]) <= 0) --k;
+    hull[k++] = p[i];
+  }
+  hull.resize(k - 1);
+  return hull;
+}
+
+std::vector<Polygon> SweptBetween(const Base& from, const Base& to, double step_deg) {
+  const double turn = NormalizeDeg(to.heading_deg - from.heading_deg);
+  const int n = std::max(1, static_cast<int>(std::ceil(std::abs(turn) / std::max(step_deg, 0.1))));
+  auto pose = [&](int i) {
+    const double f = static_cast<double>(i) / n;
+    Base b = from;
+    b.centre_mm = from.centre_mm + f * (to.centre_mm - from.centre_mm);
+    b.heading_deg = from.heading_deg + f * turn;
+    return b;
+  };
+  std::vector<Polygon> pieces;
+  for (int i = 0; i < n; ++i) {
+    const auto a = Corners(pose(i)), b = Corners(pose(i + 1));
+    std::vector<Vec2> pts(a.begin(), a.end());
+    pts.insert(pts.end(), b.begin(), b.end());
+    pieces.push_back(ConvexHull(std::move(pts)));
+  }
+  return pieces;
+}
+
+double OverlapArea(const Base& b, const Polygon& shape) { return Area(ClipConvex(shape, PolygonCcw(b))); }
+
+AheadContact ContactAhead(const Base& b, const Polygon& shape, double lane_inset_mm) {
+  AheadContact c;
+  if (OverlapArea(b, shape) > 1.0) {
+    c.overlapping = c.ahead = true;
+    c.distance_mm = 0.0;
+    c.point = b.centre_mm;
+    return c;
+  }
+  const double d = b.depth_mm / 2.0, lane = b.width_mm / 2.0 - lane_inset_mm;
+  if (lane <= 0) return c;
+  Polygon q;
+  for (const Vec2& p : shape) q.push_back(ToBaseFrame(b, p));
+  // Keep what lies in the lane (|u| <= lane) and at or beyond the front edge line (v >= d).
+  q = ClipHalfPlane(q, {lane, 0.0}, {lane, 1.0});
+  q = ClipHalfPlane(q, {-lane, 1.0}, {-lane, 0.0});
+  q = ClipHalfPlane(q, {0.0, d - 1e-9}, {1.0, d - 1e-9});
+  if (q.empty()) return c;
+  double vmin = q[0].y();
+  for (const Vec2& p : q) vmin = std::min(vmin, p.y());
+  double umin = lane, umax = -lane;
+  for (const Vec2& p : q) {
+    if (p.y() > vmin + 1e-7) continue;
+    umin = std::min(umin, p.x());
+    umax = std::max(umax, p.x());
+  }
+  c.ahead = true;
+  c.distance_mm = std::max(0.0, vmin - d);
+  c.touch_length_mm = std::max(0.0, umax - umin);
+  c.point = ToTableFrame(b, {(umin + umax) / 2.0, vmin});
+  c.at_front_corner = c.touch_length_mm < 1e-6 && std::abs(umin) >= lane - 1e-6;
+  return c;
+}
+
+}  // namespace vedette::geom

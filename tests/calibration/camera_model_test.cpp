@@ -1,0 +1,168 @@
+#include "calibration/camera_model.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "rules/input_error.h"
+#include "tests/calibration/test_scene.h"
+
+namespace vedette::calib {
+namespace {
+
+using testing::OverheadPose;
+using testing::TestIntrinsics;
+
+std::string RealData(const std::string& name) { return std::string(VEDETTE_REALDATA) + "/" + name; }
+
+std::string WriteTemp(const std::string& name, const std::string& text) {
+  const auto dir = std::filesystem::temp_directory_path() / "vedette_calib_test";
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / name).string();
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(LoadIntrinsics, ReadsOpenCvSampleFileWithImageSize) {
+  // aruco's tutorial_camera_charuco.yml: fx 452.51, fy 456.77, 640x480, 5 coefficients in a row.
+  const CameraIntrinsics k = LoadIntrinsics(RealData("aruco/tutorial_camera_charuco.yml"));
+  EXPECT_NEAR(k.camera_matrix(0, 0), 452.5107, 1e-3);
+  EXPECT_NEAR(k.camera_matrix(1, 1), 456.7671, 1e-3);
+  EXPECT_NEAR(k.camera_matrix(0, 2), 317.7030, 1e-3);
+  EXPECT_EQ(k.image_size, cv::Size(640, 480));
+  EXPECT_EQ(k.distortion.cols, 5);
+  EXPECT_EQ(k.distortion.rows, 1);
+  EXPECT_NEAR(k.distortion.at<double>(0, 4), 2.95426, 1e-4);
+  EXPECT_NEAR(k.avg_reprojection_error_px, 0.18235, 1e-4);
+}
+
+TEST(LoadIntrinsics, ColumnDistortionAndNoImageSize) {
+  // tutorial_camera_params.yml stores 5x1 coefficients and no image size.
+  const CameraIntrinsics k = LoadIntrinsics(RealData("aruco/tutorial_camera_params.yml"));
+  EXPECT_NEAR(k.camera_matrix(0, 0), 628.158, 1e-6);
+  EXPECT_EQ(k.distortion.rows, 1);
+  EXPECT_EQ(k.distortion.cols, 5);
+  EXPECT_NEAR(k.distortion.at<double>(0, 1), -0.206384, 1e-9);
+  EXPECT_EQ(k.image_size, cv::Size(0, 0));
+  EXPECT_THROW(ScaledTo(k, cv::Size(1280, 960)), InputError);
+}
+
+TEST(LoadIntrinsics, NamesMissingAndBadKeys) {
+  const std::string no_dist = WriteTemp("no_dist.yml",
+                                        "%YAML:1.0\ncamera_matrix: !!opencv-matrix\n   rows: 3\n   cols: 3\n   dt: d\n"
+                                        "   data: [ 500., 0., 320., 0., 500., 240., 0., 0., 1. ]\n");
+  try {
+    LoadIntrinsics(no_dist);
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("distortion_coefficients"), std::string::npos) << e.what();
+    EXPECT_EQ(e.file(), no_dist);
+  }
+  const std::string bad = WriteTemp("bad_matrix.yml",
+                                    "%YAML:1.0\ncamera_matrix: !!opencv-matrix\n   rows: 2\n   cols: 2\n   dt: d\n"
+                                    "   data: [ 500., 0., 0., 500. ]\n"
+                                    "distortion_coefficients: !!opencv-matrix\n   rows: 1\n   cols: 5\n   dt: d\n"
+                                    "   data: [ 0., 0., 0., 0., 0. ]\n");
+  try {
+    LoadIntrinsics(bad);
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("3x3"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(LoadIntrinsics(WriteTemp("garbage.yml", "this is: [not, opencv")), InputError);
+  EXPECT_THROW(LoadIntrinsics("/nonexistent/cam.yaml"), InputError);
+}
+
+TEST(ScaledTo, DoublesFocalAndKeepsPixelCentres) {
+  const CameraIntrinsics k = TestIntrinsics();
+  const CameraIntrinsics k2 = ScaledTo(k, cv::Size(3840, 2160));
+  EXPECT_DOUBLE_EQ(k2.camera_matrix(0, 0), 2800);
+  EXPECT_DOUBLE_EQ(k2.camera_matrix(1, 1), 2800);
+  // 959.5 is the centre of a 1920 px row; 1919.5 is the centre of a 3840 px row.
+  EXPECT_DOUBLE_EQ(k2.camera_matrix(0, 2), 1919.5);
+  EXPECT_DOUBLE_EQ(k2.camera_matrix(1, 2), 1079.5);
+  // Property: a table point lands at the same place of the picture, i.e. u' = 2 (u + 0.5) - 0.5.
+  const CameraFromTable pose = OverheadPose();
+  const std::vector<cv::Point3d> pts = {{100, 100, 0}, {1100, 800, 0}, {600, 450, 30}};
+  const auto a = ProjectToImage(k, pose, pts);
+  const auto b = ProjectToImage(k2, pose, pts);
+  for (size_t i = 0; i < pts.size(); ++i) {
+    EXPECT_NEAR(b[i].x, 2 * (a[i].x + 0.5) - 0.5, 1e-9);
+    EXPECT_NEAR(b[i].y, 2 * (a[i].y + 0.5) - 0.5, 1e-9);
+  }
+  EXPECT_THROW(ScaledTo(k, cv::Size(1440, 1080)), InputError);  // 4:3 from 16:9: a crop, not a scale
+}
+
+TEST(ProjectToImage, HandComputedPinhole) {
+  // Camera 1000 mm straight above (600, 450), f = 1000 px, principal point (960, 540), no distortion.
+  CameraIntrinsics k;
+  k.camera_matrix = cv::Matx33d(1000, 0, 960, 0, 1000, 540, 0, 0, 1);
+  k.distortion = cv::Mat::zeros(1, 5, CV_64F);
+  k.image_size = {1920, 1080};
+  const CameraFromTable pose = OverheadPose({600, 450, 1000}, 0, 0);
+  const auto px = ProjectToImage(k, pose, {{700, 450, 0}, {600, 550, 0}, {700, 450, 500}, {600, 450, 1500}});
+  EXPECT_NEAR(px[0].x, 1060, 1e-9);  // 100 mm right at 1000 mm depth: 100 px right
+  EXPECT_NEAR(px[0].y, 540, 1e-9);
+  EXPECT_NEAR(px[1].x, 960, 1e-9);   // 100 mm towards player B: 100 px up
+  EXPECT_NEAR(px[1].y, 440, 1e-9);
+  EXPECT_NEAR(px[2].x, 1160, 1e-9);  // raised 500 mm: half the depth, twice the offset
+  EXPECT_TRUE(std::isnan(px[3].x));  // above the camera: not projectable
+}
+
+TEST(ImageToTablePlane, InvertsProjectionAtHeightsZeroAndThree) {
+  const CameraIntrinsics k = TestIntrinsics();
+  const CameraFromTable pose = OverheadPose();
+  for (double height : {0.0, 3.0}) {
+    std::vector<cv::Point3d> table;
+    for (double x = 0; x <= 1200; x += 100)
+      for (double y = 0; y <= 900; y += 75) table.emplace_back(x + 0.37, y - 0.21, height);
+    const auto px = ProjectToImage(k, pose, table);
+    const auto back = ImageToTablePlane(k, pose, px, height);
+    double worst = 0;
+    for (size_t i = 0; i < table.size(); ++i)
+      worst = std::max(worst, std::hypot(back[i].x - table[i].x, back[i].y - table[i].y));
+    EXPECT_LT(worst, 1e-6) << "height " << height << " mm: worst round trip " << worst << " mm";
+  }
+}
+
+TEST(ImageToTablePlane, ParallaxOfARaisedMarker) {
+  // A marker face 3 mm up, seen off-axis, read on the table plane instead lands further from the
+  // camera's foot: exactly why the roster gives marker_height_mm.
+  const CameraIntrinsics k = TestIntrinsics(false);
+  const CameraFromTable pose = OverheadPose({600, 450, 1000}, 0, 0);
+  const auto px = ProjectToImage(k, pose, {{1000, 450, 3}});
+  const auto on_table = ImageToTablePlane(k, pose, px, 0);
+  const auto at_height = ImageToTablePlane(k, pose, px, 3);
+  EXPECT_NEAR(at_height[0].x, 1000, 1e-6);
+  // Similar triangles: 400 mm off-axis at 997 mm depth reaches 400 * 1000 / 997 on the table.
+  EXPECT_NEAR(on_table[0].x, 600 + 400.0 * 1000 / 997, 1e-6);
+}
+
+TEST(ImageToTablePlane, ParallelOrBehindGivesNaN) {
+  CameraIntrinsics k = TestIntrinsics(false);
+  // A camera lying on its side at table height looking along +x: the principal ray is parallel to z = 0
+  // and the rays above the horizon meet the plane behind the camera.
+  CameraFromTable pose;
+  pose.rotation = cv::Matx33d(0, -1, 0, 0, 0, -1, 1, 0, 0);  // camera z = table x, camera y = -table z
+  const cv::Vec3d c(0, 450, 100);
+  pose.translation_mm = -(pose.rotation * c);
+  const auto out = ImageToTablePlane(k, pose, {{959.5, 539.5}, {959.5, 100}, {959.5, 1000}}, 0);
+  EXPECT_TRUE(std::isnan(out[0].x));  // the horizon
+  EXPECT_TRUE(std::isnan(out[1].x));  // above the horizon: behind
+  EXPECT_FALSE(std::isnan(out[2].x)); // below: on the table ahead
+  EXPECT_GT(out[2].x, 0);
+}
+
+TEST(CameraFromTable, RvecRoundTripAndCentre) {
+  const CameraFromTable pose = OverheadPose({300, 200, 900}, 10, 30);
+  const CameraFromTable again = PoseFromRvecTvec(RvecOf(pose), pose.translation_mm);
+  EXPECT_LT(cv::norm(again.rotation - pose.rotation), 1e-12);
+  const cv::Point3d c = CameraCentreInTable(pose);
+  EXPECT_NEAR(c.x, 300, 1e-9);
+  EXPECT_NEAR(c.y, 200, 1e-9);
+  EXPECT_NEAR(c.z, 900, 1e-9);
+}
+
+}  // namespace
+}  // namespace vedette::calib
