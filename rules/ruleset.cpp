@@ -16,4 +16,6 @@ std::vector<PairRule> Ruleset::PairRules(const Scene& scene, const std::string& 
   return rules;
 }
 
+MoveCheck Ruleset::CheckMove(const Scene&, const MoveRequest&) const { return MoveCheck{}; }
+
 }  // namespace vedette

@@ -59,6 +59,25 @@ struct Findings {
   std::vector<DrawPrimitive> drawing;
 };
 
+// A move, proposed (`vedette check-move`) or observed (the tracker saw a unit come to rest elsewhere).
+struct MoveRequest {
+  std::string unit;            // unit id; its pose in the scene is where the move starts
+  Pose to;                     // where it ends, table frame
+  bool second_move = false;    // second or later move of the unit this turn
+  std::vector<Pose> path;      // poses seen on the way, in order (may be empty)
+};
+
+// What a ruleset says about a move.
+struct MoveCheck {
+  bool supported = false;           // false: this ruleset does not judge moves (nothing else is set)
+  bool legal = true;
+  std::string illegal_reason;       // why not, in the rules' words, when !legal
+  std::vector<std::string> kinds;   // classification, e.g. "straight_ahead", "wheel", "contact_flank"
+  std::vector<RequiredTest> tests;  // in the order they are taken
+  nlohmann::json report;            // exactly what `check-move --json` prints
+  std::string text;                 // the same for a person at the table
+};
+
 // Options every ruleset accepts: where its data files are and settings that override them
 // (from the scene's `declarations: settings:` and the command line's --set KEY=VALUE).
 struct RulesetOptions {
@@ -74,6 +93,8 @@ class Ruleset {
   // The thresholds that apply between two units, for the dispute tool. Default: the geometry ones
   // (contact, zone of control, 1 BW).
   virtual std::vector<PairRule> PairRules(const Scene& scene, const std::string& from, const std::string& to) const;
+  // Classification, legality and required tests of a move. Default: not supported.
+  virtual MoveCheck CheckMove(const Scene& scene, const MoveRequest& move) const;
 };
 
 // Makes the named ruleset; throws InputError for an unknown name or a bad data file.
