@@ -9,7 +9,7 @@ namespace {
 
 struct AnalyzeArgs {
   std::string scene;
-  std::string ruleset = "geometry";
+  std::string ruleset = "totsk";
   std::vector<std::string> set;
   bool json = false;
 };

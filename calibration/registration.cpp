@@ -247,4 +247,20 @@ Registration RegisterTable(const RegistrationOptions& options, const CameraIntri
   return out;
 }
 
+double WorstCheckErrorMm(const Registration& r) {
+  double worst = 0;
+  for (const auto& c : r.checks) worst = std::max(worst, std::abs(c.measured_mm - c.known_mm));
+  return worst;
+}
+
+std::string CheckReadout(const Registration& r) {
+  if (r.checks.empty()) return "";
+  std::ostringstream s;
+  for (const auto& c : r.checks)
+    s << "anchors " << c.a << "-" << c.b << ": known " << cv::format("%.1f", c.known_mm) << " mm, measured "
+      << cv::format("%.1f", c.measured_mm) << " mm (" << cv::format("%+.1f", c.measured_mm - c.known_mm) << ")\n";
+  s << "largest disagreement " << cv::format("%.1f", WorstCheckErrorMm(r)) << " mm\n";
+  return s.str();
+}
+
 }  // namespace vedette::calib

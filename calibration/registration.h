@@ -31,6 +31,13 @@ struct Registration {
 // Table-frame corners (mm, z = 0) of an anchor, in OpenCV's corner order.
 std::array<cv::Point3d, 4> AnchorCornersInTable(const Anchor& anchor);
 
+// The check readout for a person, one line per anchor pair, e.g.
+//   "anchors 0-1: known 1120.0 mm, measured 1120.4 mm (+0.4)"
+// followed by the largest disagreement. Empty when fewer than two anchors were used.
+std::string CheckReadout(const Registration& registration);
+// Largest |measured - known| over the pair checks, mm (0 without checks).
+double WorstCheckErrorMm(const Registration& registration);
+
 Registration RegisterTable(const RegistrationOptions& options, const CameraIntrinsics& intrinsics,
                            const std::vector<Anchor>& anchors, const std::vector<MarkerObservation>& observations);
 

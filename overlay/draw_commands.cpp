@@ -49,8 +49,11 @@ bool IsConvex(const cv::Point2f* p, int n) {
   return true;
 }
 
+// Inside or on the boundary: a reflex vertex touching an ear's edge must block it, or the ear would
+// cut across the polygon's notch. A point at one of the corners (a repeated vertex) does not block.
 bool InTriangle(const cv::Point2f& p, const cv::Point2f& a, const cv::Point2f& b, const cv::Point2f& c, float orient) {
-  return orient * Cross(a, b, p) > 0 && orient * Cross(b, c, p) > 0 && orient * Cross(c, a, p) > 0;
+  if (p == a || p == b || p == c) return false;
+  return orient * Cross(a, b, p) >= 0 && orient * Cross(b, c, p) >= 0 && orient * Cross(c, a, p) >= 0;
 }
 
 // Ear clipping of the simple polygon pts[0, n) into triangles of absolute indices base + i.

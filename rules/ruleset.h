@@ -65,6 +65,7 @@ struct MoveRequest {
   Pose to;                     // where it ends, table frame
   bool second_move = false;    // second or later move of the unit this turn
   std::vector<Pose> path;      // poses seen on the way, in order (may be empty)
+  std::string formation;       // formation at the end ("" = unchanged): a change of formation
 };
 
 // What a ruleset says about a move.

@@ -358,7 +358,8 @@ Rendering SceneRenderer::Render(const RenderOptions& o, const Scene& scene, cons
   for (Item& it : items) {
     const double ext_x = it.kind == Item::kOccluder ? it.half_x * 1.5 : it.half_x;
     const double ext_y = it.kind == Item::kOccluder ? it.half_x * 1.5 : it.half_y;
-    cv::Rect2d box;
+    // Min/max by hand: cv::Rect's union ignores an empty (single point) rectangle.
+    double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
     bool first = true;
     for (double z : {0.0, it.z})
       for (int sx : {-1, 1})
@@ -367,13 +368,15 @@ Rendering SceneRenderer::Render(const RenderOptions& o, const Scene& scene, cons
           const cv::Vec3d c = pose.rotation * cv::Vec3d(p.x, p.y, z) + pose.translation_mm;
           if (c[2] <= 1e-6) continue;
           const cv::Point2d q = Project(intrinsics_, pose, {p.x, p.y, z});
-          box = first ? cv::Rect2d(q, q) : (box | cv::Rect2d(q, q));
+          if (!std::isfinite(q.x) || !std::isfinite(q.y)) continue;
+          x0 = std::min(x0, q.x), y0 = std::min(y0, q.y), x1 = std::max(x1, q.x), y1 = std::max(y1, q.y);
           first = false;
         }
     if (first) continue;
     // Distortion bends the outline between corners; 2 px covers it for sane lenses.
-    it.bbox = cv::Rect(int(std::floor(box.x)) - 2, int(std::floor(box.y)) - 2, int(std::ceil(box.width)) + 5,
-                       int(std::ceil(box.height)) + 5) & cv::Rect(0, 0, size.width, size.height);
+    x0 = std::clamp(x0, -1e6, 1e6), y0 = std::clamp(y0, -1e6, 1e6), x1 = std::clamp(x1, -1e6, 1e6), y1 = std::clamp(y1, -1e6, 1e6);
+    it.bbox = cv::Rect(int(std::floor(x0)) - 2, int(std::floor(y0)) - 2, int(std::ceil(x1 - x0)) + 5,
+                       int(std::ceil(y1 - y0)) + 5) & cv::Rect(0, 0, size.width, size.height);
   }
 
   // Step 2: per-tile candidate lists, then the per-pixel pass.

@@ -83,4 +83,35 @@ SyntheticCamera MakeSyntheticCamera(const SyntheticCameraOptions& o) {
   return cam;
 }
 
+SyntheticCamera PlaceCamera(const calib::CameraIntrinsics& k, const SyntheticCameraOptions& o) {
+  SyntheticCameraOptions with_size = o;
+  with_size.image_size = k.image_size;
+  std::string error;
+  if (!with_size.Check(&error)) throw std::invalid_argument("SyntheticCameraOptions: " + error);
+  const double w = o.table_width_mm, d = o.table_depth_mm;
+  const double tilt = geom::DegToRad(o.tilt_deg);
+  const cv::Vec3d target(w / 2, d / 2, 0);
+  auto pose_at = [&](double h) { return LookAt(cv::Vec3d(w / 2, d / 2 - h * std::tan(tilt), h), target); };
+  // The usable half image seen from the principal point, in normalized coordinates.
+  const double fx = k.camera_matrix(0, 0), fy = k.camera_matrix(1, 1);
+  const double cx = k.camera_matrix(0, 2), cy = k.camera_matrix(1, 2);
+  const double half_x = (std::min(cx, k.image_size.width - 1 - cx) - o.margin * k.image_size.width) / fx;
+  const double half_y = (std::min(cy, k.image_size.height - 1 - cy) - o.margin * k.image_size.height) / fy;
+  double h = o.height_mm;
+  if (h <= 0) {
+    double lo = 10, hi = 1e6;
+    for (int i = 0; i < 200; ++i) {
+      const double mid = std::sqrt(lo * hi);
+      const cv::Point2d e = NormalizedExtent(pose_at(mid), w, d);
+      (e.x <= half_x && e.y <= half_y ? hi : lo) = mid;
+    }
+    h = hi;
+  }
+  SyntheticCamera cam;
+  cam.intrinsics = k;
+  cam.camera_from_table = pose_at(h);
+  cam.centre_in_table_mm = {w / 2, d / 2 - h * std::tan(tilt), h};
+  return cam;
+}
+
 }  // namespace vedette::vision

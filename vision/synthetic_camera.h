@@ -32,4 +32,9 @@ struct SyntheticCamera {
 
 SyntheticCamera MakeSyntheticCamera(const SyntheticCameraOptions& options);
 
+// camera_from_table for a camera whose intrinsics are given (a real calibration file): placed as
+// above (over the centre line, tilted towards player B), at the height where the table plus margin
+// just fills the image (height_mm = 0) or at the given height.
+SyntheticCamera PlaceCamera(const calib::CameraIntrinsics& intrinsics, const SyntheticCameraOptions& placement);
+
 }  // namespace vedette::vision

@@ -51,11 +51,19 @@ std::vector<Polygon> SweptBetween(const Base& from, const Base& to, double step_
     b.heading_deg = from.heading_deg + f * turn;
     return b;
   };
+  // A corner turning through one step runs on an arc that bulges past the chord between its end
+  // positions; the corners of the middle pose pushed out by 1 / cos(half the step) are where the
+  // tangents at the ends meet, so the hull covers the arc (exactly so for a pivot on the spot).
+  const double bulge = 1.0 / std::cos(DegToRad(std::abs(turn) / n / 2.0));
   std::vector<Polygon> pieces;
   for (int i = 0; i < n; ++i) {
     const auto a = Corners(pose(i)), b = Corners(pose(i + 1));
     std::vector<Vec2> pts(a.begin(), a.end());
     pts.insert(pts.end(), b.begin(), b.end());
+    Base mid = pose(i);
+    mid.centre_mm = (pose(i).centre_mm + pose(i + 1).centre_mm) / 2.0;
+    mid.heading_deg = from.heading_deg + (i + 0.5) / n * turn;
+    for (const Vec2& c : Corners(mid)) pts.push_back(mid.centre_mm + bulge * (c - mid.centre_mm));
     pieces.push_back(ConvexHull(std::move(pts)));
   }
   return pieces;

@@ -22,7 +22,8 @@ Polygon SweptForward(const Base& b, double distance_mm);
 
 // The ground a base covers going from pose `from` to pose `to` with the centre on a straight line and
 // the heading turning evenly (the shorter way): the union of the convex hulls of consecutive poses
-// `step_deg` apart (at least one step). Convex pieces, counter-clockwise.
+// `step_deg` apart (at least one step), each hull widened to cover the corners' arcs between the two
+// poses. Convex pieces, counter-clockwise.
 std::vector<Polygon> SweptBetween(const Base& from, const Base& to, double step_deg = 5.0);
 
 // Area (mm^2) of a base that lies inside a polygon (any simple polygon).

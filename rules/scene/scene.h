@@ -85,6 +85,15 @@ struct Anchor {
   double heading_deg = 90.0; // direction of the marker's top edge (centre -> midpoint of corners 0,1), deg
 };
 
+// A loose marker on the table that is neither a unit nor an anchor, e.g. a state token (the states
+// ruleset gives a reserved range of IDs a meaning). Several tokens may share an ID.
+struct Token {
+  int marker = -1;    // marker ID
+  double x_mm = 0.0;  // marker centre, table frame, mm
+  double y_mm = 0.0;  // mm
+  int line = 0;       // line in the scene file, for messages
+};
+
 struct Side {
   std::string name;
   double bw_mm = 0.0;   // this army's base width, mm (0: the scene's)
@@ -118,6 +127,7 @@ struct Scene {
   // Roster fields (vision)
   std::string dictionary;      // OpenCV predefined dictionary name, e.g. DICT_4X4_50
   std::vector<Anchor> anchors;
+  std::vector<Token> tokens;   // loose markers (state tokens)
 
   const Unit* FindUnit(std::string_view id) const;
   Unit* FindUnit(std::string_view id);

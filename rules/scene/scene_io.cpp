@@ -238,7 +238,7 @@ Scene ReadScene(const Reader& r, const YAML::Node& root, const SceneLoadOptions&
   if (!root || root.IsNull()) throw InputError(r.source(), 0, "the scene file is empty");
   r.ExpectMap(root, "the scene");
   r.ExpectKeys(root, "scene", {"bw_mm", "table", "arc_model", "sides", "units", "terrain", "declarations", "dictionary",
-                               "anchors", "name", "description"});
+                               "anchors", "tokens", "name", "description"});
   Scene s;
   s.source = r.source();
   s.bw_mm = r.Positive(r.Require(root, "bw_mm", "scene"), "bw_mm");
@@ -318,6 +318,23 @@ Scene ReadScene(const Reader& r, const YAML::Node& root, const SceneLoadOptions&
       s.anchors.push_back(a);
     }
   }
+  if (root["tokens"]) {
+    if (!root["tokens"].IsSequence()) r.Fail(root["tokens"], "tokens must be a list");
+    for (const auto& n : root["tokens"]) {
+      r.ExpectMap(n, "a token");
+      r.ExpectKeys(n, "token", {"marker", "x_mm", "y_mm"});
+      Token t;
+      t.line = Reader::LineOf(n);
+      t.marker = r.Integer(r.Require(n, "marker", "token"), "token marker");
+      const std::string what = "token " + std::to_string(t.marker);
+      t.x_mm = r.Number(r.Require(n, "x_mm", what), what + ": x_mm");
+      t.y_mm = r.Number(r.Require(n, "y_mm", what), what + ": y_mm");
+      if (auto m = markers.find(t.marker); m != markers.end())
+        r.Fail(n["marker"], what + ": marker " + std::to_string(t.marker) + " is already " +
+                                (m->second == "anchor" ? std::string("an anchor") : "unit " + m->second + "'s"));
+      s.tokens.push_back(t);
+    }
+  }
   if (root["declarations"]) {
     const YAML::Node d = root["declarations"];
     r.ExpectMap(d, "declarations");
@@ -391,6 +408,13 @@ std::string SceneToYaml(const Scene& s) {
       out << YAML::Flow << YAML::BeginMap << YAML::Key << "marker" << YAML::Value << a.marker << YAML::Key << "size_mm"
           << YAML::Value << a.size_mm << YAML::Key << "x_mm" << YAML::Value << a.x_mm << YAML::Key << "y_mm"
           << YAML::Value << a.y_mm << YAML::Key << "heading_deg" << YAML::Value << a.heading_deg << YAML::EndMap;
+    out << YAML::EndSeq;
+  }
+  if (!s.tokens.empty()) {
+    out << YAML::Key << "tokens" << YAML::Value << YAML::BeginSeq;
+    for (const Token& t : s.tokens)
+      out << YAML::Flow << YAML::BeginMap << YAML::Key << "marker" << YAML::Value << t.marker << YAML::Key << "x_mm"
+          << YAML::Value << t.x_mm << YAML::Key << "y_mm" << YAML::Value << t.y_mm << YAML::EndMap;
     out << YAML::EndSeq;
   }
   out << YAML::Key << "units" << YAML::Value << YAML::BeginSeq;

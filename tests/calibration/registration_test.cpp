@@ -186,3 +186,49 @@ TEST(RegisterTable, MirroredDuplicateSightingIsIgnored) {
 
 }  // namespace
 }  // namespace vedette::calib
+
+namespace vedette::calib {
+namespace {
+
+TEST(RegisterTable, CheckReadoutShowsASlightlyMisplacedAnchor) {
+  // Anchor 1 lies 2 mm further along +x than the roster says: too little for the outlier test
+  // (about 2.8 px here; threshold set to 5 px) but visible in the check readout. The pose fit
+  // spreads the 2 mm over all four anchors, so every pair disagrees a little (0.3-0.8 mm) where a
+  // correct roster agrees to 0.01 mm.
+  //   3 (40,860) ------------- 2 (1160,860)
+  //   |                                   |
+  //   0 (40,40) -------------- 1 (1160,40) -> really at (1162, 40)
+  const CameraIntrinsics k = TestIntrinsics();
+  const CameraFromTable truth = OverheadPose();
+  std::mt19937 rng(11);
+  const auto roster = CornerAnchors();
+  std::vector<MarkerObservation> obs;
+  for (Anchor a : roster) {
+    if (a.marker == 1) a.x_mm += 2;
+    obs.push_back(Observe(k, truth, a, &rng, 0.0));
+  }
+  RegistrationOptions loose;
+  loose.ransac_reprojection_px = 5;
+  const Registration r = RegisterTable(loose, k, roster, obs);
+  ASSERT_TRUE(r.ok) << r.message;
+  ASSERT_EQ(r.anchors_used.size(), 4u);
+  ASSERT_EQ(r.checks.size(), 6u);
+  const Registration::PairCheck* zero_one = nullptr;
+  for (const auto& c : r.checks)
+    if (c.a == 0 && c.b == 1) zero_one = &c;
+  ASSERT_NE(zero_one, nullptr);
+  EXPECT_NEAR(zero_one->known_mm, 1120, 1e-9);
+  EXPECT_GT(zero_one->measured_mm - zero_one->known_mm, 0.2);  // 0-1 reads long, as anchor 1 lies further out
+  EXPECT_GT(WorstCheckErrorMm(r), 0.5);
+  const std::string text = CheckReadout(r);
+  EXPECT_NE(text.find("anchors 0-1: known 1120.0 mm, measured 112"), std::string::npos) << text;
+  EXPECT_NE(text.find("largest disagreement"), std::string::npos) << text;
+
+  // With every anchor where the roster says, the readout agrees to a hundredth of a millimetre.
+  std::vector<MarkerObservation> exact;
+  for (const Anchor& a : roster) exact.push_back(Observe(k, truth, a, &rng, 0.0));
+  EXPECT_LT(WorstCheckErrorMm(RegisterTable({}, k, roster, exact)), 0.01);
+}
+
+}  // namespace
+}  // namespace vedette::calib

@@ -1,0 +1,71 @@
+// vedette demo [--headless] [--frames N] [--out DIR] [--script FILE]
+// A scripted battle of 20 units (assets/demo/battle.clip.yaml), rendered by the synthetic camera
+// and run through the whole pipeline: the live window when there is a display, else demo.mkv and
+// demo.jsonl.
+#include <filesystem>
+#include <iostream>
+
+#include "app/command.h"
+#include "overlay/frame_source.h"
+#include "overlay/headless.h"
+#include "overlay/live_window.h"
+#include "rules/input_error.h"
+#include "rules/ruleset.h"
+#include "vision/clip_script.h"
+
+namespace vedette::app {
+namespace {
+
+struct DemoArgs {
+  std::string script, out = ".", ruleset = "totsk", screenshot;
+  int frames = -1;
+  bool headless = false;
+};
+
+void SetupDemo(CLI::App& root) {
+  auto args = std::make_shared<DemoArgs>();
+  CLI::App* cmd = root.add_subcommand(
+      "demo", "A scripted battle (20 units, a hand, a wheel, a flank charge, a rout) through the whole pipeline:\n"
+              "the live window with a display, else demo.mkv + demo.jsonl");
+  cmd->add_option("--script", args->script, "Clip script (default: assets/demo/battle.clip.yaml)");
+  cmd->add_option("--frames", args->frames, "Only the first N frames");
+  cmd->add_option("--out", args->out, "Folder for demo.mkv and demo.jsonl (default: the current folder)");
+  cmd->add_option("--ruleset", args->ruleset, "Ruleset (default totsk)");
+  cmd->add_option("--screenshot", args->screenshot, "Live window: write a PNG of it after the last frame");
+  cmd->add_flag("--headless", args->headless, "No window even with a display: write the video and log");
+  cmd->callback([args] {
+    const std::string script_path = args->script.empty() ? AssetsDir() + "/demo/battle.clip.yaml" : args->script;
+    if (!std::filesystem::exists(script_path)) throw InputError(script_path, 0, "demo script not found");
+    std::cerr << "demo: " << script_path << "\n";
+    vision::ClipScript script = vision::LoadClipScript(script_path);
+    auto renderer = std::make_shared<vision::ClipRenderer>(script);
+    overlay::ClipSource source(renderer, args->frames);
+    overlay::PipelineOptions po;
+    po.ruleset = args->ruleset;
+    overlay::Pipeline pipeline(po, renderer->intrinsics(), renderer->script().roster);
+    std::string why;
+    if (!args->headless && overlay::DisplayAvailable(&why)) {
+      overlay::LiveOptions lo;
+      lo.title = "Vedette demo battle";
+      lo.max_frames = args->frames;
+      lo.screenshot_path = args->screenshot;
+      const overlay::LiveResult r = overlay::RunLive(lo, source, pipeline);
+      std::cout << overlay::SummaryText(r.summary);
+      return;
+    }
+    if (!args->headless) std::cerr << "demo: " << why << ": writing a video instead of opening the window\n";
+    std::filesystem::create_directories(args->out);
+    overlay::HeadlessOptions ho;
+    ho.video_path = (std::filesystem::path(args->out) / "demo.mkv").string();
+    ho.log_path = (std::filesystem::path(args->out) / "demo.jsonl").string();
+    const overlay::RunSummary s = overlay::RunHeadless(ho, source, pipeline);
+    std::cout << overlay::SummaryText(s);
+    std::cout << "demo written to " << std::filesystem::absolute(ho.video_path).string() << " and "
+              << std::filesystem::absolute(ho.log_path).string() << "\n";
+  });
+}
+
+VEDETTE_COMMAND("demo", SetupDemo);
+
+}  // namespace
+}  // namespace vedette::app

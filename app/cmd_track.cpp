@@ -1,0 +1,213 @@
+// vedette track --video FILE|--camera N --calib cam.yaml --roster R.yaml [--events OUT.jsonl]
+//   One JSON line per frame (every roster unit with its state) and one per event, flushed per frame,
+//   so a crash loses at most the frame in flight; a summary at the end.
+// vedette clip SCRIPT --video OUT.mkv [--truth OUT.jsonl] [--calib-out cam.yaml]
+//   Renders a clip script (vision/clip_script.h) into a video with its ground truth: what the tests,
+//   the benchmark and the demo feed to `track`.
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+#include <opencv2/videoio.hpp>
+
+#include "app/command.h"
+#include "calibration/dictionary.h"
+#include "rules/input_error.h"
+#include "rules/scene/scene_io.h"
+#include "vision/clip_render.h"
+#include "vision/track_tracker.h"
+
+namespace vedette::app {
+namespace {
+
+std::atomic<bool> g_stop{false};
+void OnSignal(int) { g_stop = true; }
+
+struct TrackArgs {
+  std::string video, calib, roster, events, ruleset = "totsk";
+  int camera = -1;
+  int max_frames = 0;
+  double removed_after_s = 5.0;
+  bool quiet = false;
+};
+
+void ProgressBar(int done, int total, double ms_mean) {
+  const int width = 40;
+  const int filled = total > 0 ? std::min(width, done * width / total) : 0;
+  std::fprintf(stderr, "\r[%s%s] %d/%d frames  %.1f ms/frame ", std::string(filled, '#').c_str(),
+               std::string(width - filled, '.').c_str(), done, total, ms_mean);
+  std::fflush(stderr);
+}
+
+void RunTrack(const TrackArgs& a) {
+  if (a.video.empty() == (a.camera < 0)) throw InputError("--video/--camera", 0, "give exactly one of --video FILE or --camera N");
+  const calib::CameraIntrinsics k0 = calib::LoadIntrinsics(a.calib);
+  SceneLoadOptions lo;
+  lo.require_poses = false;
+  const Scene roster = LoadScene(a.roster, lo);
+  if (roster.dictionary.empty()) throw InputError(a.roster, 0, "the roster has no 'dictionary' (e.g. DICT_4X4_50)");
+  if (roster.anchors.size() < 3) throw InputError(a.roster, 0, "the roster needs at least 3 anchors to register the table");
+  const cv::Ptr<cv::aruco::Dictionary> dict = calib::ResolveDictionary(roster.dictionary);
+
+  cv::VideoCapture cap;
+  auto open = [&]() {
+    if (!a.video.empty()) return cap.open(a.video, cv::CAP_FFMPEG) || cap.open(a.video);
+    return cap.open(a.camera);
+  };
+  if (!a.video.empty() && !std::ifstream(a.video)) throw InputError(a.video, 0, "cannot read the video file");
+  if (!open()) {
+    if (!a.video.empty()) throw InputError(a.video, 0, "cannot decode this video (tried FFmpeg and the default backends)");
+    std::cerr << "vedette: camera " << a.camera << " not available yet; retrying (Ctrl-C to stop)\n";
+  }
+  std::ofstream file;
+  std::ostream* out = &std::cout;
+  if (!a.events.empty() && a.events != "-") {
+    file.open(a.events);
+    if (!file) throw InputError(a.events, 0, "cannot write the events file");
+    out = &file;
+  }
+  std::signal(SIGINT, OnSignal);
+  std::signal(SIGTERM, OnSignal);
+
+  const bool progress = !a.video.empty() && !a.quiet && isatty(STDERR_FILENO);
+  const int total = a.video.empty() ? 0 : int(cap.get(cv::CAP_PROP_FRAME_COUNT));
+  double fps = a.video.empty() ? 0 : cap.get(cv::CAP_PROP_FPS);
+  if (!(fps > 0 && fps < 1000)) fps = 30;
+
+  std::unique_ptr<vision::Tracker> tracker;
+  vision::TrackerOptions options;
+  options.ruleset = a.ruleset;
+  options.visibility.removed_after_s = a.removed_after_s;
+  int frames = 0, skipped = 0, reconnects = 0, consecutive_failures = 0;
+  size_t events = 0;
+  std::map<std::string, int> event_counts;
+  std::vector<double> ms;
+  const auto t0 = std::chrono::steady_clock::now();
+  int index = 0;  // frames read from the source (skipped ones included)
+  cv::Size size;
+  while (!g_stop && (a.max_frames <= 0 || frames < a.max_frames)) {
+    cv::Mat image;
+    bool ok = cap.isOpened() && cap.read(image);
+    if (!ok) {
+      if (!a.video.empty()) {
+        // End of file, or a frame the decoder could not read: skip it while frames remain.
+        if (total > 0 && index < total - 1 && consecutive_failures < 50) {
+          ++skipped, ++index, ++consecutive_failures;
+          continue;
+        }
+        break;
+      }
+      // A camera that went away: retried, not fatal.
+      ++consecutive_failures;
+      cap.release();
+      std::this_thread::sleep_for(std::chrono::milliseconds(std::min(5000, 200 * consecutive_failures)));
+      if (open()) {
+        ++reconnects;
+        std::cerr << "vedette: camera " << a.camera << " reopened\n";
+      }
+      continue;
+    }
+    consecutive_failures = 0;
+    const double t = a.video.empty() ? std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() : index / fps;
+    ++index;
+    if (image.empty() || image.depth() != CV_8U || (size.area() > 0 && image.size() != size)) {
+      ++skipped;  // corrupt or odd frame
+      continue;
+    }
+    if (!tracker) {
+      size = image.size();
+      const calib::CameraIntrinsics k = (k0.image_size == size) ? k0 : calib::ScaledTo(k0, size);
+      tracker = std::make_unique<vision::Tracker>(options, k, roster, *dict);
+      if (!tracker->classifies_moves()) std::cerr << "vedette: moves are reported unclassified: " << tracker->ruleset_note() << "\n";
+    }
+    const vision::TrackFrame f = tracker->Process(image, t);
+    nlohmann::json line = vision::FrameJson(f);
+    line["frame"] = frames;
+    *out << line.dump() << "\n";
+    for (const auto& e : f.events) {
+      nlohmann::json ej = e.json;
+      ej["frame"] = frames;
+      *out << ej.dump() << "\n";
+      ++event_counts[e.type];
+      ++events;
+    }
+    out->flush();
+    ms.push_back(f.timing.total_ms);
+    ++frames;
+    if (progress && (frames % 5 == 0 || frames == total)) {
+      double sum = 0;
+      for (double v : ms) sum += v;
+      ProgressBar(frames, total, sum / ms.size());
+    }
+  }
+  if (progress) std::fprintf(stderr, "\n");
+  std::vector<double> sorted = ms;
+  std::sort(sorted.begin(), sorted.end());
+  double mean = 0;
+  for (double v : ms) mean += v;
+  mean = ms.empty() ? 0 : mean / ms.size();
+  const double p95 = sorted.empty() ? 0 : sorted[std::min(sorted.size() - 1, size_t(0.95 * sorted.size()))];
+  nlohmann::json summary = {{"frames", frames}, {"skipped_frames", skipped}, {"camera_reopened", reconnects},
+                            {"events", events}, {"event_counts", event_counts}, {"ms_mean", std::round(mean * 1000) / 1000},
+                            {"ms_p95", std::round(p95 * 1000) / 1000}, {"stopped_by_signal", bool(g_stop)}};
+  *out << nlohmann::json{{"summary", summary}}.dump() << "\n";
+  out->flush();
+  if (!a.quiet) {
+    std::cerr << "vedette track: " << frames << " frames, " << skipped << " skipped, " << events << " events";
+    for (const auto& [type, n] : event_counts) std::cerr << " (" << type << " " << n << ")";
+    std::cerr << ", " << mean << " ms/frame mean, " << p95 << " p95\n";
+  }
+  if (frames == 0) throw InputError(a.video.empty() ? "--camera" : a.video, 0, "no frame could be read");
+}
+
+void SetupTrack(CLI::App& root) {
+  auto a = std::make_shared<TrackArgs>();
+  CLI::App* cmd = root.add_subcommand("track", "Track the units of a roster through a video or a live camera");
+  cmd->add_option("--video", a->video, "Video file");
+  cmd->add_option("--camera", a->camera, "Camera index (retried if it disappears)");
+  cmd->add_option("--calib", a->calib, "Camera intrinsics (OpenCV YAML, from `vedette calibrate`)")->required();
+  cmd->add_option("--roster", a->roster, "Roster scene file (dictionary, anchors, units with markers)")->required();
+  cmd->add_option("--events", a->events, "Output JSONL: one line per frame and per event (default: stdout)");
+  cmd->add_option("--ruleset", a->ruleset, "Ruleset that classifies moves (default totsk; '' for none)");
+  cmd->add_option("--removed-after", a->removed_after_s, "Seconds a lifted unit's spot must stay visible and empty before it is removed");
+  cmd->add_option("--max-frames", a->max_frames, "Stop after this many frames (0: all)");
+  cmd->add_flag("--quiet", a->quiet, "No progress bar or summary on stderr");
+  cmd->callback([a] { RunTrack(*a); });
+}
+
+struct ClipArgs {
+  std::string script, video, truth, calib_out;
+};
+
+void SetupClip(CLI::App& root) {
+  auto a = std::make_shared<ClipArgs>();
+  CLI::App* cmd = root.add_subcommand("clip", "Render a clip script into a synthetic video with its ground truth");
+  cmd->add_option("script", a->script, "Clip script (YAML, see vision/clip_script.h)")->required();
+  cmd->add_option("--video", a->video, "Output video (.mkv: mp4v, crash-safe; .avi: MJPG)")->required();
+  cmd->add_option("--truth", a->truth, "Output ground truth, one JSON line per frame");
+  cmd->add_option("--calib-out", a->calib_out, "Write the synthetic camera's intrinsics here (for `vedette track --calib`)");
+  cmd->callback([a] {
+    vision::ClipRenderer r(vision::LoadClipScript(a->script));
+    if (!a->calib_out.empty()) vision::WriteIntrinsicsYaml(r.intrinsics(), a->calib_out);
+    const bool bar = isatty(STDERR_FILENO);
+    const vision::ClipVideoSummary s = vision::WriteClipVideo(r, a->video, a->truth, [&](int done, int total) {
+      if (bar) ProgressBar(done, total, 0);
+    });
+    if (bar) std::fprintf(stderr, "\n");
+    std::cout << "wrote " << a->video << ": " << s.frames << " frames (" << s.codec << "), " << s.render_ms_mean
+              << " ms/frame to render\n";
+  });
+}
+
+VEDETTE_COMMAND("track", SetupTrack);
+VEDETTE_COMMAND("clip", SetupClip);
+
+}  // namespace
+}  // namespace vedette::app

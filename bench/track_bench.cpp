@@ -1,0 +1,260 @@
+// Tracking benchmark (not a timed test): a synthetic clip of 60 units on a 1200 x 900 mm table, a
+// third of them moving or turning mid-clip and one put down mid-clip, at 1080p and 4K. In the same
+// run, on the same frames, on one core: the tracker (steady state: every frame after the first) and
+// stock OpenCV detectMarkers on every frame (default parameters, a fresh DetectorParameters, poses by
+// the same LocateBases math). Reported: ms per frame, recall, centre and heading error (all units,
+// and resting units only), and how many frames after it is put down a unit is first measured.
+//
+//   track_bench [--frames N] [--quick] [--json FILE]
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <opencv2/core/utility.hpp>
+
+#include "calibration/dictionary.h"
+#include "vision/clip_render.h"
+#include "vision/detect.h"
+#include "vision/locate.h"
+#include "vision/random_scene.h"
+#include "vision/track_tracker.h"
+
+using namespace vedette;
+using namespace vedette::vision;
+
+namespace {
+
+struct Stats {
+  std::vector<double> v;
+  void Add(double x) { v.push_back(x); }
+  double Pct(double p) const {
+    if (v.empty()) return NAN;
+    std::vector<double> s = v;
+    std::sort(s.begin(), s.end());
+    return s[std::min(s.size() - 1, size_t(p * (s.size() - 1) + 0.5))];
+  }
+  double Mean() const {
+    double m = 0;
+    for (double x : v) m += x;
+    return v.empty() ? NAN : m / v.size();
+  }
+};
+
+struct Side {
+  Stats ms, centre_all, heading_all, centre_rest, heading_rest;
+  long expected = 0, found = 0, wrong = 0;
+};
+
+double AngleErr(double a, double b) { return std::abs(std::remainder(a - b, 360.0)); }
+
+ClipScript MakeScript(cv::Size size, int frames, double fps) {
+  RandomSceneOptions ro;
+  ro.bases = 60;
+  ro.marker_min_mm = 16;
+  ro.marker_max_mm = 24;
+  ro.marker_height_max_mm = 3;
+  ro.dictionary = "DICT_4X4_100";
+  ro.seed = 5;
+  ClipScript s;
+  s.roster = MakeRandomScene(ro);
+  s.fps = fps;
+  s.duration_s = frames / fps;
+  s.camera.image_size = size;
+  s.camera.table_width_mm = s.roster.table_width_mm;
+  s.camera.table_depth_mm = s.roster.table_depth_mm;
+  s.render.supersample = 2;
+  s.render.jpeg_quality = 0;
+  const double t0 = 0.25 * s.duration_s, t1 = 0.7 * s.duration_s;
+  // Units 0, 3, 6, ...: every other one slides 30 mm forward, the others turn 25 deg in place.
+  for (size_t i = 0; i < s.roster.units.size(); i += 3) {
+    const Unit& u = s.roster.units[i];
+    ClipUnitScript c;
+    c.id = u.id;
+    ClipPoseKey a, b;
+    a.t = t0;
+    b.t = t1;
+    if ((i / 3) % 2 == 0) {
+      const double h = u.pose->heading_deg * CV_PI / 180;
+      b.x_mm = u.pose->x_mm + 30 * std::cos(h);
+      b.y_mm = u.pose->y_mm + 30 * std::sin(h);
+    } else {
+      b.heading_deg = u.pose->heading_deg + 25;
+    }
+    c.keys = {a, b};
+    s.units.push_back(c);
+  }
+  // One unit is put down mid-clip: how soon is it found?
+  ClipUnitScript late;
+  late.id = s.roster.units[1].id;
+  late.placed_at = 0.5 * s.duration_s;
+  s.units.push_back(late);
+  return s;
+}
+
+nlohmann::json RunOne(cv::Size size, int frames, bool print_progress) {
+  const double fps = 15;
+  ClipRenderer clip(MakeScript(size, frames, fps));
+  const Scene& roster = clip.script().roster;
+  const std::string late_id = roster.units[1].id;
+  Tracker tracker({}, clip.intrinsics(), roster, clip.dictionary());
+  Side trk, stock;
+  Stats t_change, t_windows, t_surprise, t_full, t_update;
+  int full_frames = 0;
+  int placed_frame = -1, found_frame = -1;
+  double render_ms = 0, first_ms = 0;
+  for (int f = 0; f < clip.FrameCount(); ++f) {
+    ClipFrame cf = clip.Render(f);
+    render_ms += cf.render_ms;
+    const TrackFrame tf = tracker.Process(cf.image, cf.t);
+    if (f == 0) first_ms = tf.timing.total_ms;
+    const Detections sd = DetectMarkersStock(cf.image, clip.dictionary());
+    const Location sl = LocateBases(LocateOptions{}, clip.intrinsics(), roster, sd.markers);
+    std::map<std::string, Pose> stock_pose;
+    for (const auto& e : sl.units) stock_pose[e.unit] = e.pose;
+    if (f > 0) {
+      t_change.Add(tf.timing.change_ms);
+      t_windows.Add(tf.timing.windows_ms);
+      t_surprise.Add(tf.timing.surprise_ms);
+      t_full.Add(tf.timing.full_ms);
+      t_update.Add(tf.timing.update_ms);
+      full_frames += tf.timing.full_detection ? 1 : 0;
+      trk.ms.Add(tf.timing.total_ms);
+      stock.ms.Add(sd.ms);
+    }
+    if (placed_frame < 0 && cf.moment.states.at(late_id) == ClipUnitState::kOnTable) placed_frame = f;
+    for (const auto& u : tf.units)
+      if (u.id == late_id && u.measured && found_frame < 0 && placed_frame >= 0) found_frame = f;
+    if (f == 0) continue;  // steady state only
+    for (const auto& mt : cf.render_truth.markers) {
+      if (mt.unit.empty() || !mt.in_image || mt.occluded_fraction > 0) continue;
+      const Pose truth = cf.moment.poses.at(mt.unit);
+      bool moving = false;
+      if (f > 0) {
+        const ClipMoment before = ClipMomentAt(clip.script(), f - 1);
+        if (before.poses.count(mt.unit)) {
+          const Pose& p = before.poses.at(mt.unit);
+          moving = std::hypot(p.x_mm - truth.x_mm, p.y_mm - truth.y_mm) > 1e-6 || AngleErr(p.heading_deg, truth.heading_deg) > 1e-6;
+        }
+      }
+      // The tracker: a unit counts when its track is visible (seen, moving, at rest) with a pose
+      // within 3 mm of the truth; a farther pose is a wrong one.
+      ++trk.expected;
+      for (const auto& u : tf.units) {
+        if (u.id != mt.unit) continue;
+        if (u.state == "seen" || u.state == "moving" || u.state == "at_rest") {
+          const double e = std::hypot(u.pose.x_mm - truth.x_mm, u.pose.y_mm - truth.y_mm);
+          if (e > 3.0) {
+            ++trk.wrong;
+          } else {
+            ++trk.found;
+            trk.centre_all.Add(e);
+            trk.heading_all.Add(AngleErr(u.pose.heading_deg, truth.heading_deg));
+            if (!moving && u.state == "at_rest") {
+              trk.centre_rest.Add(e);
+              trk.heading_rest.Add(AngleErr(u.pose.heading_deg, truth.heading_deg));
+            }
+          }
+        }
+      }
+      ++stock.expected;
+      if (auto it = stock_pose.find(mt.unit); it != stock_pose.end()) {
+        const double e = std::hypot(it->second.x_mm - truth.x_mm, it->second.y_mm - truth.y_mm);
+        if (e > 3.0) {
+          ++stock.wrong;
+        } else {
+          ++stock.found;
+          stock.centre_all.Add(e);
+          stock.heading_all.Add(AngleErr(it->second.heading_deg, truth.heading_deg));
+          if (!moving) {
+            stock.centre_rest.Add(e);
+            stock.heading_rest.Add(AngleErr(it->second.heading_deg, truth.heading_deg));
+          }
+        }
+      }
+    }
+    if (print_progress) std::fprintf(stderr, "\r%dx%d frame %d/%d", size.width, size.height, f + 1, clip.FrameCount());
+  }
+  if (print_progress) std::fprintf(stderr, "\n");
+  auto side_json = [](const Side& s) {
+    return nlohmann::json{{"ms_mean", s.ms.Mean()},
+                          {"ms_p50", s.ms.Pct(0.5)},
+                          {"ms_p95", s.ms.Pct(0.95)},
+                          {"recall", s.expected ? double(s.found) / s.expected : NAN},
+                          {"wrong", s.wrong},
+                          {"centre_mm_median", s.centre_all.Pct(0.5)},
+                          {"centre_mm_p95", s.centre_all.Pct(0.95)},
+                          {"heading_deg_median", s.heading_all.Pct(0.5)},
+                          {"heading_deg_p95", s.heading_all.Pct(0.95)},
+                          {"rest_centre_mm_median", s.centre_rest.Pct(0.5)},
+                          {"rest_centre_mm_p95", s.centre_rest.Pct(0.95)},
+                          {"rest_heading_deg_median", s.heading_rest.Pct(0.5)}};
+  };
+  double min_side = 1e9;
+  for (const auto& m : clip.Render(0).render_truth.markers)
+    if (!m.unit.empty()) min_side = std::min(min_side, m.side_px);
+  return {{"image", {size.width, size.height}},
+          {"frames", clip.FrameCount()},
+          {"units", roster.units.size()},
+          {"smallest_marker_px", min_side},
+          {"render_ms_mean", render_ms / clip.FrameCount()},
+          {"tracker_first_frame_ms", first_ms},
+          {"tracker_stage_ms_mean", {{"change", t_change.Mean()}, {"windows", t_windows.Mean()}, {"surprise", t_surprise.Mean()},
+                                     {"full", t_full.Mean()}, {"update", t_update.Mean()}, {"full_detections", full_frames}}},
+          {"tracker", side_json(trk)},
+          {"stock", side_json(stock)},
+          {"speedup", stock.ms.Mean() / trk.ms.Mean()},
+          {"appear_latency_frames", found_frame >= 0 && placed_frame >= 0 ? nlohmann::json(found_frame - placed_frame) : nlohmann::json(nullptr)}};
+}
+
+void PrintTable(const std::vector<nlohmann::json>& runs) {
+  std::printf("%-10s %-8s %9s %9s %8s %7s %10s %10s %10s %11s %10s\n", "image", "method", "ms mean", "ms p95", "recall",
+              "wrong", "ctr med", "ctr p95", "hdg med", "rest ctr", "rest hdg");
+  for (const auto& r : runs) {
+    const std::string img = std::to_string(r["image"][0].get<int>()) + "x" + std::to_string(r["image"][1].get<int>());
+    for (const char* side : {"tracker", "stock"}) {
+      const auto& s = r[side];
+      std::printf("%-10s %-8s %9.2f %9.2f %7.2f%% %7d %8.3f mm %7.3f mm %7.3f deg %8.3f mm %7.3f deg\n", img.c_str(), side,
+                  s["ms_mean"].get<double>(), s["ms_p95"].get<double>(), 100 * s["recall"].get<double>(), s["wrong"].get<int>(),
+                  s["centre_mm_median"].get<double>(), s["centre_mm_p95"].get<double>(), s["heading_deg_median"].get<double>(),
+                  s["rest_centre_mm_median"].get<double>(), s["rest_heading_deg_median"].get<double>());
+    }
+    std::printf("%-10s speedup %.1fx, first frame %.1f ms, appear latency %s frames, smallest marker %.1f px\n", img.c_str(),
+                r["speedup"].get<double>(), r["tracker_first_frame_ms"].get<double>(),
+                r["appear_latency_frames"].is_null() ? "-" : std::to_string(r["appear_latency_frames"].get<int>()).c_str(),
+                r["smallest_marker_px"].get<double>());
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int frames = 30;
+  bool quick = false;
+  std::string json_path;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--frames") && i + 1 < argc) frames = std::max(4, std::atoi(argv[++i]));
+    else if (!std::strcmp(argv[i], "--quick")) quick = true;
+    else if (!std::strcmp(argv[i], "--json") && i + 1 < argc) json_path = argv[++i];
+    else {
+      std::fprintf(stderr, "usage: track_bench [--frames N] [--quick] [--json FILE]\n");
+      return 2;
+    }
+  }
+  cv::setNumThreads(1);  // one core, as the targets are stated
+  std::vector<nlohmann::json> runs;
+  runs.push_back(RunOne({1920, 1080}, frames, true));
+  if (!quick) runs.push_back(RunOne({3840, 2160}, std::max(8, frames / 2), true));
+  PrintTable(runs);
+  const nlohmann::json all = {{"bench", "track"}, {"runs", runs}};
+  std::cout << all.dump() << "\n";
+  if (!json_path.empty()) std::ofstream(json_path) << all.dump(2) << "\n";
+  return 0;
+}

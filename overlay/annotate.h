@@ -1,0 +1,65 @@
+#pragma once
+// The annotated picture: a frame with the overlay drawn through the calibration (what recordings,
+// `vedette process`, the demo's video and evidence images show), and the top-down rectified table
+// view. Both go through BuildDrawCommands + the OpenCV backend; the live window builds the same
+// commands and hands them to the ImGui backend instead.
+#include <string>
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+#include "calibration/camera_model.h"
+#include "overlay/cv_renderer.h"
+#include "overlay/draw_commands.h"
+#include "overlay/layers.h"
+#include "overlay/pipeline.h"
+#include "overlay/projection.h"
+
+namespace vedette::overlay {
+
+struct AnnotateOptions {
+  LayerVisibility layers;
+  BuildOptions build;          // scale 0 below: from the frame height (ScaleForHeight)
+  bool status_line = true;     // frame number, time, units seen, tests, registration at the top left
+  bool Check(std::string* error) const { return build.Check(error); }
+};
+
+// Reused buffers (a frame's path does not allocate once warm).
+struct AnnotateScratch {
+  DrawCommands commands;
+  CvRenderScratch render;
+  std::vector<DrawPrimitive> extra;
+};
+
+// The camera view of a frame: `camera_from_table` from the tracker's registration.
+TableProjection FrameProjection(const calib::CameraIntrinsics& intrinsics, const calib::CameraFromTable& camera_from_table);
+
+// Draws `primitives` over `bgr` (in place) through the camera. Returns the overlay time, ms.
+double DrawOverlay(const AnnotateOptions& options, const std::vector<DrawPrimitive>& primitives,
+                   const TableProjection& projection, cv::Mat* bgr, AnnotateScratch* scratch);
+
+// The whole annotated frame for a pipeline result: overlay (when the table is registered) and the
+// status line. Returns the time it took, ms (the caller puts it into the frame's timings).
+double AnnotateFrame(const AnnotateOptions& options, const PipelineFrame& frame, const calib::CameraIntrinsics& intrinsics,
+                     cv::Mat* bgr, AnnotateScratch* scratch);
+
+// One line of status: "frame 12  t 0.80 s  units 18/20 seen  tests 3  registration 4 anchors 0.21 px".
+std::string StatusLine(const PipelineFrame& frame);
+
+// The table seen from straight above: `px_per_mm` output pixels per table mm, player A at the
+// bottom, the table's full width and depth plus `margin_mm` all round. Pixels the camera does not
+// see are dark grey. The remap table is cached in `cache` while the camera and size stay the same.
+struct RectifyCache {
+  cv::Mat map_x, map_y;
+  cv::Matx33d rotation;
+  cv::Vec3d translation_mm;
+  cv::Size size;
+  double px_per_mm = 0;
+};
+// The transform the rectified image uses (table mm -> its px).
+ViewTransform RectifiedView(const Scene& roster, double px_per_mm, double margin_mm);
+cv::Mat RectifyTable(const cv::Mat& frame, const calib::CameraIntrinsics& intrinsics,
+                     const calib::CameraFromTable& camera_from_table, const Scene& roster, double px_per_mm,
+                     double margin_mm, RectifyCache* cache);
+
+}  // namespace vedette::overlay

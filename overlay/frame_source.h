@@ -1,0 +1,54 @@
+#pragma once
+// Where frames come from: a webcam, a video file, or a clip script rendered on the fly (the demo
+// and the tests). One interface so `live`, `process` and `demo` share their loop.
+#include <memory>
+#include <string>
+
+#include <opencv2/core.hpp>
+#include <opencv2/videoio.hpp>
+
+#include "vision/clip_render.h"
+
+namespace vedette::overlay {
+
+class FrameSource {
+ public:
+  virtual ~FrameSource() = default;
+  // The next frame (8-bit BGR) and its time (s, from the first frame). False at the end (or when a
+  // camera is gone for good).
+  virtual bool Next(cv::Mat* bgr, double* t_s) = 0;
+  virtual double fps() const = 0;             // nominal frames per second
+  virtual cv::Size size() const = 0;          // px
+  virtual int frame_count() const { return -1; }  // -1: live (unknown)
+  virtual std::string name() const = 0;       // for messages: "camera 0", "clip.mkv", "demo battle"
+  int corrupt_frames = 0;                     // frames skipped as unreadable
+};
+
+// A webcam by index. Throws InputError("--camera") when it cannot be opened or gives no frame.
+// A camera that stops delivering frames is retried for `retry_s` seconds before Next() gives up.
+std::unique_ptr<FrameSource> OpenCamera(int index, double retry_s = 5.0);
+
+// A video file. Throws InputError naming the file when it cannot be opened or read.
+std::unique_ptr<FrameSource> OpenVideo(const std::string& path);
+
+// A clip script rendered frame by frame (the frames are made on demand, so nothing is stored).
+// `max_frames` < 0: the script's length.
+class ClipSource : public FrameSource {
+ public:
+  explicit ClipSource(std::shared_ptr<vision::ClipRenderer> renderer, int max_frames = -1);
+  bool Next(cv::Mat* bgr, double* t_s) override;
+  double fps() const override { return renderer_->script().fps; }
+  cv::Size size() const override { return renderer_->intrinsics().image_size; }
+  int frame_count() const override { return count_; }
+  std::string name() const override { return name_; }
+  const vision::ClipFrame& last() const { return last_; }  // with the truth of the frame
+  vision::ClipRenderer& renderer() { return *renderer_; }
+
+ private:
+  std::shared_ptr<vision::ClipRenderer> renderer_;
+  int count_ = 0, next_ = 0;
+  std::string name_;
+  vision::ClipFrame last_;
+};
+
+}  // namespace vedette::overlay

@@ -1,0 +1,142 @@
+#include "overlay/headless.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <set>
+#include <sstream>
+
+#include "overlay/recorder.h"
+
+namespace vedette::overlay {
+
+namespace {
+
+void ProgressBar(int done, int total, double fps) {
+  constexpr int kWidth = 40;
+  if (total > 0) {
+    const int filled = static_cast<int>(static_cast<long long>(kWidth) * done / total);
+    std::fprintf(stderr, "\r[%s%s] %d/%d frames  %.1f fps ", std::string(filled, '#').c_str(),
+                 std::string(kWidth - filled, '.').c_str(), done, total, fps);
+  } else {
+    std::fprintf(stderr, "\r%d frames  %.1f fps ", done, fps);
+  }
+  std::fflush(stderr);
+}
+
+}  // namespace
+
+RunSummary RunHeadless(const HeadlessOptions& options, FrameSource& source, Pipeline& pipeline) {
+  std::string error;
+  if (!options.Check(&error)) throw std::invalid_argument("headless options: " + error);
+  RunSummary s;
+  s.units_in_roster = static_cast<int>(pipeline.roster().units.size());
+  std::unique_ptr<Recorder> recorder;
+  const bool tty = options.progress && isatty(fileno(stderr));
+  std::set<std::string> seen;
+  AnnotateScratch scratch;
+  cv::Mat frame, annotated;
+  double t = 0;
+  const auto start = std::chrono::steady_clock::now();
+  while (source.Next(&frame, &t)) {
+    const PipelineFrame& f = pipeline.Process(frame, t);
+    StageTimings timings = f.timings;
+    nlohmann::json line = FrameLogLine(f);
+    if (!recorder && (!options.video_path.empty() || !options.log_path.empty())) {
+      RecorderOptions ro;
+      ro.fps = source.fps();
+      recorder = std::make_unique<Recorder>(ro, options.video_path, options.log_path, frame.size());
+      s.codec = recorder->codec();
+    }
+    if (!options.video_path.empty()) {
+      // Drawn on a copy: the tracker may keep this frame to compare the next one with.
+      frame.copyTo(annotated);
+      timings.overlay_ms = AnnotateFrame(options.annotate, f, pipeline.intrinsics(), &annotated, &scratch);
+    }
+    if (recorder) timings.record_ms = recorder->Write(options.video_path.empty() ? frame : annotated, nullptr);
+    line["timings_ms"]["overlay"] = timings.overlay_ms;
+    line["timings_ms"]["record"] = timings.record_ms;
+    if (recorder) recorder->Log(line);
+    for (const vision::TrackEvent& e : f.track.events) {
+      ++s.events;
+      ++s.event_counts[e.type];
+      if (recorder) recorder->Log(e.json);
+    }
+    for (const vision::TrackedUnit& u : f.track.units)
+      if (u.measured) seen.insert(u.id);
+    timings.total_ms = timings.track_ms + timings.scene_ms + timings.rules_ms + timings.overlay_ms + timings.record_ms;
+    s.mean.track_ms += timings.track_ms;
+    s.mean.scene_ms += timings.scene_ms;
+    s.mean.rules_ms += timings.rules_ms;
+    s.mean.overlay_ms += timings.overlay_ms;
+    s.mean.record_ms += timings.record_ms;
+    s.mean.total_ms += timings.total_ms;
+    ++s.frames;
+    if (tty) {
+      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      ProgressBar(s.frames, source.frame_count(), s.frames / std::max(elapsed, 1e-9));
+    }
+  }
+  if (tty) std::fprintf(stderr, "\n");
+  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  s.corrupt_frames = source.corrupt_frames;
+  s.units_seen = static_cast<int>(seen.size());
+  if (s.frames > 0) {
+    const double n = s.frames;
+    s.mean.track_ms /= n;
+    s.mean.scene_ms /= n;
+    s.mean.rules_ms /= n;
+    s.mean.overlay_ms /= n;
+    s.mean.record_ms /= n;
+    s.mean.total_ms /= n;
+    for (const RequiredTest& t : pipeline.last().findings.tests) ++s.tests_by_kind[t.kind];
+    s.tests_required = static_cast<int>(pipeline.last().findings.tests.size());
+  }
+  if (recorder) {
+    s.video_path = recorder->video_path();
+    s.log_path = recorder->log_path();
+  }
+  return s;
+}
+
+std::string SummaryText(const RunSummary& s) {
+  std::ostringstream o;
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%d frames in %.1f s (%.1f fps)%s\n", s.frames, s.seconds,
+                s.seconds > 0 ? s.frames / s.seconds : 0.0,
+                s.corrupt_frames ? (", " + std::to_string(s.corrupt_frames) + " corrupt frames skipped").c_str() : "");
+  o << buf;
+  o << "units: " << s.units_seen << " of " << s.units_in_roster << " seen\n";
+  o << "events: " << s.events;
+  if (!s.event_counts.empty()) {
+    o << " (";
+    bool first = true;
+    for (const auto& [type, n] : s.event_counts) {
+      o << (first ? "" : ", ") << type << " " << n;
+      first = false;
+    }
+    o << ")";
+  }
+  o << "\n";
+  o << "tests required at the end: " << s.tests_required;
+  if (!s.tests_by_kind.empty()) {
+    o << " (";
+    bool first = true;
+    for (const auto& [kind, n] : s.tests_by_kind) {
+      o << (first ? "" : ", ") << kind << " " << n;
+      first = false;
+    }
+    o << ")";
+  }
+  o << "\n";
+  std::snprintf(buf, sizeof buf, "per frame: track %.1f ms, rules %.1f ms, overlay %.1f ms, record %.1f ms, total %.1f ms\n",
+                s.mean.track_ms, s.mean.rules_ms, s.mean.overlay_ms, s.mean.record_ms, s.mean.total_ms);
+  o << buf;
+  if (!s.video_path.empty()) o << "video: " << s.video_path << " (" << s.codec << ")\n";
+  if (!s.log_path.empty()) o << "log: " << s.log_path << "\n";
+  return o.str();
+}
+
+}  // namespace vedette::overlay

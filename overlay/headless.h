@@ -1,0 +1,40 @@
+#pragma once
+// The pipeline with no window: frames in, an annotated video and a JSONL log out, a progress bar
+// on a terminal and a summary at the end. `vedette process`, and `vedette demo` without a display.
+#include <map>
+#include <string>
+
+#include "overlay/annotate.h"
+#include "overlay/frame_source.h"
+#include "overlay/pipeline.h"
+
+namespace vedette::overlay {
+
+struct HeadlessOptions {
+  std::string video_path;   // .mkv (mp4v) or .avi (MJPG); "" = no video
+  std::string log_path;     // JSONL; "" = no log
+  AnnotateOptions annotate;
+  bool progress = true;     // a progress bar on stderr when it is a terminal
+  bool Check(std::string* error) const { return annotate.Check(error); }
+};
+
+struct RunSummary {
+  int frames = 0;
+  int corrupt_frames = 0;
+  int units_in_roster = 0;
+  int units_seen = 0;                       // units seen at least once
+  int events = 0;
+  std::map<std::string, int> event_counts;  // by type
+  int tests_required = 0;                   // required tests at the last frame
+  std::map<std::string, int> tests_by_kind; // at the last frame
+  StageTimings mean;                        // per frame, ms
+  double seconds = 0;                       // wall time
+  std::string video_path, log_path, codec;
+};
+
+RunSummary RunHeadless(const HeadlessOptions& options, FrameSource& source, Pipeline& pipeline);
+
+// For a person: frames, units, events by type, tests, per-stage timings, where the files are.
+std::string SummaryText(const RunSummary& s);
+
+}  // namespace vedette::overlay

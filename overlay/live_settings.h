@@ -1,0 +1,30 @@
+#pragma once
+// What the live window remembers between runs: hidden layers, which view is shown, each view's
+// zoom and centre, the help panel. A small INI beside ImGui's own imgui.ini, in
+// $XDG_CONFIG_HOME/vedette (else ~/.config/vedette): key = value lines, unknown keys ignored, so
+// an older or newer file never stops the window from opening.
+#include <string>
+
+#include "overlay/layers.h"
+#include "overlay/view_transform.h"
+
+namespace vedette::overlay {
+
+struct LiveSettings {
+  LayerVisibility layers;
+  bool top_down = false;      // show the rectified table instead of the camera picture
+  bool show_help = true;      // the keyboard help panel
+  bool show_panels = true;    // the side panels
+  ViewState camera_view;      // content: image px
+  ViewState table_view;       // content: table mm
+};
+
+// $XDG_CONFIG_HOME/vedette, else $HOME/.config/vedette, else "." (created when saving).
+std::string DefaultSettingsDir();
+
+// Missing or unreadable file: the defaults.
+LiveSettings LoadLiveSettings(const std::string& path);
+// Creates the folder; false when the file cannot be written.
+bool SaveLiveSettings(const LiveSettings& settings, const std::string& path);
+
+}  // namespace vedette::overlay

@@ -1,0 +1,51 @@
+#pragma once
+// `vedette live`: a GLFW + OpenGL 3 + Dear ImGui window over the pipeline.
+//   - the camera frame as a texture with the overlay (ImGui draw lists, the same DrawCommands the
+//     recording draws with OpenCV), or the rectified top-down table (T);
+//   - pan (right or middle drag) and zoom (wheel, about the cursor) on both views, R resets;
+//   - click unit A, then unit B or a point: the dispute readout with verdicts, live while units
+//     move; "Save evidence" (E) writes PNG + JSON; Esc clears;
+//   - panels: units (state, pose, sigma, declarations), required tests, event log, calibration and
+//     registration health, frame rate and per-stage timings, layers (keys 1-9), help (H);
+//   - settings persist (live_settings.h); --record writes the annotated camera view + JSONL.
+#include <string>
+
+#include <opencv2/core.hpp>
+
+#include "overlay/frame_source.h"
+#include "overlay/headless.h"
+#include "overlay/pipeline.h"
+#include "overlay/view_transform.h"
+
+namespace vedette::overlay {
+
+struct LiveOptions {
+  std::string title = "Vedette";
+  cv::Size window_size{1280, 720};   // px
+  std::string record_path;           // annotated video (.mkv/.avi); "" = none; the log goes beside it
+  std::string settings_path;         // "" = DefaultSettingsDir()/live.ini
+  bool save_settings = true;
+  int max_frames = -1;               // close after this many source frames (tests, demo --frames); -1: run until closed
+  bool realtime = true;              // pace a video or clip at its frame rate (false: as fast as it goes)
+  bool close_at_end = false;         // close when the source ends (else keep showing the last frame)
+  std::string screenshot_path;       // PNG of the window after the last frame ("" = none)
+  std::string evidence_dir = ".";    // where "Save evidence" writes
+  bool Check(std::string* error) const;
+};
+
+struct LiveResult {
+  int frames = 0;                    // source frames processed
+  RunSummary summary;                // frames, units, events, tests, mean timings
+  cv::Mat screenshot;                // BGR, the window's framebuffer after the last frame (when asked)
+  ViewTransform camera_view;         // image px -> window px, as drawn in the last frame
+  bool top_down = false;             // the last frame showed the top-down view
+};
+
+// True when a window can be opened (a display, and GLFW initialises); else false with the reason.
+bool DisplayAvailable(std::string* why);
+
+// Runs the window until it is closed (or max_frames). Throws std::runtime_error when the window
+// or the OpenGL context cannot be made.
+LiveResult RunLive(const LiveOptions& options, FrameSource& source, Pipeline& pipeline);
+
+}  // namespace vedette::overlay

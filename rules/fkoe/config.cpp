@@ -1,0 +1,104 @@
+#include "rules/fkoe/config.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "rules/input_error.h"
+#include "rules/scene/scene.h"
+
+namespace vedette::fkoe {
+
+namespace {
+
+int LineOf(const YAML::Node& n) { return n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
+
+}  // namespace
+
+FkoeConfig LoadFkoeConfig(const std::string& path, const std::map<std::string, std::string>& settings) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, 0, "cannot open the For King or Empress ruleset file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  YAML::Node root;
+  try {
+    root = YAML::Load(ss.str());
+  } catch (const YAML::ParserException& e) {
+    throw InputError(path, e.mark.line + 1, "YAML syntax: " + e.msg);
+  }
+  if (!root.IsMap()) throw InputError(path, 0, "the ruleset file must be a mapping");
+  auto need = [&](const YAML::Node& parent, const char* key) {
+    const YAML::Node n = parent[key];
+    if (!n) throw InputError(path, LineOf(parent), std::string("missing '") + key + "'");
+    return n;
+  };
+  auto number = [&](const YAML::Node& n, const std::string& what) {
+    try {
+      const double v = n.as<double>();
+      if (std::isfinite(v) && v > 0) return v;
+    } catch (const YAML::Exception&) {
+    }
+    throw InputError(path, LineOf(n), what + " must be a positive number");
+  };
+  auto table = [&](const YAML::Node& n, const std::string& what) {
+    std::map<std::string, RuleValue> out;
+    for (auto it = n.begin(); it != n.end(); ++it) {
+      const std::string key = it->first.as<std::string>();
+      RuleValue v;
+      try {
+        v.value = need(it->second, "value").as<int>();
+        v.rule = need(it->second, "rule").as<std::string>();
+      } catch (const YAML::Exception&) {
+        throw InputError(path, LineOf(it->second), what + "." + key + ": needs {value: integer, rule: text}");
+      }
+      out[key] = v;
+    }
+    return out;
+  };
+  FkoeConfig c;
+  c.title = need(root, "title").as<std::string>();
+  c.unit_name = need(root, "unit").as<std::string>();
+  c.mm_per_unit = number(need(root, "mm_per_unit"), "mm_per_unit");
+  const YAML::Node bg = need(root, "bad_going");
+  for (const auto& t : need(bg, "terrain")) {
+    const std::string s = t.as<std::string>();
+    if (!FindTerrainKind(s)) throw InputError(path, LineOf(t), "bad_going.terrain: unknown terrain type '" + s + "'");
+    c.bad_going_terrain.insert(s);
+  }
+  c.bad_going_frontage_share = number(need(bg, "frontage_share"), "bad_going.frontage_share");
+  c.visibility_in = number(need(bg, "visibility_in"), "bad_going.visibility_in");
+  c.combat_value = table(need(root, "combat_value"), "combat_value");
+  c.morale = table(need(root, "morale"), "morale");
+  for (const char* k : {"flank_rear_contact", "road_column", "supporting", "fire_flank_rear", "general_attached",
+                        "overlapping", "two_disorder", "at_light_infantry", "bad_going"})
+    if (!c.combat_value.count(k)) throw InputError(path, 0, std::string("combat_value: missing '") + k + "'");
+  for (const char* k : {"general_attached", "uphill", "cinc_in_range", "per_disorder", "fired_flank_rear", "melee_flank_rear"})
+    if (!c.morale.count(k)) throw InputError(path, 0, std::string("morale: missing '") + k + "'");
+  c.support_distance_in = number(need(root, "support_distance_in"), "support_distance_in");
+  c.support_max_heading_difference_deg =
+      number(need(root, "support_max_heading_difference_deg"), "support_max_heading_difference_deg");
+  c.contact_mm = number(need(need(root, "tolerances"), "contact_mm"), "tolerances.contact_mm");
+  ApplySettings(settings, &c);
+  return c;
+}
+
+void ApplySettings(const std::map<std::string, std::string>& settings, FkoeConfig* c) {
+  for (const auto& [k, v] : settings) {
+    try {
+      size_t used = 0;
+      if (k == "command_range_in") {
+        c->command_range_in = std::stod(v, &used);
+        if (used != v.size() || !(*c->command_range_in > 0)) throw std::invalid_argument(k);
+      } else if (k == "morale_pass_at_least") {
+        c->morale_pass_at_least = std::stoi(v, &used);
+        if (used != v.size()) throw std::invalid_argument(k);
+      }
+    } catch (const std::exception&) {
+      throw InputError("--set", 0, k + "=" + v + ": not a valid number");
+    }
+  }
+}
+
+}  // namespace vedette::fkoe

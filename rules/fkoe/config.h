@@ -1,0 +1,39 @@
+#pragma once
+// The numbers of the For King or Empress ruleset, read from assets/rulesets/fkoe.yaml.
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+namespace vedette::fkoe {
+
+struct RuleValue {
+  int value = 0;      // modifier
+  std::string rule;   // the sheet's words
+};
+
+struct FkoeConfig {
+  std::string title;
+  std::string unit_name = "in";
+  double mm_per_unit = 25.4;                 // mm per inch
+  std::set<std::string> bad_going_terrain;   // terrain types
+  double bad_going_frontage_share = 0.5;     // 0..1
+  double visibility_in = 1.0;                // in
+  std::map<std::string, RuleValue> combat_value;  // key -> modifier
+  std::map<std::string, RuleValue> morale;        // key -> modifier
+  double support_distance_in = 1.0;          // in
+  double support_max_heading_difference_deg = 45.0;  // deg
+  double contact_mm = 2.0;                   // mm
+  std::optional<double> command_range_in;    // setting, in
+  std::optional<int> morale_pass_at_least;   // setting, 1D20 score
+  const RuleValue& Cv(const std::string& key) const { return combat_value.at(key); }
+  const RuleValue& Morale(const std::string& key) const { return morale.at(key); }
+};
+
+// Throws InputError (file:line) for a missing or bad file, or a bad setting.
+FkoeConfig LoadFkoeConfig(const std::string& path, const std::map<std::string, std::string>& settings);
+
+// Reads the settings this ruleset knows (command_range_in, morale_pass_at_least); others are ignored.
+void ApplySettings(const std::map<std::string, std::string>& settings, FkoeConfig* c);
+
+}  // namespace vedette::fkoe

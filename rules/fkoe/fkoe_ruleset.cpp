@@ -1,0 +1,295 @@
+// `--ruleset fkoe`: For King or Empress (seed 004, the quick reference sheet). Per unit: whether it is
+// in bad going (half its frontage in the terrain) and whom that hides (1-inch visibility), the combat
+// value modifiers of its melee (every enemy in contact) and of its fire (declared `target`) that the
+// table decides, the 1D20 morale modifiers, and the totals. Distances in inches; flanks and rear by
+// the edge lines of the target (totsk arc model).
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "rules/fkoe/config.h"
+#include "rules/geometry/contact.h"
+#include "rules/geometry/corridor.h"
+#include "rules/geometry/coverage.h"
+#include "rules/geometry/distance.h"
+#include "rules/input_error.h"
+#include "rules/ruleset.h"
+#include "rules/scene_drawing.h"
+
+namespace vedette {
+
+namespace {
+
+using nlohmann::json;
+using geom::Arc;
+
+double Round2(double v) { return std::round(v * 100.0) / 100.0; }
+
+bool IsFlankOrRear(geom::Edge e) { return e != geom::Edge::kFront; }
+bool IsFlankOrRear(Arc a) { return a != Arc::kFront; }
+
+struct Mods {
+  json list = json::array();
+  int total = 0;
+  std::vector<Modifier> modifiers;
+  void Add(const fkoe::RuleValue& r, int times, std::vector<std::string> by) {
+    if (times == 0) return;
+    list.push_back({{"rule", r.rule}, {"value", r.value * times}, {"by", by}});
+    total += r.value * times;
+    modifiers.push_back({r.rule, r.value * times, by});
+  }
+};
+
+class FkoeRuleset : public Ruleset {
+ public:
+  explicit FkoeRuleset(const RulesetOptions& options)
+      : options_(options),
+        config_(fkoe::LoadFkoeConfig((options.assets_dir.empty() ? AssetsDir() : options.assets_dir) + "/rulesets/fkoe.yaml",
+                                     options.settings)) {}
+
+  RulesetInfo Info() const override { return {"fkoe", config_.title, config_.unit_name, geom::ArcModel::kTotsk}; }
+
+  Findings Analyze(const Scene& scene) const override {
+    fkoe::FkoeConfig c = config_;
+    std::map<std::string, std::string> scene_settings;
+    for (const auto& [k, d] : scene.declarations.settings)
+      scene_settings[k] = d.value.is_string() ? d.value.get<std::string>() : d.value.dump();
+    fkoe::ApplySettings(scene_settings, &c);
+    fkoe::ApplySettings(options_.settings, &c);  // the command line wins
+
+    Findings f;
+    f.ruleset = "fkoe";
+    AppendSceneOutlines(scene, &f.drawing);
+    std::ostringstream text;
+    text << c.title << " (1 " << c.unit_name << " = " << c.mm_per_unit << " mm)\n";
+
+    std::vector<geom::Polygon> bad;
+    for (const Terrain& t : scene.terrain)
+      if (c.bad_going_terrain.count(t.type)) bad.push_back(t.polygon);
+    std::vector<const Unit*> placed;
+    for (const Unit& u : scene.units)
+      if (u.pose) placed.push_back(&u);
+    std::sort(placed.begin(), placed.end(), [](const Unit* a, const Unit* b) { return a->id < b->id; });
+
+    // Seed 81: in bad going when at least half the base frontage is in the terrain.
+    std::map<std::string, double> frontage_in;
+    std::map<std::string, bool> in_bad;
+    for (const Unit* u : placed) {
+      const geom::Base b = Footprint(*u);
+      frontage_in[u->id] = geom::FrontageInsideAny(b, bad);
+      in_bad[u->id] = frontage_in[u->id] >= c.bad_going_frontage_share * b.width_mm - 1e-6;
+    }
+    const double visibility_mm = c.visibility_in * c.mm_per_unit;
+    auto gap = [](const Unit& a, const Unit& b) { return geom::BaseToBase(Footprint(a), Footprint(b)).distance_mm; };
+    // Seed 80: visibility in or out of bad going is 1".
+    auto hidden = [&](const Unit& a, const Unit& b) {
+      return (in_bad[a.id] || in_bad[b.id]) && gap(a, b) > visibility_mm + 1e-9;
+    };
+    auto contact = [&](const Unit& a, const Unit& b) { return geom::FindContact(Footprint(a), Footprint(b), c.contact_mm); };
+    auto declared_int = [&](const Unit& u, const char* key) {
+      const Declared* d = scene.declarations.Find(u.id, key);
+      if (!d) return 0;
+      if (!d->value.is_number() || d->value.get<double>() < 0 || d->value.get<double>() != std::floor(d->value.get<double>()))
+        throw InputError(scene.source, d->line, "declarations for " + u.id + ": " + key + " must be a whole number >= 0");
+      return static_cast<int>(d->value.get<double>());
+    };
+    auto declared_target = [&](const Unit& u) -> const Unit* {
+      const Declared* d = scene.declarations.Find(u.id, "target");
+      if (!d) return nullptr;
+      const Unit* t = d->value.is_string() ? scene.FindUnit(d->value.get<std::string>()) : nullptr;
+      if (!t || !t->pose || t->side == u.side)
+        throw InputError(scene.source, d->line, "declarations for " + u.id + ": target must name a placed enemy unit");
+      return t;
+    };
+
+    json units = json::array();
+    for (const Unit* up : placed) {
+      const Unit& u = *up;
+      const geom::Base ub = Footprint(u);
+      const bool light_inf = u.type == UnitType::kInfantry && u.HasTag("light");
+      const int disorder = declared_int(u, "disorder");
+      const bool general = scene.declarations.Flag(u.id, "general_attached");
+      json ju = {{"id", u.id}, {"side", u.side}, {"type", std::string(ToString(u.type))},
+                 {"bad_going", {{"in", in_bad[u.id]}, {"frontage_in_terrain_mm", Round2(frontage_in[u.id])},
+                                {"frontage_mm", Round2(ub.width_mm)}}},
+                 {"disorder", disorder}};
+      json hidden_from = json::array();
+      for (const Unit* o : placed)
+        if (o->side != u.side && hidden(u, *o)) hidden_from.push_back(o->id);
+      ju["cannot_see"] = hidden_from;
+
+      std::optional<double> cv;
+      if (auto it = u.stats.find("combat_value"); it != u.stats.end()) cv = it->second;
+
+      // Melee: every enemy in contact (seed 9, 13, 15).
+      json melee = json::array();
+      for (const Unit* e : placed) {
+        const geom::Contact ue = contact(u, *e);
+        if (e->side == u.side || !ue.in_contact || ue.corner_only) continue;  // corners touching: an overlap, not a melee
+        Mods m;
+        std::vector<std::string> flankers, overlappers;
+        for (const Unit* fr : placed) {
+          if (fr->side != u.side) continue;
+          const geom::Contact ce = contact(*e, *fr);  // edge_a is the enemy's
+          if (ce.in_contact && !ce.corner_only && IsFlankOrRear(ce.edge_a)) flankers.push_back(fr->id);
+          if (fr == up) continue;
+          // Overlap: side by side with this unit and touching the enemy (a corner is enough).
+          const geom::Contact cu = contact(u, *fr);
+          const bool beside = cu.in_contact && !cu.corner_only && (cu.edge_a == geom::Edge::kLeft || cu.edge_a == geom::Edge::kRight) &&
+                              std::abs(geom::NormalizeDeg(fr->pose->heading_deg - u.pose->heading_deg)) <= 45.0;
+          if (beside && ce.in_contact && !(ce.edge_b == geom::Edge::kFront && !ce.corner_only)) overlappers.push_back(fr->id);
+        }
+        m.Add(c.Cv("flank_rear_contact"), static_cast<int>(flankers.size()), flankers);
+        m.Add(c.Cv("overlapping"), static_cast<int>(overlappers.size()), overlappers);
+        if (e->formation == "road_column") m.Add(c.Cv("road_column"), 1, {e->id});
+        if (general) m.Add(c.Cv("general_attached"), 1, {});
+        if (disorder == 2) m.Add(c.Cv("two_disorder"), 1, {});
+        if (in_bad[u.id] && !light_inf) m.Add(c.Cv("bad_going"), 1, {});
+        melee.push_back(CombatEntry(e->id, m, cv));
+        AddTestLabel(u, "melee " + e->id, m, cv, &f);
+        text << "  " << u.id << " melee " << e->id << ": CV modifiers " << Signed(m.total) << Total(cv, m.total) << "\n";
+      }
+      ju["melee"] = melee;
+
+      // Firing at the declared target (seed 10-12, 17-18).
+      if (const Unit* t = declared_target(u)) {
+        Mods m;
+        std::vector<std::string> support;
+        const double support_mm = c.support_distance_in * c.mm_per_unit;
+        for (const Unit* fr : placed) {
+          if (fr == up || fr->side != u.side) continue;
+          const bool aligned = std::abs(geom::NormalizeDeg(fr->pose->heading_deg - u.pose->heading_deg)) <=
+                               c.support_max_heading_difference_deg;
+          if (aligned && geom::InCorridor(ub, geom::Edge::kRear, support_mm, Footprint(*fr)).inside) support.push_back(fr->id);
+        }
+        m.Add(c.Cv("supporting"), static_cast<int>(support.size()), support);
+        const Arc arc = geom::ArcOfPoint(Footprint(*t), geom::LeaderPoint(ub), geom::ArcModel::kTotsk);
+        if (IsFlankOrRear(arc)) m.Add(c.Cv("fire_flank_rear"), 1, {t->id});
+        if (t->formation == "road_column") m.Add(c.Cv("road_column"), 1, {t->id});
+        if (disorder == 2) m.Add(c.Cv("two_disorder"), 1, {});
+        const bool muskets = u.type == UnitType::kArtillery || u.HasTag("muskets");
+        if (muskets && t->type == UnitType::kInfantry && t->HasTag("light")) m.Add(c.Cv("at_light_infantry"), 1, {t->id});
+        if (in_bad[u.id] && !light_inf) m.Add(c.Cv("bad_going"), 1, {});
+        json fire = CombatEntry(t->id, m, cv);
+        fire["target_arc"] = std::string(geom::ToString(arc));
+        fire["visible"] = !hidden(u, *t);
+        ju["firing"] = fire;
+        AddTestLabel(u, "fire at " + t->id, m, cv, &f);
+        text << "  " << u.id << " fires at " << t->id << (hidden(u, *t) ? " (cannot see: bad going)" : "") << ": CV modifiers "
+             << Signed(m.total) << Total(cv, m.total) << "\n";
+      }
+
+      // Morale 1D20 modifiers (seed 57-69).
+      Mods mm;
+      if (general) mm.Add(c.Morale("general_attached"), 1, {});
+      if (scene.declarations.Flag(u.id, "uphill")) mm.Add(c.Morale("uphill"), 1, {});
+      if (c.command_range_in) {
+        for (const Unit* g : placed) {
+          if (g->side != u.side || g == up || g->type != UnitType::kGeneral || !g->HasTag("cinc") || !g->HasTag("no_command")) continue;
+          if (gap(u, *g) <= *c.command_range_in * c.mm_per_unit + 1e-9) {
+            mm.Add(c.Morale("cinc_in_range"), 1, {g->id});
+            break;
+          }
+        }
+      }
+      mm.Add(c.Morale("per_disorder"), disorder, {});
+      std::vector<std::string> fired_flank, melee_flank;
+      for (const Unit* e : placed) {
+        if (e->side == u.side) continue;
+        const Declared* d = scene.declarations.Find(e->id, "target");
+        if (d && d->value.is_string() && d->value.get<std::string>() == u.id &&
+            IsFlankOrRear(geom::ArcOfPoint(ub, geom::LeaderPoint(Footprint(*e)), geom::ArcModel::kTotsk)))
+          fired_flank.push_back(e->id);
+        const geom::Contact ce = contact(u, *e);
+        if (ce.in_contact && !ce.corner_only && IsFlankOrRear(ce.edge_a)) melee_flank.push_back(e->id);
+      }
+      if (!fired_flank.empty()) mm.Add(c.Morale("fired_flank_rear"), 1, fired_flank);
+      if (!melee_flank.empty()) mm.Add(c.Morale("melee_flank_rear"), 1, melee_flank);
+      json morale = {{"modifiers", mm.list}, {"total", mm.total}};
+      if (!c.command_range_in) morale["not_judged"] = json::array({"command range of C-n-C (set command_range_in)"});
+      // Seed 52-55: 2 or 3 disorder markers test; 4 is eliminated without a test.
+      if (disorder == 2 || disorder == 3) {
+        RequiredTest rt;
+        rt.unit = u.id;
+        rt.kind = "morale";
+        rt.reason = std::to_string(disorder) + " Disorder Markers: Morale Test (fail = " +
+                    (disorder == 2 ? "Recoil & Withdrawal" : "Recoil & Eliminated") + ")";
+        rt.modifiers = mm.modifiers;
+        rt.total = mm.total;
+        if (c.morale_pass_at_least) {
+          // 1D20 + total >= K: faces K - total .. 20 pass.
+          const int need = *c.morale_pass_at_least - mm.total;
+          rt.p_success = std::clamp(21 - need, 0, 20) / 20.0;
+          rt.odds = "1D20 " + Signed(mm.total) + " >= " + std::to_string(*c.morale_pass_at_least) + ": pass " +
+                    std::to_string(static_cast<int>(std::lround(rt.p_success * 100))) + "%";
+          morale["p_pass"] = rt.p_success;
+        } else {
+          rt.odds = "1D20 " + Signed(mm.total) + " (the sheet gives no pass score: --set morale_pass_at_least=K)";
+        }
+        morale["test"] = rt.reason;
+        f.tests.push_back(rt);
+      } else if (disorder >= 4) {
+        morale["test"] = "4 Disorder Markers: Unit Recoils & Eliminated";
+      }
+      ju["morale"] = morale;
+      text << "  " << u.id << (in_bad[u.id] ? " in bad going," : "") << " morale modifiers " << Signed(mm.total) << "\n";
+      units.push_back(ju);
+    }
+    f.report = {{"ruleset", "fkoe"}, {"unit", c.unit_name}, {"mm_per_unit", c.mm_per_unit}, {"units", units}};
+    f.text = text.str();
+    return f;
+  }
+
+  std::vector<PairRule> PairRules(const Scene& scene, const std::string& from, const std::string& to) const override {
+    const Unit* a = scene.FindUnit(from);
+    const Unit* b = scene.FindUnit(to);
+    if (!a || !b || !a->pose || !b->pose) throw InputError(scene.source, 0, "both units must be in the scene with a pose");
+    const double g = geom::BaseToBase(Footprint(*a), Footprint(*b)).distance_mm;
+    std::vector<PairRule> rules;
+    rules.push_back({"in contact", "edge_to_edge", config_.contact_mm, g});
+    rules.push_back({"within 1 in (visibility in or out of bad going, seed 80)", "edge_to_edge",
+                     config_.visibility_in * config_.mm_per_unit, g});
+    rules.push_back({"supporting distance behind (seed 11)", "edge_to_edge", config_.support_distance_in * config_.mm_per_unit, g});
+    return rules;
+  }
+
+ private:
+  static std::string Signed(int v) { return (v >= 0 ? "+" : "") + std::to_string(v); }
+  static std::string Total(const std::optional<double>& cv, int mods) {
+    if (!cv) return "";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, " -> CV %g", *cv + mods);
+    return buf;
+  }
+  // Seed 20: roll 1D6 <= CV to hit; above 6, one hit is automatic and a second needs 1D6 <= CV - 6.
+  static json CombatEntry(const std::string& enemy, const Mods& m, const std::optional<double>& cv) {
+    json e = {{"enemy", enemy}, {"modifiers", m.list}, {"total_modifier", m.total}};
+    if (cv) {
+      const double v = *cv + m.total;
+      e["combat_value"] = *cv;
+      e["modified_combat_value"] = v;
+      e["p_first_hit"] = std::clamp(std::floor(v), 0.0, 6.0) / 6.0;
+      e["p_second_hit"] = std::clamp(std::floor(v) - 6.0, 0.0, 6.0) / 6.0;
+    }
+    return e;
+  }
+  void AddTestLabel(const Unit& u, const std::string& what, const Mods& m, const std::optional<double>& cv, Findings* f) const {
+    DrawPrimitive l;
+    l.kind = DrawKind::kLabel;
+    l.style = DrawStyle::kTest;
+    l.points_mm = {Footprint(u).centre_mm};
+    l.text = what + ": CV " + Signed(m.total) + Total(cv, m.total);
+    l.layer = "tests";
+    l.unit_id = u.id;
+    f->drawing.push_back(l);
+  }
+
+  RulesetOptions options_;
+  fkoe::FkoeConfig config_;
+};
+
+}  // namespace
+
+std::unique_ptr<Ruleset> MakeFkoeRuleset(const RulesetOptions& options) { return std::make_unique<FkoeRuleset>(options); }
+
+}  // namespace vedette

@@ -1,0 +1,178 @@
+#include "rules/kow/analysis.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "rules/geometry/coverage.h"
+#include "rules/geometry/distance.h"
+
+namespace vedette::kow {
+
+using geom::Arc;
+using geom::ArcModel;
+
+Profile ProfileOf(const Unit& u, const KowConfig& c) {
+  Profile p;
+  auto stat = [&](const std::string& k) -> std::optional<double> {
+    auto it = u.stats.find(k);
+    return it == u.stats.end() ? std::nullopt : std::optional<double>(it->second);
+  };
+  p.speed_in = stat("speed_in");
+  if (auto w = stat("nerve_waver")) p.nerve.waver = static_cast<int>(std::lround(*w));
+  if (auto r = stat("nerve_rout")) p.nerve.rout = static_cast<int>(std::lround(*r));
+  if (auto h = stat("height")) {
+    p.height = *h;
+  } else if (auto it = c.heights.find(std::string(ToString(u.type))); it != c.heights.end()) {
+    p.height = it->second;
+  }
+  p.individual = u.type == UnitType::kGeneral || u.HasTag("individual");
+  for (const auto& [k, v] : u.stats) {  // std::map: sorted by key
+    if (k == "range_in") p.weapons.push_back({"range", v});
+    else if (k.size() > 9 && k.rfind("range_", 0) == 0 && k.compare(k.size() - 3, 3, "_in") == 0)
+      p.weapons.push_back({k.substr(6, k.size() - 9), v});
+  }
+  return p;
+}
+
+std::string OccluderName(const Scene& scene, int tag) {
+  if (tag >= 0) return scene.units.at(tag).id;
+  return scene.terrain.at(-1 - tag).id;
+}
+
+geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& viewer, const Unit& target) {
+  const geom::Base vb = Footprint(viewer), tb = Footprint(target);
+  const double extent = 4.0 * ((tb.centre_mm - vb.centre_mm).norm() + tb.width_mm + tb.depth_mm + vb.width_mm + vb.depth_mm);
+  const geom::Polygon seen = geom::ClipConvex(geom::PolygonCcw(tb), geom::ArcRegion(vb, Arc::kFront, ArcModel::kKow, extent)[0]);
+  if (seen.size() < 3 || geom::Area(seen) < 1e-6) return {};
+  const double hv = ProfileOf(viewer, c).height, ht = ProfileOf(target, c).height;
+  auto effect = [&](double h) { return h >= hv && h >= ht ? geom::SightEffect::kBlocks : geom::SightEffect::kObscures; };
+  std::vector<geom::Occluder> occ;
+  for (size_t i = 0; i < scene.units.size(); ++i) {
+    const Unit& o = scene.units[i];
+    if (&o == &viewer || &o == &target || !o.pose) continue;
+    const Profile p = ProfileOf(o, c);
+    if (p.individual) continue;  // seed 77: "individual units never block line of sight"
+    for (const geom::Base& b : BasesOf(o)) occ.push_back({geom::PolygonCcw(b), effect(p.height), static_cast<int>(i)});
+  }
+  for (size_t i = 0; i < scene.terrain.size(); ++i) {
+    const Terrain& t = scene.terrain[i];
+    const int tag = -1 - static_cast<int>(i);
+    if (c.blocking_terrain.count(t.type)) {
+      occ.push_back({t.polygon, geom::SightEffect::kBlocks, tag});
+      continue;
+    }
+    auto h = c.terrain_heights.find(t.type);
+    if (h == c.terrain_heights.end()) continue;
+    // Units standing in a piece (woods, on a hill) see out of it and are seen in it.
+    const bool holds_unit = geom::PolygonToPolygon(t.polygon, geom::PolygonCcw(vb)).overlap ||
+                            geom::PolygonToPolygon(t.polygon, geom::PolygonCcw(tb)).overlap;
+    if (!holds_unit) occ.push_back({t.polygon, effect(h->second), tag});
+  }
+  return geom::TraceSight(geom::LeaderPoint(vb), seen, occ);
+}
+
+namespace {
+
+geom::Edge EdgeOf(Arc a) {
+  switch (a) {
+    case Arc::kFront: return geom::Edge::kFront;
+    case Arc::kLeftFlank: return geom::Edge::kLeft;
+    case Arc::kRightFlank: return geom::Edge::kRight;
+    case Arc::kRear: return geom::Edge::kRear;
+  }
+  return geom::Edge::kFront;
+}
+
+std::string Inches(double mm, const KowConfig& c) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", mm / c.mm_per_unit);
+  return std::string(buf) + " " + c.unit_name;
+}
+
+}  // namespace
+
+ChargeCheck CheckCharge(const Scene& scene, const KowConfig& c, const Unit& charger, const Unit& target,
+                        const ChargeOptions& options) {
+  ChargeCheck r;
+  const geom::Base cb = Footprint(charger), tb = Footprint(target);
+  const Profile p = ProfileOf(charger, c);
+  // Seed 13: "the target unit is in the unit's front arc": at least part of its base.
+  r.front_arc_share = geom::ArcSharesOf(cb, tb, ArcModel::kKow)[Arc::kFront];
+  r.visible = KowSight(scene, c, charger, target).visible;
+  const geom::ClosestPoints lc = geom::LeaderToBase(cb, tb);
+  r.distance_mm = lc.distance_mm;
+  r.closest_point = lc.on_b;
+  if (p.speed_in) r.range_mm = c.charge_range_factor * *p.speed_in * c.mm_per_unit;
+  // Seed 19: the facing is "the appropriate arc" of the target holding the charger's leader point.
+  const geom::Vec2 lp = geom::LeaderPoint(cb);
+  r.facing = geom::ArcOfPoint(tb, lp, ArcModel::kKow);
+  const geom::Vec2 q = geom::ToBaseFrame(tb, lp);
+  const double w = tb.width_mm / 2, d = tb.depth_mm / 2, n = std::hypot(w, d);
+  r.leader_on_arc_line = std::min(std::abs(q.x() * d - q.y() * w), std::abs(q.x() * d + q.y() * w)) / n <= c.line_mm;
+  // A leader point on the line (within the tolerance of hand placement) goes where the kow arc model puts
+  // points on a line, the front or rear arc, whichever side of the lines it is measured on.
+  if (r.leader_on_arc_line) r.facing = q.y() >= 0 ? Arc::kFront : Arc::kRear;
+
+  if (c.cannot_charge.count(std::string(ToString(charger.type))))
+    r.reasons.push_back(std::string(ToString(charger.type)) + " cannot charge (war engines, seed 74)");
+  if (!p.speed_in) r.reasons.push_back("no speed_in in the unit's stats");
+  if (r.front_arc_share <= 1e-9) r.reasons.push_back("not in the front arc");
+  if (!r.visible) r.reasons.push_back("cannot see the target");
+  if (p.speed_in && r.distance_mm > r.range_mm + 1e-9)
+    r.reasons.push_back("leader point to base " + Inches(r.distance_mm, c) + " > twice the speed " + Inches(r.range_mm, c));
+  if (!r.reasons.empty()) return r;
+
+  // Seed 15: the route goes around other units (friends too when charging, seed 10) and blocking terrain.
+  std::vector<geom::Polygon> obstacles;
+  for (const Unit& o : scene.units) {
+    if (&o == &charger || &o == &target || !o.pose) continue;
+    for (const geom::Base& b : BasesOf(o)) obstacles.push_back(geom::PolygonCcw(b));
+  }
+  for (const Terrain& t : scene.terrain)
+    if (c.blocking_terrain.count(t.type)) obstacles.push_back(t.polygon);
+  ChargeOptions o = options;
+  o.max_pivot_deg = c.max_pivot_deg;
+  r.route = FindChargeRoute(cb, tb, EdgeOf(r.facing), obstacles, r.range_mm, o);
+  if (!r.route->found)
+    r.reasons.push_back(r.route->corner_only ? "only corner to corner contact (seed 17)"
+                                             : "no room to reach base contact with the " + std::string(geom::ToString(r.facing)) +
+                                                   " (seed 13, 15)");
+  r.chargeable = r.reasons.empty();
+  return r;
+}
+
+ShotCheck CheckShot(const Scene& scene, const KowConfig& c, const Unit& shooter, const Unit& target, double range_in) {
+  ShotCheck r;
+  const geom::Base sb = Footprint(shooter), tb = Footprint(target);
+  r.in_arc = geom::ArcSharesOf(sb, tb, ArcModel::kKow)[Arc::kFront] > 1e-9;
+  const geom::SightResult s = KowSight(scene, c, shooter, target);
+  r.visible = s.visible;
+  r.distance_mm = geom::BaseToBase(sb, tb).distance_mm;
+  r.in_range = r.distance_mm <= range_in * c.mm_per_unit + 1e-9;
+  std::vector<geom::Polygon> difficult;
+  for (const Terrain& t : scene.terrain)
+    if (c.difficult_terrain.count(t.type)) difficult.push_back(t.polygon);
+  const double area = tb.width_mm * tb.depth_mm;
+  r.difficult_share = area > 0 ? geom::AreaInsideAny(tb, difficult) / area : 0.0;
+  r.hidden_share = s.blocked_share + s.obscured_share;
+  if (r.difficult_share >= c.cover_difficult_share - 1e-9)
+    r.cover_reasons.push_back("at least half the base in difficult terrain");
+  if (s.visible && r.hidden_share >= c.cover_hidden_share - 1e-9)
+    r.cover_reasons.push_back("line of sight to at least half the unit blocked or over lower units/terrain");
+  r.cover = !r.cover_reasons.empty();
+  for (int tag : s.obscuring_tags) r.obscured_by.push_back(OccluderName(scene, tag));
+  return r;
+}
+
+std::vector<std::string> EngagedWith(const Scene& scene, const KowConfig& c, const Unit& u) {
+  std::vector<std::string> out;
+  const geom::Base ub = Footprint(u);
+  for (const Unit& o : scene.units) {
+    if (&o == &u || !o.pose || o.side == u.side) continue;
+    if (geom::BaseToBase(ub, Footprint(o)).distance_mm <= c.contact_mm) out.push_back(o.id);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace vedette::kow

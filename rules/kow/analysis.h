@@ -1,0 +1,67 @@
+#pragma once
+// Kings of War facts between two units, each a plain value the ruleset turns into its report: line of
+// sight from the leader point (by unit and terrain heights), whether a charge can be declared and what
+// it would hit, shooting targets with cover, and the 1-inch rule. Seed 002 line numbers in comments.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rules/geometry/arcs.h"
+#include "rules/geometry/sight.h"
+#include "rules/kow/charge.h"
+#include "rules/kow/config.h"
+#include "rules/kow/nerve.h"
+#include "rules/scene/scene.h"
+
+namespace vedette::kow {
+
+// What the ruleset reads from a unit: stats speed_in, nerve_waver, nerve_rout, height, range_in or
+// range_<weapon>_in; type general or tag `individual` = an individual.
+struct Profile {
+  std::optional<double> speed_in;          // in
+  NerveValues nerve;
+  double height = 0.0;                     // KoW height (stats `height`, else by type from kow.yaml)
+  bool individual = false;
+  std::vector<std::pair<std::string, double>> weapons;  // name ("range" for range_in), range in inches; sorted
+};
+Profile ProfileOf(const Unit& u, const KowConfig& c);
+
+// Line of sight from `viewer`'s leader point to the part of `target` in its front arc, past every other
+// placed unit (individuals excepted, seed 77) and terrain. An occluder as high as both units blocks; a
+// lower one is seen over and gives cover (seed 41). Tags index `Scene::units` (>= 0) or
+// `Scene::terrain` (-1 - index).
+geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& viewer, const Unit& target);
+std::string OccluderName(const Scene& scene, int tag);
+
+struct ChargeCheck {
+  double front_arc_share = 0.0;   // of the target's area in the charger's front arc, 0..1
+  bool visible = false;
+  double distance_mm = 0.0;       // leader point to the target's closest point, mm
+  geom::Vec2 closest_point{0, 0}; // on the target, table mm
+  double range_mm = 0.0;          // range factor x speed, mm (0 without a speed)
+  geom::Arc facing = geom::Arc::kFront;  // the target's arc holding the charger's leader point
+  bool leader_on_arc_line = false;       // within the line tolerance of one of the target's arc lines
+  std::optional<ChargeRoute> route;      // searched only when arc, sight and range allow
+  bool chargeable = false;
+  std::vector<std::string> reasons;      // why not, in the seed's words
+};
+ChargeCheck CheckCharge(const Scene& scene, const KowConfig& c, const Unit& charger, const Unit& target,
+                        const ChargeOptions& options = {});
+
+struct ShotCheck {
+  bool in_arc = false;
+  bool visible = false;
+  double distance_mm = 0.0;   // closest base to base, mm
+  bool in_range = false;
+  bool cover = false;
+  double difficult_share = 0.0;  // of the target's area in difficult terrain
+  double hidden_share = 0.0;     // of the target seen from the leader point that is blocked or seen over something
+  std::vector<std::string> cover_reasons;
+  std::vector<std::string> obscured_by;  // occluders sight passes over
+};
+ShotCheck CheckShot(const Scene& scene, const KowConfig& c, const Unit& shooter, const Unit& target, double range_in);
+
+// Enemies within `c.contact_mm` (engaged in melee), sorted by id.
+std::vector<std::string> EngagedWith(const Scene& scene, const KowConfig& c, const Unit& u);
+
+}  // namespace vedette::kow

@@ -1,0 +1,125 @@
+#include "rules/kow/charge.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "rules/geometry/sweep.h"
+
+namespace vedette::kow {
+
+using geom::Base;
+using geom::Polygon;
+using geom::Vec2;
+
+bool ChargeOptions::Check(std::string* error) const {
+  auto fail = [&](const char* what) {
+    if (error) *error = what;
+    return false;
+  };
+  if (!(max_pivot_deg >= 0 && max_pivot_deg <= 180)) return fail("max_pivot_deg must be in [0, 180]");
+  if (!(pivot_step_deg > 0)) return fail("pivot_step_deg must be > 0");
+  if (!(advance_step_mm > 0)) return fail("advance_step_mm must be > 0");
+  if (!(clear_area_mm2 >= 0) || !(lane_inset_mm >= 0) || !(edge_tolerance_mm >= 0) || !(corner_tolerance_mm >= 0))
+    return fail("tolerances must be >= 0");
+  return true;
+}
+
+namespace {
+
+bool NearCorner(const Vec2& p, const Base& b, double tol) {
+  for (const Vec2& c : geom::Corners(b))
+    if ((c - p).norm() <= tol) return true;
+  return false;
+}
+
+}  // namespace
+
+ChargeRoute FindChargeRoute(const Base& charger, const Base& target, geom::Edge facing,
+                            const std::vector<Polygon>& obstacles, double max_advance_mm, const ChargeOptions& o) {
+  ChargeRoute best;
+  best.length_mm = std::numeric_limits<double>::infinity();
+  const Polygon target_poly = geom::PolygonCcw(target);
+  const geom::Segment facing_edge = geom::EdgeSegment(target, facing);
+
+  // Step 1: how far the first leg may go: up to the first obstacle (or the target) straight ahead.
+  // Obstacles the charger already overlaps at the start (a hand-placed neighbour) are not run into.
+  double first_leg = std::max(0.0, max_advance_mm);
+  std::vector<const Polygon*> live;
+  for (const Polygon& p : obstacles) {
+    if (geom::OverlapArea(charger, p) > o.clear_area_mm2) continue;
+    live.push_back(&p);
+    const geom::AheadContact c = geom::ContactAhead(charger, p, o.lane_inset_mm);
+    if (c.ahead) first_leg = std::min(first_leg, c.distance_mm);
+  }
+  const geom::AheadContact straight = geom::ContactAhead(charger, target_poly, 0.0);
+  if (straight.ahead) first_leg = std::min(first_leg, straight.distance_mm);
+
+  // Step 2: pivot angles, the exact "square to the facing edge" one first.
+  Vec2 outward = geom::Forward(target);  // the facing edge's outward normal
+  switch (facing) {
+    case geom::Edge::kFront: outward = geom::Forward(target); break;
+    case geom::Edge::kRear: outward = -geom::Forward(target); break;
+    case geom::Edge::kRight: outward = geom::Right(target); break;
+    case geom::Edge::kLeft: outward = -geom::Right(target); break;
+  }
+  const double square_heading = geom::HeadingOf(-outward);
+  const double square = geom::NormalizeDeg(square_heading - charger.heading_deg);
+  std::vector<double> angles{0.0};
+  if (std::abs(square) <= o.max_pivot_deg + 1e-9) angles.push_back(square);
+  for (double a = o.pivot_step_deg; a <= o.max_pivot_deg + 1e-9; a += o.pivot_step_deg) {
+    angles.push_back(a);
+    angles.push_back(-a);
+  }
+
+  // Step 3: every (pivot angle, pivot point) pair; the shortest centre path wins, then the smaller turn.
+  for (double angle : angles) {
+    const int steps = static_cast<int>(std::floor(first_leg / o.advance_step_mm));
+    for (int i = 0; i <= steps + 1; ++i) {
+      const double a = i <= steps ? i * o.advance_step_mm : first_leg;
+      if (i == steps + 1 && std::abs(first_leg - steps * o.advance_step_mm) < 1e-9) break;
+      if (a >= best.length_mm) break;
+      const Base pivoted = geom::PivotedAboutCentre(geom::MovedForward(charger, a), angle);
+      if (angle != 0.0) {
+        if (geom::OverlapArea(pivoted, target_poly) > o.clear_area_mm2) continue;
+        bool clear = true;
+        for (const Polygon* p : live) clear = clear && geom::OverlapArea(pivoted, *p) <= o.clear_area_mm2;
+        if (!clear) continue;
+      }
+      const geom::AheadContact hit = geom::ContactAhead(pivoted, target_poly, 0.0);
+      if (!hit.ahead || hit.overlapping) continue;
+      // The leader point's travel: first leg, the pivot's arc, second leg, then the swing flush against
+      // the facing edge about the touching point (seed 17 "align the charging unit so that it is flush").
+      const Base touching = geom::MovedForward(pivoted, hit.distance_mm);
+      const double u_touch = geom::ToBaseFrame(touching, hit.point).x();
+      const Vec2 aligned_leader = hit.point - u_touch * geom::HeadingVector(square_heading - 90.0);
+      const double length = a + charger.depth_mm / 2.0 * std::abs(geom::DegToRad(angle)) + hit.distance_mm +
+                            (aligned_leader - geom::LeaderPoint(touching)).norm();
+      if (length > best.length_mm + 1e-9) continue;
+      bool blocked = false;
+      for (const Polygon* p : live) {
+        const geom::AheadContact c = geom::ContactAhead(pivoted, *p, o.lane_inset_mm);
+        if (c.overlapping || (c.ahead && c.distance_mm < hit.distance_mm - 1e-6)) blocked = true;
+      }
+      if (blocked) continue;
+      if (geom::PointToSegment(hit.point, facing_edge).distance_mm > o.edge_tolerance_mm) continue;
+      if (hit.touch_length_mm < 1e-6 && hit.at_front_corner && NearCorner(hit.point, target, o.corner_tolerance_mm)) {
+        best.corner_only = !best.found;
+        continue;
+      }
+      if (best.found && std::abs(length - best.length_mm) < 1e-9 && std::abs(angle) >= std::abs(best.pivot_deg)) continue;
+      best.found = true;
+      best.corner_only = false;
+      best.advance_mm = a;
+      best.pivot_deg = angle;
+      best.final_mm = hit.distance_mm;
+      best.length_mm = length;
+      best.contact_point = hit.point;
+      best.at_contact = touching;
+    }
+  }
+  if (!best.found) best.length_mm = 0.0;
+  return best;
+}
+
+}  // namespace vedette::kow

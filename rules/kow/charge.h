@@ -1,0 +1,50 @@
+#pragma once
+// The geometry of a Kings of War charge move (seed 002, "Charges", lines 13-17): the charger moves
+// forward, may pivot once about its centre by up to 90 degrees at any point, and moves forward again
+// into contact with the facing of the target its leader point was in. It must take the shortest such
+// route around other units and blocking terrain, and a contact that is only corner to corner does not
+// count. Pivots may sweep through anything as long as the unit ends the pivot clear (line 10).
+//
+// FindChargeRoute searches that family of routes: pivot angles in steps plus the exact angle that
+// brings the charger square to the facing edge, pivot points every `advance_step_mm` along the first
+// leg. A route is measured by the travel of the leader point: first leg, the arc of the pivot, second
+// leg, and the swing that brings the charger flush against the facing edge about the touching point
+// (seed 17). Without that last term a pivot that swings a front corner in would look shorter than
+// charging straight ahead.
+#include <string>
+#include <vector>
+
+#include "rules/geometry/base.h"
+#include "rules/geometry/polygon.h"
+
+namespace vedette::kow {
+
+struct ChargeOptions {
+  double max_pivot_deg = 90.0;       // seed line 15: "pivot once around the unit's center up to 90*"
+  double pivot_step_deg = 3.0;       // search step of the pivot angle, deg
+  double advance_step_mm = 10.0;     // search step of where the pivot happens along the first leg, mm
+  double clear_area_mm2 = 1.0;       // a base overlapping something by less than this is clear of it, mm^2
+  double lane_inset_mm = 0.5;        // a neighbour flush against a side edge is slid past, not run into, mm
+  double edge_tolerance_mm = 1.0;    // the first touch must lie this close to the facing edge, mm
+  double corner_tolerance_mm = 1.0;  // touch points this close to both bases' corners are corner to corner, mm
+  bool Check(std::string* error) const;
+};
+
+struct ChargeRoute {
+  bool found = false;          // a route into contact with the facing edge exists
+  bool corner_only = false;    // !found, but routes existed that meet only corner to corner
+  double advance_mm = 0.0;     // first leg, mm
+  double pivot_deg = 0.0;      // pivot about the centre, deg counter-clockwise
+  double final_mm = 0.0;       // second leg, mm
+  double length_mm = 0.0;      // leader point travel including the pivot arc and the final alignment, mm
+  geom::Vec2 contact_point{0.0, 0.0};  // first touch on the target, table mm
+  geom::Base at_contact;               // the charger when it touches, before aligning flush
+};
+
+// `obstacles`: every base and blocking terrain piece the charger may not pass through (not the target).
+// `max_advance_mm` bounds where the pivot may happen (the charge range).
+ChargeRoute FindChargeRoute(const geom::Base& charger, const geom::Base& target, geom::Edge facing,
+                            const std::vector<geom::Polygon>& obstacles, double max_advance_mm,
+                            const ChargeOptions& options = {});
+
+}  // namespace vedette::kow

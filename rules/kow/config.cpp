@@ -1,0 +1,91 @@
+#include "rules/kow/config.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "rules/input_error.h"
+#include "rules/scene/scene.h"
+
+namespace vedette::kow {
+
+namespace {
+
+int LineOf(const YAML::Node& n) { return n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
+
+}  // namespace
+
+KowConfig LoadKowConfig(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, 0, "cannot open the Kings of War ruleset file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  KowConfig c;
+  YAML::Node root;
+  try {
+    root = YAML::Load(ss.str());
+  } catch (const YAML::ParserException& e) {
+    throw InputError(path, e.mark.line + 1, "YAML syntax: " + e.msg);
+  }
+  auto need = [&](const YAML::Node& parent, const char* key, const std::string& what) {
+    const YAML::Node n = parent[key];
+    if (!n) throw InputError(path, LineOf(parent), "missing '" + what + "'");
+    return n;
+  };
+  auto number = [&](const YAML::Node& n, const std::string& what, bool positive) {
+    double v = 0;
+    try {
+      v = n.as<double>();
+    } catch (const YAML::Exception&) {
+      throw InputError(path, LineOf(n), what + " must be a number");
+    }
+    if (!std::isfinite(v) || (positive && v <= 0)) throw InputError(path, LineOf(n), what + " must be a positive number");
+    return v;
+  };
+  auto types = [&](const YAML::Node& n, const std::string& what, bool terrain) {
+    std::set<std::string> out;
+    if (!n.IsSequence()) throw InputError(path, LineOf(n), what + " must be a list");
+    for (const auto& e : n) {
+      const std::string s = e.as<std::string>();
+      if (terrain ? !FindTerrainKind(s) : !ParseUnitType(s)) throw InputError(path, LineOf(e), what + ": unknown type '" + s + "'");
+      out.insert(s);
+    }
+    return out;
+  };
+  if (!root.IsMap()) throw InputError(path, 0, "the ruleset file must be a mapping");
+  c.title = need(root, "title", "title").as<std::string>();
+  c.unit_name = need(root, "unit", "unit").as<std::string>();
+  c.mm_per_unit = number(need(root, "mm_per_unit", "mm_per_unit"), "mm_per_unit", true);
+  const YAML::Node charge = need(root, "charge", "charge");
+  c.charge_range_factor = number(need(charge, "range_factor", "charge.range_factor"), "charge.range_factor", true);
+  c.max_pivot_deg = number(need(charge, "max_pivot_deg", "charge.max_pivot_deg"), "charge.max_pivot_deg", true);
+  c.one_inch_in = number(need(root, "one_inch_in", "one_inch_in"), "one_inch_in", true);
+  const YAML::Node cover = need(root, "cover", "cover");
+  c.cover_difficult_share = number(need(cover, "difficult_share", "cover.difficult_share"), "cover.difficult_share", true);
+  c.cover_hidden_share = number(need(cover, "hidden_share", "cover.hidden_share"), "cover.hidden_share", true);
+  c.cover_modifier = static_cast<int>(number(need(cover, "modifier", "cover.modifier"), "cover.modifier", false));
+  const YAML::Node heights = need(root, "heights", "heights");
+  for (auto it = heights.begin(); it != heights.end(); ++it) {
+    const std::string t = it->first.as<std::string>();
+    if (!ParseUnitType(t)) throw InputError(path, LineOf(it->first), "heights: unknown unit type '" + t + "'");
+    c.heights[t] = number(it->second, "heights." + t, true);
+  }
+  const YAML::Node terrain = need(root, "terrain", "terrain");
+  c.blocking_terrain = types(need(terrain, "blocking", "terrain.blocking"), "terrain.blocking", true);
+  c.difficult_terrain = types(need(terrain, "difficult", "terrain.difficult"), "terrain.difficult", true);
+  const YAML::Node th = need(terrain, "heights", "terrain.heights");
+  for (auto it = th.begin(); it != th.end(); ++it) {
+    const std::string t = it->first.as<std::string>();
+    if (!FindTerrainKind(t)) throw InputError(path, LineOf(it->first), "terrain.heights: unknown terrain type '" + t + "'");
+    c.terrain_heights[t] = number(it->second, "terrain.heights." + t, true);
+  }
+  c.cannot_charge = types(need(root, "cannot_charge", "cannot_charge"), "cannot_charge", false);
+  const YAML::Node tol = need(root, "tolerances", "tolerances");
+  c.contact_mm = number(need(tol, "contact_mm", "tolerances.contact_mm"), "tolerances.contact_mm", true);
+  c.line_mm = number(need(tol, "line_mm", "tolerances.line_mm"), "tolerances.line_mm", true);
+  return c;
+}
+
+}  // namespace vedette::kow

@@ -1,0 +1,88 @@
+#include "rules/states/config.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "rules/input_error.h"
+#include "rules/scene/scene.h"
+
+namespace vedette::states {
+
+namespace {
+
+int LineOf(const YAML::Node& n) { return n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
+
+}  // namespace
+
+StatesConfig LoadStatesConfig(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, 0, "cannot open the states ruleset file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  YAML::Node root;
+  try {
+    root = YAML::Load(ss.str());
+  } catch (const YAML::ParserException& e) {
+    throw InputError(path, e.mark.line + 1, "YAML syntax: " + e.msg);
+  }
+  if (!root.IsMap()) throw InputError(path, 0, "the ruleset file must be a mapping");
+  auto need = [&](const YAML::Node& parent, const char* key) {
+    const YAML::Node n = parent[key];
+    if (!n) throw InputError(path, LineOf(parent), std::string("missing '") + key + "'");
+    return n;
+  };
+  auto unit_type = [&](const YAML::Node& n) {
+    const std::string t = n.as<std::string>();
+    if (!ParseUnitType(t)) throw InputError(path, LineOf(n), "unknown unit type '" + t + "'");
+    return t;
+  };
+  StatesConfig c;
+  try {
+    c.title = need(root, "title").as<std::string>();
+    c.mm_per_unit = need(root, "mm_per_unit").as<double>();
+    const YAML::Node st = need(root, "states");
+    for (auto it = st.begin(); it != st.end(); ++it) {
+      const std::string t = unit_type(it->first);
+      for (const auto& s : it->second) c.states[t].push_back(s.as<std::string>());
+      if (c.states[t].empty()) throw InputError(path, LineOf(it->second), "states." + t + " must list at least one state");
+    }
+    const YAML::Node mk = need(root, "markers");
+    for (auto it = mk.begin(); it != mk.end(); ++it)
+      for (const auto& t : it->second) c.markers[it->first.as<std::string>()].insert(unit_type(t));
+    const YAML::Node tk = need(root, "tokens");
+    c.token_max_distance_mm = need(tk, "max_distance_mm").as<double>();
+    if (!(c.token_max_distance_mm > 0)) throw InputError(path, LineOf(tk["max_distance_mm"]), "tokens.max_distance_mm must be positive");
+    const YAML::Node ids = need(tk, "ids");
+    for (auto it = ids.begin(); it != ids.end(); ++it) {
+      const std::string meaning = it->second.as<std::string>();
+      bool known = c.markers.count(meaning) > 0;
+      for (const auto& [t, list] : c.states) known |= std::find(list.begin(), list.end(), meaning) != list.end();
+      if (!known) throw InputError(path, LineOf(it->second), "tokens.ids: '" + meaning + "' is neither a state nor a marker");
+      c.token_ids[it->first.as<int>()] = meaning;
+    }
+    const YAML::Node ef = need(root, "effects");
+    for (auto it = ef.begin(); it != ef.end(); ++it)
+      for (const auto& e : it->second)
+        c.effects[it->first.as<std::string>()].push_back({need(e, "what").as<std::string>(), need(e, "value").as<int>(),
+                                                         need(e, "rule").as<std::string>()});
+    const YAML::Node pt = need(root, "pass_through");
+    for (auto it = pt.begin(); it != pt.end(); ++it) {
+      const std::string key = it->first.as<std::string>();
+      if (key == "min_overlap_mm2") {
+        c.pass_through_min_overlap_mm2 = it->second.as<double>();
+        continue;
+      }
+      const std::string t = unit_type(it->first);
+      for (auto s = it->second.begin(); s != it->second.end(); ++s)
+        c.pass_through[t][s->first.as<std::string>()] = s->second.as<std::string>();
+    }
+  } catch (const YAML::Exception& e) {
+    throw InputError(path, e.mark.line + 1, e.msg);
+  }
+  return c;
+}
+
+}  // namespace vedette::states

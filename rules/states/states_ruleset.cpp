@@ -1,0 +1,202 @@
+// `--ruleset states`: the unit states of seed 003. For every unit: its state (eager / shaken / routed,
+// artillery silenced), its Firing and Limbered markers, where each came from (declaration or token),
+// the effects with their modifiers, and, for a routed unit with a declared `flee_to` pose, the units it
+// passes through and the states they change to. CheckMove judges what a state forbids (a unit in a
+// state of Firing doing anything, unlimbered artillery moving) and what a fleeing move does.
+#include <cmath>
+#include <sstream>
+
+#include "rules/geometry/base.h"
+#include "rules/input_error.h"
+#include "rules/ruleset.h"
+#include "rules/scene_drawing.h"
+#include "rules/states/unit_states.h"
+
+namespace vedette {
+
+namespace {
+
+using nlohmann::json;
+
+double Round2(double v) { return std::round(v * 100.0) / 100.0; }
+
+DrawPrimitive Prim(DrawKind kind, DrawStyle style, std::vector<geom::Vec2> points, const std::string& layer,
+                   const std::string& unit, const std::string& text) {
+  DrawPrimitive d;
+  d.kind = kind;
+  d.style = style;
+  d.points_mm = std::move(points);
+  d.layer = layer;
+  d.unit_id = unit;
+  d.text = text;
+  return d;
+}
+
+class StatesRuleset : public Ruleset {
+ public:
+  explicit StatesRuleset(const RulesetOptions& options)
+      : config_(states::LoadStatesConfig((options.assets_dir.empty() ? AssetsDir() : options.assets_dir) + "/rulesets/states.yaml")) {}
+
+  RulesetInfo Info() const override { return {"states", config_.title, "in", geom::ArcModel::kTotsk}; }
+
+  Findings Analyze(const Scene& scene) const override {
+    const states::StatesConfig& c = config_;
+    const states::StateTable table = states::ResolveStates(scene, c);
+    Findings f;
+    f.ruleset = "states";
+    AppendSceneOutlines(scene, &f.drawing);
+    std::ostringstream text;
+    text << c.title << "\n";
+
+    // Fleeing moves first: they change the states the report shows as "after".
+    std::map<std::string, std::vector<std::string>> passed_by;  // unit -> fleeing units
+    std::map<std::string, std::string> after;                   // unit -> state after every pass-through
+    json flights = json::array();
+    for (const states::UnitState& s : table.units) {
+      const Declared* d = scene.declarations.Find(s.unit, "flee_to");
+      if (!d) continue;
+      const Unit& u = *scene.FindUnit(s.unit);
+      if (s.state != "routed") throw InputError(scene.source, d->line, "unit " + s.unit + ": flee_to given but the unit is " + s.state + ", not routed");
+      if (!u.pose) throw InputError(scene.source, d->line, "unit " + s.unit + ": flee_to given but the unit has no pose");
+      const Pose to = ReadPose(scene, d, *u.pose);
+      const auto passes = states::PassedThrough(scene, c, table, u, {*u.pose, to});
+      json jp = json::array();
+      for (const states::PassThrough& p : passes) {
+        passed_by[p.unit].push_back(s.unit);
+        // Several fleeing units: each pass applies in turn (declaration order of the units by id).
+        const std::string before = after.count(p.unit) ? after[p.unit] : p.before;
+        const auto& rules = c.pass_through.at(table.Find(p.unit)->type);
+        const auto next = rules.find(before);
+        after[p.unit] = next == rules.end() ? before : next->second;
+        jp.push_back({{"unit", p.unit}, {"before", before}, {"after", after[p.unit]}, {"overlap_mm2", Round2(p.overlap_mm2)}});
+      }
+      flights.push_back({{"unit", s.unit}, {"to", {{"x_mm", to.x_mm}, {"y_mm", to.y_mm}, {"heading_deg", to.heading_deg}}},
+                         {"passes_through", jp}});
+      f.drawing.push_back(Prim(DrawKind::kArrow, DrawStyle::kThreat, {{u.pose->x_mm, u.pose->y_mm}, {to.x_mm, to.y_mm}},
+                               "threats", s.unit, "flees"));
+    }
+
+    json units = json::array();
+    for (const states::UnitState& s : table.units) {
+      const Unit& u = *scene.FindUnit(s.unit);
+      json effects = json::array();
+      std::map<std::string, int> mods;
+      auto add = [&](const std::string& key) {
+        auto it = c.effects.find(key);
+        if (it == c.effects.end()) return;
+        for (const states::Effect& e : it->second) {
+          effects.push_back({{"of", key}, {"what", e.what}, {"value", e.value}, {"rule", e.rule}});
+          if (e.value != 0) mods[e.what] += e.value;
+        }
+      };
+      add(s.state);
+      if (s.firing) add("firing");
+      if (s.type == "artillery") add(s.limbered ? "limbered" : "unlimbered");
+      json ju = {{"id", s.unit}, {"side", u.side}, {"type", s.type}, {"state", s.state}, {"state_source", s.state_source},
+                 {"firing", s.firing}, {"limbered", s.limbered}, {"effects", effects}, {"modifiers", mods}, {"notes", s.notes}};
+      if (passed_by.count(s.unit)) {
+        ju["passed_through_by"] = passed_by[s.unit];
+        ju["state_after"] = after[s.unit];
+      }
+      units.push_back(ju);
+      text << "  " << s.unit << ": " << s.state << (s.firing ? ", firing" : "") << (s.limbered ? ", limbered" : "") << " ("
+           << s.state_source << ")";
+      for (const auto& [what, v] : mods) text << " " << what << " " << (v > 0 ? "+" : "") << v;
+      if (passed_by.count(s.unit)) text << " -> " << after[s.unit] << " (passed through by a fleeing unit)";
+      text << "\n";
+      if (u.pose) {
+        std::string label = s.state;
+        if (s.firing) label += ", firing";
+        if (s.limbered) label += ", limbered";
+        f.drawing.push_back(Prim(DrawKind::kLabel, s.state == c.states.at(s.type).front() ? DrawStyle::kInfo : DrawStyle::kTest,
+                                 {Footprint(u).centre_mm}, "labels", s.unit, label));
+      }
+      // Seed 13: shaken troops take the automatic Morale Check first in their own side's turn.
+      const bool their_turn = scene.declarations.active_side.empty() || scene.declarations.active_side == u.side;
+      if (s.state == "shaken" && their_turn) {
+        RequiredTest t;
+        t.unit = s.unit;
+        t.kind = "morale";
+        t.reason = "shaken: the automatic Morale Check for shaken troops, first in the Sequence of Play (pass: eager again)";
+        for (const auto& [what, v] : mods)
+          if (what == "morale") t.modifiers.push_back({"Shaken troops have a morale disadvantage (-1) (seed 7)", v, {}});
+        for (const Modifier& m : t.modifiers) t.total += m.value;
+        t.odds = "morale " + std::to_string(t.total) + " (the seed gives no dice for the check)";
+        f.tests.push_back(t);
+      }
+    }
+    json tokens = json::array();
+    for (const states::TokenAssignment& a : table.tokens) {
+      json jt = {{"marker", a.token.marker}, {"x_mm", a.token.x_mm}, {"y_mm", a.token.y_mm}, {"meaning", a.meaning},
+                 {"unit", a.unit.empty() ? json(nullptr) : json(a.unit)}, {"distance_mm", Round2(a.distance_mm)}};
+      if (!a.note.empty()) jt["note"] = a.note;
+      tokens.push_back(jt);
+      f.drawing.push_back(Prim(DrawKind::kLabel, DrawStyle::kInfo, {{a.token.x_mm, a.token.y_mm}}, "labels", a.unit,
+                               "token " + std::to_string(a.token.marker) + ": " + a.meaning));
+    }
+    f.report = {{"ruleset", "states"}, {"units", units}, {"tokens", tokens}, {"flights", flights}};
+    f.text = text.str();
+    return f;
+  }
+
+  MoveCheck CheckMove(const Scene& scene, const MoveRequest& move) const override {
+    const states::StateTable table = states::ResolveStates(scene, config_);
+    const Unit* u = scene.FindUnit(move.unit);
+    if (!u || !u->pose) throw InputError(scene.source, 0, "no placed unit '" + move.unit + "' in the scene");
+    MoveCheck m;
+    m.supported = true;
+    const states::UnitState* s = table.Find(move.unit);
+    const double shift = std::hypot(move.to.x_mm - u->pose->x_mm, move.to.y_mm - u->pose->y_mm);
+    const double turn = std::abs(geom::NormalizeDeg(move.to.heading_deg - u->pose->heading_deg));
+    constexpr double kStillMm = 1.0, kStillDeg = 1.0;  // hand-placement slack
+    const bool moved = shift > kStillMm, turned = turn > kStillDeg;
+    json passes = json::array();
+    if (s) {
+      if (s->firing && (moved || turned)) {
+        m.legal = false;
+        m.illegal_reason = "Units in a state of Firing cannot do anything else (seed 83)";
+      } else if (s->type == "artillery" && !s->limbered && moved) {
+        m.legal = false;
+        m.illegal_reason = "only limbered artillery can move; unlimbered artillery can pivot (seed 97)";
+      }
+      m.kinds.push_back(moved ? "move" : turned ? "pivot" : "stay");
+      if (s->state == "routed") {
+        m.kinds.push_back("flee");
+        std::vector<Pose> path{*u->pose};
+        path.insert(path.end(), move.path.begin(), move.path.end());
+        path.push_back(move.to);
+        for (const states::PassThrough& p : states::PassedThrough(scene, config_, table, *u, path))
+          passes.push_back({{"unit", p.unit}, {"before", p.before}, {"after", p.after}});
+      }
+    }
+    m.report = {{"ruleset", "states"}, {"unit", move.unit}, {"state", s ? json(s->state) : json(nullptr)},
+                {"legal", m.legal}, {"kinds", m.kinds}, {"passes_through", passes}};
+    if (!m.legal) m.report["illegal_reason"] = m.illegal_reason;
+    m.text = move.unit + (m.legal ? ": legal" : ": illegal: " + m.illegal_reason) + "\n";
+    for (const json& p : passes)
+      m.text += "  passes through " + p["unit"].get<std::string>() + ": " + p["before"].get<std::string>() + " -> " +
+                p["after"].get<std::string>() + "\n";
+    return m;
+  }
+
+ private:
+  static Pose ReadPose(const Scene& scene, const Declared* d, const Pose& from) {
+    const json& v = d->value;
+    if (!v.is_object() || !v.contains("x_mm") || !v.contains("y_mm") || !v["x_mm"].is_number() || !v["y_mm"].is_number())
+      throw InputError(scene.source, d->line, "flee_to must be {x_mm: X, y_mm: Y, heading_deg: H (optional)}");
+    Pose p{v["x_mm"].get<double>(), v["y_mm"].get<double>(), from.heading_deg};
+    if (v.contains("heading_deg")) {
+      if (!v["heading_deg"].is_number()) throw InputError(scene.source, d->line, "flee_to.heading_deg must be a number");
+      p.heading_deg = v["heading_deg"].get<double>();
+    }
+    return p;
+  }
+
+  states::StatesConfig config_;
+};
+
+}  // namespace
+
+std::unique_ptr<Ruleset> MakeStatesRuleset(const RulesetOptions& options) { return std::make_unique<StatesRuleset>(options); }
+
+}  // namespace vedette

@@ -1,0 +1,305 @@
+#include "rules/totsk/totsk_data.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "rules/input_error.h"
+
+namespace vedette::totsk {
+
+namespace {
+
+// Reads one node tree with every error tied to a file line.
+class Reader {
+ public:
+  explicit Reader(std::string source) : source_(std::move(source)) {}
+
+  [[noreturn]] void Fail(const YAML::Node& at, const std::string& what) const {
+    throw InputError(source_, Line(at), what);
+  }
+  static int Line(const YAML::Node& n) { return n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
+
+  YAML::Node Map(const YAML::Node& parent, const char* key, const std::string& what) const {
+    YAML::Node n = Require(parent, key, what);
+    if (!n.IsMap()) Fail(n, what + "." + key + " must be a mapping");
+    return n;
+  }
+  YAML::Node Require(const YAML::Node& parent, const char* key, const std::string& what) const {
+    YAML::Node n = parent[key];
+    if (!n) Fail(parent, what + ": missing field '" + key + "'");
+    return n;
+  }
+  double Number(const YAML::Node& n, const std::string& what) const {
+    if (!n.IsScalar()) Fail(n, what + " must be a number");
+    double v = 0;
+    try {
+      v = n.as<double>();
+    } catch (const YAML::Exception&) {
+      Fail(n, what + " must be a number, got '" + n.Scalar() + "'");
+    }
+    if (!std::isfinite(v)) Fail(n, what + " must be finite");
+    return v;
+  }
+  double NonNegative(const YAML::Node& parent, const char* key, const std::string& what) const {
+    const double v = Number(Require(parent, key, what), what + "." + key);
+    if (v < 0) Fail(parent[key], what + "." + key + " must not be negative");
+    return v;
+  }
+  int Int(const YAML::Node& parent, const char* key, const std::string& what) const {
+    const double v = Number(Require(parent, key, what), what + "." + key);
+    if (v != std::floor(v)) Fail(parent[key], what + "." + key + " must be a whole number");
+    return static_cast<int>(v);
+  }
+  std::string String(const YAML::Node& parent, const char* key, const std::string& what) const {
+    YAML::Node n = Require(parent, key, what);
+    if (!n.IsScalar() || n.Scalar().empty()) Fail(n, what + "." + key + " must be a non-empty string");
+    return n.Scalar();
+  }
+
+ private:
+  std::string source_;
+};
+
+const char* const kDifficulties[] = {"easy", "standard", "difficult", "extreme"};
+
+bool IsDifficulty(const std::string& s) {
+  for (const char* d : kDifficulties)
+    if (s == d) return true;
+  return false;
+}
+
+TerrainCap ReadCap(const Reader& r, const YAML::Node& n, const std::string& what) {
+  if (!n.IsMap()) r.Fail(n, what + " must be a mapping");
+  TerrainCap c;
+  if (n["cover"]) c.cover = r.Int(n, "cover", what);
+  if (n["defending_terrain"]) c.defending_terrain = r.Int(n, "defending_terrain", what);
+  if (n["fortification"]) c.fortification = r.Int(n, "fortification", what);
+  c.max = r.Int(n, "max", what);
+  return c;
+}
+
+MoraleRanges ReadRanges(const Reader& r, const YAML::Node& n, const std::string& what) {
+  if (!n.IsMap()) r.Fail(n, what + " must be a mapping");
+  return {r.NonNegative(n, "foot", what), r.NonNegative(n, "light_infantry", what), r.NonNegative(n, "cavalry", what),
+          r.NonNegative(n, "artillery", what)};
+}
+
+MoraleModifierSpec ReadModifier(const Reader& r, const YAML::Node& n, const std::string& what) {
+  if (!n.IsMap()) r.Fail(n, what + " must be a mapping {value: N, rule: \"...\"}");
+  return {r.Int(n, "value", what), r.String(n, "rule", what)};
+}
+
+}  // namespace
+
+const MoraleModifierSpec& TotskData::Morale(const std::string& key) const { return morale_modifiers.at(key); }
+
+TotskData ParseTotskData(const std::string& text, const std::string& source_name) {
+  const Reader r(source_name);
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    throw InputError(source_name, e.mark.line >= 0 ? e.mark.line + 1 : 0, "not valid YAML: " + e.msg);
+  }
+  if (!root.IsMap()) throw InputError(source_name, 0, "a ruleset file must be a mapping");
+  TotskData d;
+  d.source = source_name;
+  d.name = r.String(root, "name", "ruleset");
+  d.title = r.String(root, "title", "ruleset");
+
+  // Step 1: movement table and the rows each formation moves by.
+  const YAML::Node mv = r.Map(root, "movement", "ruleset");
+  for (auto t = mv.begin(); t != mv.end(); ++t) {
+    const std::string type = t->first.as<std::string>();
+    if (!t->second.IsMap()) r.Fail(t->second, "movement." + type + " must be a mapping");
+    for (auto row = t->second.begin(); row != t->second.end(); ++row) {
+      const std::string what = "movement." + type + "." + row->first.as<std::string>();
+      const YAML::Node n = row->second;
+      if (!n.IsMap()) r.Fail(n, what + " must be {open: BW, rough: BW or null}");
+      MoveRate rate;
+      rate.open_bw = r.NonNegative(n, "open", what);
+      const YAML::Node rough = r.Require(n, "rough", what);
+      if (!rough.IsNull()) {
+        rate.rough_bw = r.Number(rough, what + ".rough");
+        if (*rate.rough_bw < 0) r.Fail(rough, what + ".rough must not be negative");
+      }
+      d.movement[type][row->first.as<std::string>()] = rate;
+    }
+  }
+  const YAML::Node fr = r.Map(root, "formation_rows", "ruleset");
+  for (auto t = fr.begin(); t != fr.end(); ++t) {
+    const std::string type = t->first.as<std::string>();
+    if (!d.movement.count(type)) r.Fail(t->first, "formation_rows." + type + ": no movement table for type '" + type + "'");
+    if (!t->second.IsMap()) r.Fail(t->second, "formation_rows." + type + " must be a mapping");
+    for (auto f = t->second.begin(); f != t->second.end(); ++f) {
+      const std::string row = f->second.as<std::string>();
+      if (!d.movement[type].count(row))
+        r.Fail(f->second, "formation_rows." + type + "." + f->first.as<std::string>() + ": no movement row '" + row + "'");
+      d.formation_rows[type][f->first.as<std::string>()] = row;
+    }
+  }
+  for (const char* type : {"infantry", "cavalry", "artillery"})
+    if (!d.movement.count(type)) r.Fail(mv, std::string("movement: missing type '") + type + "'");
+
+  // Step 2: distances.
+  d.zoc_depth_bw = r.NonNegative(r.Map(root, "zone_of_control", "ruleset"), "depth_bw", "zone_of_control");
+  const YAML::Node rs = r.Map(root, "rear_support", "ruleset");
+  d.rear_support_infantry_bw = r.NonNegative(rs, "infantry_bw", "rear_support");
+  d.rear_support_cavalry_bw = r.NonNegative(rs, "cavalry_bw", "rear_support");
+  const YAML::Node sec = r.Map(root, "secure", "ruleset");
+  d.secure_distance_bw = r.NonNegative(sec, "distance_bw", "secure");
+  const YAML::Node st = r.Require(sec, "terrain", "secure");
+  if (!st.IsSequence()) r.Fail(st, "secure.terrain must be a list of terrain types");
+  for (const auto& e : st) d.secure_terrain.push_back(e.as<std::string>());
+  const YAML::Node fs = r.Map(root, "flank_support", "ruleset");
+  d.flank_support_distance_bw = r.NonNegative(fs, "distance_bw", "flank_support");
+  d.flank_support_max_heading_deg = r.NonNegative(fs, "max_heading_difference_deg", "flank_support");
+  const YAML::Node td = r.Map(root, "threat_distance_bw", "ruleset");
+  d.threat_distance_faq_bw = r.NonNegative(td, "faq", "threat_distance_bw");
+  d.threat_distance_qrs_bw = r.NonNegative(td, "qrs", "threat_distance_bw");
+  const YAML::Node mr = r.Map(root, "morale_ranges_bw", "ruleset");
+  d.ranges_faq = ReadRanges(r, r.Require(mr, "faq", "morale_ranges_bw"), "morale_ranges_bw.faq");
+  d.ranges_qrs = ReadRanges(r, r.Require(mr, "qrs", "morale_ranges_bw"), "morale_ranges_bw.qrs");
+  const YAML::Node bo = r.Map(root, "bombardment", "ruleset");
+  d.bombardment_range_bw = r.NonNegative(bo, "range_bw", "bombardment");
+  d.bombardment_min_guns = r.Int(bo, "min_guns", "bombardment");
+  const YAML::Node af = r.Map(root, "artillery_fire", "ruleset");
+  d.artillery_close_bw = r.NonNegative(af, "close_bw", "artillery_fire");
+  d.artillery_far_bw = r.NonNegative(af, "far_bw", "artillery_fire");
+  const YAML::Node ge = r.Map(root, "generals", "ruleset");
+  d.general_reroll_bw = r.NonNegative(ge, "reroll_bw", "generals");
+  d.general_killed_on_natural = r.Int(ge, "killed_on_natural", "generals");
+
+  // Step 3: action tests.
+  const YAML::Node at = r.Map(root, "action_test", "ruleset");
+  const YAML::Node need = r.Map(at, "need", "action_test");
+  for (const char* diff : kDifficulties) d.action_need[diff] = r.Int(need, diff, "action_test.need");
+  const YAML::Node amods = r.Map(at, "modifiers", "action_test");
+  for (auto it = amods.begin(); it != amods.end(); ++it)
+    d.action_modifiers[it->first.as<std::string>()] = static_cast<int>(r.Number(it->second, "action_test.modifiers"));
+  for (const char* k : {"additional_gun", "failed_morale_last_turn", "obsolete_gun_limbering",
+                        "at_bt_into_contact_infantry_artillery"})
+    if (!d.action_modifiers.count(k)) r.Fail(amods, std::string("action_test.modifiers: missing '") + k + "'");
+  const YAML::Node moves = r.Map(at, "moves", "action_test");
+  for (auto it = moves.begin(); it != moves.end(); ++it) {
+    const std::string what = "action_test.moves." + it->first.as<std::string>();
+    if (!it->second.IsMap()) r.Fail(it->second, what + " must be a mapping");
+    MoveTest t;
+    t.difficulty = r.String(it->second, "difficulty", what);
+    if (!IsDifficulty(t.difficulty)) r.Fail(it->second["difficulty"], what + ": unknown difficulty '" + t.difficulty + "'");
+    if (it->second["im"]) {
+      t.im_difficulty = r.String(it->second, "im", what);
+      if (!IsDifficulty(t.im_difficulty)) r.Fail(it->second["im"], what + ": unknown difficulty '" + t.im_difficulty + "'");
+    }
+    t.rule = r.String(it->second, "rule", what);
+    d.move_tests[it->first.as<std::string>()] = t;
+  }
+  for (const char* k : {"under_fire", "second_move", "second_move_qrs_im", "contact_front", "contact_front_hard",
+                        "light_contact_flank", "straight_back", "replace_forward", "pass_through", "echelon",
+                        "formation_same_facing", "formation_turning", "face_to_flank", "wheel", "about_face", "limber",
+                        "limber_ig", "unlimber", "bad_going", "fire_after_pivot"})
+    if (!d.move_tests.count(k)) r.Fail(moves, std::string("action_test.moves: missing '") + k + "'");
+
+  // Step 4: morale.
+  const YAML::Node mt = r.Map(root, "morale_test", "ruleset");
+  d.morale_pass_at_least = r.Int(mt, "pass_at_least", "morale_test");
+  d.morale_rout_at_most = r.Int(mt, "rout_at_most", "morale_test");
+  if (d.morale_rout_at_most >= d.morale_pass_at_least)
+    r.Fail(mt["rout_at_most"], "morale_test.rout_at_most must be below pass_at_least");
+  const YAML::Node mm = r.Map(mt, "modifiers", "morale_test");
+  for (auto it = mm.begin(); it != mm.end(); ++it)
+    d.morale_modifiers[it->first.as<std::string>()] =
+        ReadModifier(r, it->second, "morale_test.modifiers." + it->first.as<std::string>());
+  for (const char* k :
+       {"elite", "stubborn_not_moved", "fired_on_by_artillery_far", "fired_on_by_inferior_or_li",
+        "fired_on_by_small_artillery", "raw_or_militia", "small_unit", "fired_on_by_artillery_close", "column_or_limbered",
+        "rear_support", "additional_reason", "enemy_behind_flank", "enemy_behind_rear", "enemy_in_range_of_flank_or_rear",
+        "cavalry_under_fire_or_bad_going", "cavalry_pursued", "infantry_fired_at_in_column",
+        "li_in_contact_with_non_li_in_open", "artillery_in_contact_with_infantry", "artillery_in_contact_with_cavalry"})
+    if (!d.morale_modifiers.count(k)) r.Fail(mm, std::string("morale_test.modifiers: missing '") + k + "'");
+  const YAML::Node cc = r.Map(mt, "infantry_charged_by_cavalry", "morale_test");
+  d.charged_by_cavalry_faq = ReadModifier(r, r.Require(cc, "faq", "infantry_charged_by_cavalry"), "infantry_charged_by_cavalry.faq");
+  d.charged_by_cavalry_qrs = ReadModifier(r, r.Require(cc, "qrs", "infantry_charged_by_cavalry"), "infantry_charged_by_cavalry.qrs");
+  const YAML::Node tr = r.Map(mt, "terrain", "morale_test");
+  const YAML::Node uf = r.Map(tr, "under_fire", "morale_test.terrain");
+  const YAML::Node ic = r.Map(tr, "in_contact", "morale_test.terrain");
+  for (const char* type : {"infantry", "cavalry", "artillery"}) {
+    d.under_fire[type] = ReadCap(r, r.Require(uf, type, "terrain.under_fire"), std::string("terrain.under_fire.") + type);
+    d.in_contact[type] = ReadCap(r, r.Require(ic, type, "terrain.in_contact"), std::string("terrain.in_contact.") + type);
+  }
+  const YAML::Node trr = r.Map(tr, "rules", "morale_test.terrain");
+  d.rule_cover = r.String(trr, "cover", "terrain.rules");
+  d.rule_defending_terrain = r.String(trr, "defending_terrain", "terrain.rules");
+  d.rule_fortification = r.String(trr, "fortification", "terrain.rules");
+
+  // Step 5: how exactly a hand-placed table is read.
+  const YAML::Node tol = r.Map(root, "tolerances", "ruleset");
+  d.tolerances.contact_mm = r.NonNegative(tol, "contact_mm", "tolerances");
+  d.tolerances.line_mm = r.NonNegative(tol, "line_mm", "tolerances");
+  d.tolerances.straight_deg = r.NonNegative(tol, "straight_deg", "tolerances");
+  d.tolerances.turn_deg = r.NonNegative(tol, "turn_deg", "tolerances");
+  d.tolerances.pivot_bw = r.NonNegative(tol, "pivot_bw", "tolerances");
+  d.tolerances.distance_mm = r.NonNegative(tol, "distance_mm", "tolerances");
+  d.tolerances.contact_halt_gap_mm = r.NonNegative(tol, "contact_halt_gap_mm", "tolerances");
+  return d;
+}
+
+TotskData LoadTotskData(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, 0, "cannot open the ruleset file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ParseTotskData(ss.str(), path);
+}
+
+double TotskSettings::ThreatBw(const TotskData& d) const {
+  if (threat_distance_bw) return *threat_distance_bw;
+  return threat_distance == "qrs" ? d.threat_distance_qrs_bw : d.threat_distance_faq_bw;
+}
+
+const MoraleRanges& TotskSettings::Ranges(const TotskData& d) const {
+  return morale_ranges == "qrs" ? d.ranges_qrs : d.ranges_faq;
+}
+
+const MoraleModifierSpec& TotskSettings::ChargedByCavalry(const TotskData& d) const {
+  return charged_by_cavalry == "qrs" ? d.charged_by_cavalry_qrs : d.charged_by_cavalry_faq;
+}
+
+TotskSettings ParseTotskSettings(const std::map<std::string, std::string>& settings, const std::string& where) {
+  TotskSettings s;
+  auto choice = [&](const std::string& key, const std::string& value) {
+    if (value != "faq" && value != "qrs")
+      throw InputError(where, 0, "setting " + key + "=" + value + ": expected faq or qrs");
+    return value;
+  };
+  if (auto it = settings.find("rules"); it != settings.end()) {
+    const std::string v = choice("rules", it->second);
+    s.threat_distance = s.morale_ranges = s.charged_by_cavalry = s.second_move = v;
+  }
+  for (const auto& [key, value] : settings) {
+    if (key == "rules") continue;
+    if (key == "threat_distance") {
+      s.threat_distance = choice(key, value);
+    } else if (key == "morale_ranges") {
+      s.morale_ranges = choice(key, value);
+    } else if (key == "charged_by_cavalry") {
+      s.charged_by_cavalry = choice(key, value);
+    } else if (key == "second_move") {
+      s.second_move = choice(key, value);
+    } else if (key == "threat_distance_bw") {
+      char* end = nullptr;
+      const double v = std::strtod(value.c_str(), &end);
+      if (value.empty() || *end != '\0' || !std::isfinite(v) || v < 0)
+        throw InputError(where, 0, "setting threat_distance_bw=" + value + ": expected a distance in BW >= 0");
+      s.threat_distance_bw = v;
+    } else {
+      s.ignored.push_back(key);
+    }
+  }
+  return s;
+}
+
+}  // namespace vedette::totsk

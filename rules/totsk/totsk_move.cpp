@@ -1,0 +1,482 @@
+#include "rules/totsk/totsk_move.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "rules/geometry/contact.h"
+#include "rules/geometry/corridor.h"
+#include "rules/geometry/sweep.h"
+#include "rules/totsk/totsk_analysis.h"
+#include "rules/totsk/totsk_geometry.h"
+#include "rules/totsk/totsk_report.h"
+#include "rules/totsk/totsk_units.h"
+
+namespace vedette::totsk {
+
+namespace {
+
+nlohmann::json PoseJson(const Pose& p) {
+  auto r = [](double v) { return std::round(v * 10.0) / 10.0; };
+  return {{"x_mm", r(p.x_mm)}, {"y_mm", r(p.y_mm)}, {"heading_deg", r(geom::NormalizeDeg(p.heading_deg))}};
+}
+
+Pose PoseOf(const Unit& u, const geom::Base& fp_target, const geom::Base& fp_now) {
+  // The unit's pose that puts its footprint at fp_target, given its pose puts it at fp_now.
+  const Pose p = *u.pose;
+  const geom::Vec2 offset = geom::ToBaseFrame(fp_now, {p.x_mm, p.y_mm});
+  const geom::Vec2 c = geom::ToTableFrame(fp_target, offset);
+  return {c.x(), c.y(), p.heading_deg + geom::NormalizeDeg(fp_target.heading_deg - fp_now.heading_deg)};
+}
+
+// Length (mm) of the path a point travels when the base goes from `a` to `b` by one rotation (any rigid
+// motion of the plane with a turn is a rotation about some point: every point moves on an arc).
+double PathLength(const geom::Vec2& p, const geom::Vec2& q, double turn_deg) {
+  const double chord = (q - p).norm();
+  const double half = std::abs(geom::DegToRad(turn_deg)) / 2.0;
+  if (half < 1e-9) return chord;
+  return chord * half / std::sin(half);
+}
+
+struct PlannedTest {
+  int phase = 0;  // FAQ order: 1 fire, 2 second move, 3 the move's own tests (3a at start, 3b wheel, 3c terrain, 3d contact)
+  ActionTest test;
+  std::string halt_where;
+  Pose halt;
+};
+
+class MoveJudge {
+ public:
+  MoveJudge(const TotskData& d, const TotskSettings& s, const Scene& scene, const MoveRequest& move)
+      : d_(d), s_(s), scene_(scene), move_(move) {}
+  MoveCheck Run();
+
+ private:
+  void Illegal(const std::string& why) {
+    if (legal_) reason_ = why;
+    legal_ = false;
+  }
+  void AddTest(int phase, const std::string& key, std::vector<Modifier> extra, const std::string& where, const Pose& halt,
+               std::vector<std::string> by = {});
+  const std::string& Difficulty(const std::string& key) const {
+    const MoveTest& t = d_.move_tests.at(key);
+    return IsIm(*u_) && !t.im_difficulty.empty() ? t.im_difficulty : t.difficulty;
+  }
+
+  const TotskData& d_;
+  const TotskSettings& s_;
+  const Scene& scene_;
+  const MoveRequest& move_;
+  const Unit* u_ = nullptr;
+  bool legal_ = true;
+  std::string reason_;
+  std::vector<std::string> kinds_, notes_;
+  std::vector<PlannedTest> tests_;
+};
+
+void MoveJudge::AddTest(int phase, const std::string& key, std::vector<Modifier> extra, const std::string& where,
+                        const Pose& halt, std::vector<std::string> by) {
+  if (scene_.declarations.Flag(u_->id, "failed_morale"))
+    extra.push_back({"Failed morale test last turn", d_.action_modifiers.at("failed_morale_last_turn"), {}});
+  PlannedTest t;
+  t.phase = phase;
+  t.test = MakeActionTest(d_, u_->id, key, d_.move_tests.at(key).rule, Difficulty(key), std::move(extra));
+  t.test.by = std::move(by);
+  t.halt_where = where;
+  t.halt = halt;
+  tests_.push_back(std::move(t));
+}
+
+MoveCheck MoveJudge::Run() {
+  MoveCheck m;
+  m.supported = true;
+  nlohmann::json report = {{"ruleset", "totsk"}, {"unit", move_.unit}, {"second_move", move_.second_move}};
+  auto finish = [&](nlohmann::json extra) {
+    m.legal = legal_;
+    m.illegal_reason = reason_;
+    m.kinds = kinds_;
+    std::stable_sort(tests_.begin(), tests_.end(), [](const PlannedTest& a, const PlannedTest& b) { return a.phase < b.phase; });
+    nlohmann::json tests = nlohmann::json::array();
+    double p_all = 1.0;
+    std::ostringstream text;
+    text << "TotSK move of " << move_.unit << ": " << (legal_ ? "legal" : "ILLEGAL: " + reason_) << "\n";
+    if (!kinds_.empty()) {
+      text << "  kind:";
+      for (const auto& k : kinds_) text << " " << k;
+      text << "\n";
+    }
+    if (legal_) {
+      int order = 1;
+      for (const PlannedTest& t : tests_) {
+        nlohmann::json j = ActionTestJson(t.test);
+        j["order"] = order++;
+        j["halt_if_failed"] = {{"where", t.halt_where}, {"pose", PoseJson(t.halt)}};
+        tests.push_back(j);
+        m.tests.push_back(t.test.test);
+        p_all *= t.test.test.p_success;
+        text << "  " << j["order"].get<int>() << ". " << t.test.test.reason << ": " << t.test.test.odds
+             << "  (fails: halts " << t.halt_where << ")\n";
+      }
+      if (tests_.empty()) text << "  no action test\n";
+      else text << "  all pass: " << static_cast<int>(std::lround(p_all * 100)) << "%\n";
+    }
+    for (const auto& n : notes_) text << "  note: " << n << "\n";
+    report["legal"] = legal_;
+    report["illegal_reason"] = legal_ ? nlohmann::json(nullptr) : nlohmann::json(reason_);
+    report["kinds"] = kinds_;
+    report["tests"] = tests;
+    report["p_all_pass"] = legal_ ? p_all : 0.0;
+    report["notes"] = notes_;
+    for (auto& [k, v] : extra.items()) report[k] = v;
+    m.report = report;
+    m.text = text.str();
+    return m;
+  };
+
+  // Step 1: the request itself.
+  u_ = scene_.FindUnit(move_.unit);
+  if (!u_) {
+    Illegal("no unit '" + move_.unit + "' in the scene");
+    return finish({});
+  }
+  if (!u_->pose) {
+    Illegal("unit " + u_->id + " has no pose");
+    return finish({});
+  }
+  const Pose& to = move_.to;
+  if (!std::isfinite(to.x_mm) || !std::isfinite(to.y_mm) || !std::isfinite(to.heading_deg)) {
+    Illegal("the target pose is not a finite position and heading");
+    return finish({});
+  }
+  const Unit& U = *u_;
+  const double bw = scene_.BwFor(U);
+  const Tolerances& tol = d_.tolerances;
+  Unit moved = U;
+  moved.pose = to;
+  if (!move_.formation.empty()) moved.formation = move_.formation;
+  const geom::Base from_fp = Footprint(U);
+  const geom::Base to_fp = Footprint(moved);
+  const Pose start = *U.pose;
+  report["from"] = PoseJson(start);
+  report["to"] = PoseJson(to);
+
+  // Step 2: classify by the turn and the direction of travel.
+  const double turn = geom::NormalizeDeg(to_fp.heading_deg - from_fp.heading_deg);
+  const double aturn = std::abs(turn);
+  const geom::Vec2 delta = to_fp.centre_mm - from_fp.centre_mm;
+  double travelled = 0.0;
+  // Distance moved: the longer path of the two front corners (a wheel is measured on its outer corner).
+  for (size_t i = 0; i < 2; ++i)
+    travelled = std::max(travelled, PathLength(geom::Corners(from_fp)[i], geom::Corners(to_fp)[i], turn));
+  const bool formation_change = !move_.formation.empty() && move_.formation != U.formation;
+  const bool general = IsGeneral(U);
+  const bool artillery = U.type == UnitType::kArtillery;
+  const bool line = U.formation == "line";
+  // A turn about any point of the base is free: the FAQ accepts all three face-to-flank placements.
+  const double pivot_free = std::hypot(from_fp.width_mm, from_fp.depth_mm) / 2.0 + tol.pivot_bw * bw;
+  double counted = travelled;  // distance charged against the movement table, mm
+  bool half_move = false;
+  if (general) {
+    kinds_.push_back("general_move");
+  } else if (aturn <= tol.straight_deg) {
+    if (delta.norm() <= tol.distance_mm) {
+      kinds_.push_back(formation_change ? "formation_change" : "no_move");
+    } else {
+      const double off = geom::RadToDeg(std::acos(std::clamp(delta.normalized().dot(geom::Forward(from_fp)), -1.0, 1.0)));
+      if (off <= tol.straight_deg) {
+        kinds_.push_back("straight_ahead");
+      } else if (off >= 180.0 - tol.straight_deg) {
+        kinds_.push_back("straight_back");
+        half_move = true;
+      } else if (off <= 45.0 + tol.straight_deg) {
+        kinds_.push_back("echelon");
+      } else {
+        std::ostringstream s;
+        s << "moves " << std::lround(off) << " degrees off its facing without turning: only straight ahead, straight back "
+          << "or echelon (up to 45 degrees) keep the facing";
+        Illegal(s.str());
+      }
+    }
+  } else if (std::abs(aturn - 90.0) <= tol.turn_deg) {
+    kinds_.push_back(formation_change ? "formation_change_turning" : "face_to_flank");
+    counted = std::max(0.0, delta.norm() - pivot_free);
+  } else if (aturn >= 180.0 - tol.turn_deg) {
+    kinds_.push_back("about_face");
+    counted = std::max(0.0, delta.norm() - pivot_free);
+  } else if (artillery && aturn <= 45.0 + tol.straight_deg && delta.norm() <= tol.pivot_bw * bw + tol.distance_mm) {
+    kinds_.push_back("pivot");
+    counted = 0.0;
+    notes_.push_back("artillery that rotates on the spot cannot fire in the following enemy phase unless it passes a test");
+  } else if (aturn <= 45.0 + tol.straight_deg || !line) {
+    kinds_.push_back("wheel");
+  } else {
+    std::ostringstream s;
+    s << "turns " << std::lround(aturn) << " degrees: a wheel in line may turn at most 45 degrees";
+    Illegal(s.str());
+  }
+  if (formation_change && std::find(kinds_.begin(), kinds_.end(), "formation_change") == kinds_.end() &&
+      std::find(kinds_.begin(), kinds_.end(), "formation_change_turning") == kinds_.end())
+    kinds_.insert(kinds_.begin(), "formation_change");
+  if (formation_change) half_move = true;
+
+  // Step 3: the start position (zone of control, fire) from the analysis of the scene as it stands.
+  const TotskAnalysis start_analysis = AnalyzeTotsk(d_, s_, scene_);
+  const UnitAnalysis* ua = start_analysis.Find(U.id);
+  std::vector<std::string> zoc = ua ? ua->zoc_of : std::vector<std::string>{};
+  report["zoc_of"] = zoc;
+  const bool straight_only = kinds_.size() == 1 && (kinds_[0] == "straight_ahead" || kinds_[0] == "straight_back" ||
+                                                    kinds_[0] == "no_move");
+  if (!zoc.empty() && !straight_only && !general) {
+    std::string list;
+    for (const auto& z : zoc) list += (list.empty() ? "" : ", ") + z;
+    Illegal("in the zone of control of " + list + ": may only move directly forward or back");
+  }
+
+  // Step 4: what the move meets: enemies it contacts, units it passes through, terrain it crosses.
+  std::vector<geom::Polygon> swept = geom::SweptBetween(from_fp, to_fp);
+  auto swept_overlap = [&](const geom::Polygon& poly) {
+    double a = 0.0;
+    for (const geom::Polygon& piece : swept) a += geom::Area(geom::ClipConvex(poly, piece));
+    return a;
+  };
+  nlohmann::json contacts = nlohmann::json::array();
+  std::vector<std::string> contact_kinds;
+  std::vector<const Unit*> contacted;
+  bool in_combat_at_start = false;
+  for (const Unit& o : scene_.units) {
+    if (&o == u_ || !o.pose || IsGeneral(o)) continue;
+    const geom::Base ofp = Footprint(o);
+    const bool enemy = o.side != U.side;
+    if (enemy && geom::FindContact(from_fp, ofp, tol.contact_mm).in_contact) in_combat_at_start = true;
+  }
+  // Bounding circle of the whole move: units outside it can neither be met nor passed through.
+  const geom::Vec2 move_centre = (from_fp.centre_mm + to_fp.centre_mm) / 2.0;
+  const double move_radius = delta.norm() / 2.0 + std::hypot(from_fp.width_mm, from_fp.depth_mm) / 2.0;
+  for (const Unit& o : scene_.units) {
+    if (&o == u_ || !o.pose || IsGeneral(o) || general) continue;
+    const geom::Base ofp = Footprint(o);
+    if ((ofp.centre_mm - move_centre).norm() - std::hypot(ofp.width_mm, ofp.depth_mm) / 2.0 - move_radius >
+        tol.contact_mm + 1.0)
+      continue;
+    const bool enemy = o.side != U.side;
+    const geom::Contact c = geom::FindContact(to_fp, ofp, tol.contact_mm);
+    const double overlap = geom::OverlapArea(to_fp, geom::PolygonCcw(ofp));
+    const double allowed_overlap = tol.contact_mm * std::min(to_fp.width_mm, ofp.width_mm);
+    if (overlap > allowed_overlap) {
+      Illegal("ends on top of " + o.id);
+      continue;
+    }
+    const bool touching_now = geom::FindContact(from_fp, ofp, tol.contact_mm).in_contact;
+    if (enemy && c.in_contact && !c.corner_only) {
+      const std::string k = c.edge_b == geom::Edge::kFront ? "contact_front"
+                            : c.edge_b == geom::Edge::kRear ? "contact_rear"
+                                                            : "contact_flank";
+      if (!touching_now) {
+        contact_kinds.push_back(k);
+        contacted.push_back(&o);
+      }
+      contacts.push_back({{"unit", o.id}, {"their_edge", std::string(geom::ToString(c.edge_b))}, {"new", !touching_now}});
+      continue;
+    }
+    if (touching_now || c.in_contact) continue;
+    if (swept_overlap(geom::PolygonCcw(ofp)) <= allowed_overlap) continue;
+    if (enemy) {
+      Illegal("passes through enemy " + o.id);
+    } else if (in_combat_at_start && !kinds_.empty() && kinds_[0] == "straight_back") {
+      kinds_.push_back("pass_through");
+    } else if (geom::InCorridor(ofp, geom::Edge::kRear, d_.rear_support_cavalry_bw * bw, from_fp, tol.line_mm).inside &&
+               HeadingGap(ofp.heading_deg, from_fp.heading_deg) < 90.0) {
+      // Passage of lines (FAQ): a supporting unit replacing the one in front; directly aligned needs no test.
+      const bool aligned = LateralOffset(ofp, from_fp) <= tol.pivot_bw * bw &&
+                           HeadingGap(ofp.heading_deg, from_fp.heading_deg) <= tol.straight_deg;
+      kinds_.push_back(aligned ? "replace_aligned" : "replace_forward");
+    } else {
+      Illegal("passes through " + o.id + " (only a unit in combat falling back, or a unit replacing the one it supports, "
+              "may pass through friends)");
+    }
+  }
+  report["contacts"] = contacts;
+  for (const std::string& k : contact_kinds)
+    if (std::find(kinds_.begin(), kinds_.end(), k) == kinds_.end()) kinds_.push_back(k);
+  if (move_.second_move) kinds_.push_back("second_move");
+  if (!contacted.empty() && move_.second_move) Illegal("a unit cannot move into contact on a 2nd or later move (FAQ)");
+  for (const Unit* o : contacted) {
+    if (U.type == UnitType::kInfantry && o->type == UnitType::kCavalry)
+      Illegal("infantry cannot contact cavalry (FAQ \"Contacting an artillery unit in a line\")");
+    if (IsLightHorse(U) && !IsLightHorse(*o) && (o->type == UnitType::kCavalry) &&
+        std::find(contact_kinds.begin(), contact_kinds.end(), "contact_front") != contact_kinds.end())
+      Illegal("light horse cannot contact the front of regular cavalry (FAQ)");
+  }
+
+  // Step 5: ground and the movement table.
+  bool rough = false, road = true, impassable = false;
+  std::vector<std::string> rough_ids;
+  std::vector<geom::Polygon> bad_polys;
+  bool any_road = false;
+  for (const Terrain& t : scene_.terrain) {
+    const TerrainKind* k = FindTerrainKind(t.type);
+    if (!k || t.polygon.size() < 3) continue;
+    if (t.type == "road") any_road = true;
+    const double a = swept_overlap(geom::MakeCcw(t.polygon));
+    if (a <= 1.0) continue;
+    if (k->impassable) impassable = true;
+    if (k->bad_going) {
+      rough = true;
+      rough_ids.push_back(t.id);
+      bad_polys.push_back(geom::MakeCcw(t.polygon));
+    }
+  }
+  if (impassable) Illegal("crosses impassable terrain");
+  if (U.formation == "road_column" || moved.formation == "road_column") {
+    // Road rate only when both ends lie on a road.
+    road = any_road;
+    for (const geom::Base& b : {from_fp, to_fp}) {
+      double on = 0.0;
+      for (const Terrain& t : scene_.terrain)
+        if (t.type == "road") on += geom::OverlapArea(b, t.polygon);
+      road = road && on >= 0.99 * b.width_mm * b.depth_mm;
+    }
+  } else {
+    road = false;
+  }
+  const std::string type(ToString(U.type));
+  const std::string formation = moved.formation;
+  std::string row;
+  if (general) {
+    row = "any";
+  } else if ((IsLightInfantry(U) || IsLightCavalry(U) || IsLightHorse(U)) && formation != "road_column") {
+    row = "light";
+  } else if (auto t = d_.formation_rows.find(type); t != d_.formation_rows.end()) {
+    if (auto f = t->second.find(formation); f != t->second.end()) row = f->second;
+  }
+  if (row == "strategic" && road) row = "road";
+  double allowance_bw = 0.0;
+  if (row.empty() || !d_.movement.at(type).count(row)) {
+    Illegal("no movement rate for " + type + " in formation '" + formation + "'");
+  } else {
+    const MoveRate& rate = d_.movement.at(type).at(row);
+    if (rough && !rate.rough_bw) Illegal(type + " in " + formation + " cannot enter rough ground (movement table: NA)");
+    allowance_bw = rough ? rate.rough_bw.value_or(0.0) : rate.open_bw;
+    if (half_move) allowance_bw /= 2.0;
+  }
+  if (legal_ && counted > allowance_bw * bw + tol.distance_mm) {
+    std::ostringstream s;
+    s.precision(3);
+    s << "moves " << counted / bw << " BW (" << std::lround(counted) << " mm); allowed " << allowance_bw << " BW ("
+      << (rough ? "rough" : road ? "road" : "open") << ", " << row << (half_move ? ", half move" : "") << ")";
+    Illegal(s.str());
+  }
+
+  // Step 6: the tests, in the FAQ's order.
+  if (ua && !general) {
+    for (const ActionTest& t : ua->action_tests) {
+      PlannedTest p;
+      p.phase = 1;
+      p.test = t;
+      p.halt_where = "where it stands (it does not move)";
+      p.halt = start;
+      tests_.push_back(p);
+    }
+  }
+  if (move_.second_move && !general) {
+    const std::string key = s_.second_move == "qrs" && IsIm(U) ? "second_move_qrs_im" : "second_move";
+    AddTest(2, key, {}, "where it stands (it does not move)", start);
+  }
+  auto has = [&](const std::string& k) { return std::find(kinds_.begin(), kinds_.end(), k) != kinds_.end(); };
+  const std::string stays = "where it stands (it does not move)";
+  const bool light = IsLightTroops(U);
+  if (!general) {
+    if (has("formation_change") || has("formation_change_turning")) {
+      if (artillery) {
+        const bool limbering = Limbered(moved) && !Limbered(U);
+        if (limbering) {
+          std::vector<Modifier> mods;
+          if (U.HasTag("og")) mods.push_back({"Obsolete Gun Limbering", d_.action_modifiers.at("obsolete_gun_limbering"), {}});
+          AddTest(3, U.HasTag("ig") ? "limber_ig" : "limber", mods, stays, start);
+        } else {
+          AddTest(3, "unlimber", {}, stays, start);
+        }
+      } else if (has("formation_change")) {
+        if (!IsIm(U)) Illegal("only IM units may change formation keeping the same facing");
+        else AddTest(3, "formation_same_facing", {}, stays, start);
+      } else {
+        AddTest(3, "formation_turning", {}, stays, start);
+      }
+    }
+    if (has("straight_back")) AddTest(3, has("pass_through") ? "pass_through" : "straight_back", {}, stays, start);
+    if (has("echelon")) {
+      if (!IsIm(U)) Illegal("echelon moves are for IM units only");
+      else AddTest(3, "echelon", {}, stays, start);
+    }
+    if (has("face_to_flank")) AddTest(3, "face_to_flank", {}, stays, start);
+    if (has("about_face") && !light) AddTest(3, "about_face", {}, stays, start);
+    if (has("replace_forward")) AddTest(3, "replace_forward", {}, stays, start);
+    if (has("wheel") && !light) {
+      // FAQ: it moves to where it wants to wheel, tests, and halts there on a failure.
+      Pose halt = start;
+      std::string where = "where it begins to wheel (here, unless it moves ahead first)";
+      for (const Pose& p : move_.path) {
+        if (std::abs(geom::NormalizeDeg(p.heading_deg - start.heading_deg)) > tol.straight_deg) break;
+        halt = p;
+        where = "where it begins to wheel";
+      }
+      AddTest(4, "wheel", {}, where, halt);
+    }
+    if (rough && !light) {
+      // The first point of a straight-line path where the unit enters bad going.
+      Pose halt = start;
+      for (int i = 0; i <= 64; ++i) {
+        const double t = i / 64.0;
+        geom::Base b = from_fp;
+        b.centre_mm = from_fp.centre_mm + t * delta;
+        b.heading_deg = from_fp.heading_deg + t * turn;
+        double in = 0.0;
+        for (const auto& poly : bad_polys) in += geom::OverlapArea(b, poly);
+        if (in > 1.0) break;
+        halt = PoseOf(U, b, from_fp);
+      }
+      std::string ids;
+      for (const auto& id : rough_ids) ids += (ids.empty() ? "" : ", ") + id;
+      AddTest(5, "bad_going", {}, "at the edge of the bad going (" + ids + ")", halt);
+    }
+    for (size_t i = 0; i < contacted.size(); ++i) {
+      const Unit* o = contacted[i];
+      const std::string& k = contact_kinds[i];
+      // FAQ: the unit moves to the point it tests, "a few millimeters in front of the target".
+      geom::Base b = to_fp;
+      b.centre_mm -= geom::Forward(to_fp) * tol.contact_halt_gap_mm;
+      const Pose halt = PoseOf(U, b, from_fp);
+      const std::string where = "a few mm in front of " + o->id;
+      std::vector<Modifier> mods;
+      if (IsAtOrBt(U) && (o->type == UnitType::kInfantry || o->type == UnitType::kArtillery))
+        mods.push_back({"AT or BT moving into contact with Infantry or Art",
+                        d_.action_modifiers.at("at_bt_into_contact_infantry_artillery"), {}});
+      if (k == "contact_front") {
+        const bool hard = o->type == UnitType::kInfantry || o->type == UnitType::kArtillery;
+        AddTest(6, hard ? "contact_front_hard" : "contact_front", mods, where, halt, {o->id});
+      } else if (light) {
+        AddTest(6, "light_contact_flank", mods, where, halt, {o->id});
+      }
+    }
+  }
+  if (!line && !general && (has("contact_flank") || has("contact_rear")) && !light)
+    notes_.push_back("the QRS frees only a unit in line from the test to contact a flank or rear; a " + U.formation +
+                     " is treated the same");
+
+  report["distance_mm"] = std::round(counted * 10.0) / 10.0;
+  report["distance_bw"] = std::round(counted / bw * 100.0) / 100.0;
+  report["allowance_bw"] = allowance_bw;
+  report["ground"] = rough ? "rough" : road ? "road" : "open";
+  report["movement_row"] = row;
+  report["formation"] = formation;
+  return finish({});
+}
+
+}  // namespace
+
+MoveCheck CheckTotskMove(const TotskData& data, const TotskSettings& settings, const Scene& scene, const MoveRequest& move) {
+  MoveJudge j(data, settings, scene, move);
+  return j.Run();
+}
+
+}  // namespace vedette::totsk

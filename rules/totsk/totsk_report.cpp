@@ -1,0 +1,239 @@
+#include "rules/totsk/totsk_report.h"
+
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+
+#include "rules/geometry/corridor.h"
+#include "rules/scene_drawing.h"
+#include "rules/totsk/totsk_units.h"
+
+namespace vedette::totsk {
+
+namespace {
+
+int Percent(double p) { return static_cast<int>(std::lround(p * 100.0)); }
+
+nlohmann::json ModifiersJson(const std::vector<Modifier>& mods) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const Modifier& m : mods) out.push_back({{"rule", m.rule}, {"value", m.value}, {"by", m.by}});
+  return out;
+}
+
+std::string List(const std::vector<std::string>& v) {
+  std::string s;
+  for (const std::string& x : v) s += (s.empty() ? "" : ",") + x;
+  return s.empty() ? "-" : s;
+}
+
+DrawPrimitive Prim(DrawKind kind, DrawStyle style, std::vector<geom::Vec2> pts, const std::string& layer,
+                   const std::string& unit) {
+  DrawPrimitive p;
+  p.kind = kind;
+  p.style = style;
+  p.points_mm = std::move(pts);
+  p.layer = layer;
+  p.unit_id = unit;
+  return p;
+}
+
+}  // namespace
+
+std::string MoraleOddsText(const MoraleOdds& o) {
+  std::ostringstream s;
+  s << "pass " << Percent(o.p_pass) << "% / fail " << Percent(o.p_lose_fail) << "% / rout " << Percent(o.p_rout) << "%";
+  return s.str();
+}
+
+nlohmann::json SettingsJson(const TotskData& data, const TotskSettings& settings) {
+  const MoraleRanges& r = settings.Ranges(data);
+  return {{"threat_distance", {{"source", settings.threat_distance_bw ? "threat_distance_bw" : settings.threat_distance},
+                               {"bw", settings.ThreatBw(data)}}},
+          {"morale_ranges",
+           {{"source", settings.morale_ranges},
+            {"foot_bw", r.foot},
+            {"light_infantry_bw", r.light_infantry},
+            {"cavalry_bw", r.cavalry},
+            {"artillery_bw", r.artillery}}},
+          {"charged_by_cavalry", {{"source", settings.charged_by_cavalry}, {"value", settings.ChargedByCavalry(data).value}}},
+          {"second_move", {{"source", settings.second_move}}},
+          {"ignored", settings.ignored}};
+}
+
+nlohmann::json ActionTestJson(const ActionTest& t) {
+  return {{"action", t.key},
+          {"reason", t.test.reason},
+          {"difficulty", t.difficulty},
+          {"need", t.need},
+          {"modifiers", ModifiersJson(t.test.modifiers)},
+          {"total", t.test.total},
+          {"p_success", t.test.p_success},
+          {"by", t.by}};
+}
+
+Findings MakeFindings(const TotskData& data, const TotskSettings& settings, const Scene& scene,
+                      const TotskAnalysis& analysis) {
+  Findings f;
+  f.ruleset = "totsk";
+  const std::string& active = scene.declarations.active_side;
+  nlohmann::json units = nlohmann::json::array();
+  std::ostringstream text;
+  text << "Twilight of the Soldier Kings (threat distance " << settings.ThreatBw(data) << " BW, "
+       << settings.morale_ranges << " morale ranges";
+  text << (active.empty() ? "; no active side declared: every unit's tests shown" : "; active side: " + active) << ")\n";
+  AppendSceneOutlines(scene, &f.drawing);
+
+  for (const UnitAnalysis& a : analysis.units) {
+    const Unit& u = *scene.FindUnit(a.id);
+    nlohmann::json j = {{"id", a.id}, {"side", u.side}, {"type", std::string(ToString(u.type))}};
+    if (a.general) {
+      j["general"] = true;
+      units.push_back(j);
+      continue;
+    }
+    j["zoc_of"] = a.zoc_of;
+    j["threats"] = {{"left_flank", a.left_flank}, {"right_flank", a.right_flank}, {"rear", a.rear},
+                    {"light_troops", a.light_threats}};
+    j["secure"] = a.infantry ? nlohmann::json(a.secure) : nlohmann::json(nullptr);
+    j["secure_flanks"] = {{"left", a.secure_left}, {"right", a.secure_right}};
+    j["rear_support"] = a.rear_support;
+    nlohmann::json reasons = nlohmann::json::array();
+    for (const MoraleReason& r : a.reasons) {
+      nlohmann::json rj = {{"by", r.by},
+                           {"kind", r.kind},
+                           {"reason", r.reason},
+                           {"imposed", r.imposed},
+                           {"distance_mm", std::round(r.distance_mm * 10.0) / 10.0},
+                           {"distance_bw", std::round(r.distance_mm / scene.BwFor(u) * 100.0) / 100.0}};
+      if (!r.group.empty()) rj["guns"] = r.group;
+      reasons.push_back(rj);
+    }
+    // Passive units test; with no active side declared, every unit is shown as if passive.
+    const bool passive = active.empty() || u.side != active;
+    const bool tests = a.must_test && passive;
+    j["morale"] = {{"tests", tests},
+                   {"reasons", reasons},
+                   {"modifiers", ModifiersJson(a.modifiers)},
+                   {"total", a.total},
+                   {"p_pass", a.odds.p_pass},
+                   {"p_lose_fail", a.odds.p_lose_fail},
+                   {"p_rout", a.odds.p_rout},
+                   {"terrain_column", a.terrain_context},
+                   {"reroll_by", a.reroll_by}};
+    const bool acts = active.empty() || u.side == active;
+    nlohmann::json actions = nlohmann::json::array();
+    if (acts)
+      for (const ActionTest& t : a.action_tests) actions.push_back(ActionTestJson(t));
+    j["action_tests"] = actions;
+    j["assumptions"] = a.assumptions;
+    units.push_back(j);
+
+    // Text: one line per unit, a second for a test.
+    text << "  " << std::left << std::setw(6) << a.id << " ZOC of: " << List(a.zoc_of) << "  flank L: " << List(a.left_flank)
+         << " R: " << List(a.right_flank) << "  rear: " << List(a.rear) << "  rear support: " << List(a.rear_support);
+    if (a.infantry) text << "  " << (a.secure ? "secure" : "not secure");
+    text << "\n";
+    if (tests) {
+      text << "         morale " << (a.total > 0 ? "+" : "") << a.total << ": " << MoraleOddsText(a.odds) << "  (";
+      bool first = true;
+      for (const Modifier& m : a.modifiers) {
+        text << (first ? "" : "; ") << (m.value > 0 ? "+" : "") << m.value << " " << m.rule;
+        first = false;
+      }
+      text << ")\n";
+    }
+    for (const auto& t : j["action_tests"])
+      text << "         action test: " << t["reason"].get<std::string>() << " - " << t["difficulty"].get<std::string>()
+           << " " << t["need"].get<int>() << "+, " << Percent(t["p_success"].get<double>()) << "% to pass\n";
+
+    // Overlay: zone of control, threatened edges linked to their threats, test labels.
+    const geom::Base fp = Footprint(u);
+    DrawPrimitive zoc = Prim(DrawKind::kPolygon, DrawStyle::kZoneOfControl,
+                             geom::Corridor(fp, geom::Edge::kFront, data.zoc_depth_bw * scene.BwFor(u)), "zoc", a.id);
+    zoc.filled = true;
+    zoc.rgba = (SideColour(scene, u.side) & 0xFFFFFF00u) | 0x40u;
+    f.drawing.push_back(zoc);
+    for (const auto& [edge, list] : {std::pair{geom::Edge::kLeft, &a.left_flank}, std::pair{geom::Edge::kRight, &a.right_flank},
+                                     std::pair{geom::Edge::kRear, &a.rear}}) {
+      if (list->empty()) continue;
+      const geom::Segment s = geom::EdgeSegment(fp, edge);
+      DrawPrimitive e = Prim(DrawKind::kPolyline, DrawStyle::kThreat, {s.a, s.b}, "threats", a.id);
+      e.text = std::string(geom::ToString(edge));
+      f.drawing.push_back(e);
+      for (const std::string& id : *list) {
+        DrawPrimitive link = Prim(DrawKind::kPolyline, DrawStyle::kThreat,
+                                  {(s.a + s.b) / 2.0, Footprint(*scene.FindUnit(id)).centre_mm}, "threats", a.id);
+        link.dashed = true;
+        link.text = id;
+        f.drawing.push_back(link);
+      }
+    }
+    if (tests) {
+      RequiredTest t;
+      t.unit = a.id;
+      t.kind = "morale";
+      for (const MoraleReason& r : a.reasons)
+        if (r.imposed) t.reason += (t.reason.empty() ? "" : "; ") + r.reason + " (" + r.by + ")";
+      t.modifiers = a.modifiers;
+      t.total = a.total;
+      t.p_success = a.odds.p_pass;
+      t.odds = MoraleOddsText(a.odds);
+      f.tests.push_back(t);
+      DrawPrimitive label = Prim(DrawKind::kLabel, DrawStyle::kTest, {fp.centre_mm}, "tests", a.id);
+      label.text = "Morale " + std::string(a.total > 0 ? "+" : "") + std::to_string(a.total) + ": " + t.odds;
+      f.drawing.push_back(label);
+    }
+    if (acts)
+      for (const ActionTest& t : a.action_tests) {
+        f.tests.push_back(t.test);
+        DrawPrimitive label =
+            Prim(DrawKind::kLabel, DrawStyle::kTest, {fp.centre_mm - geom::Forward(fp) * fp.depth_mm}, "tests", a.id);
+        label.text = "Action (" + t.test.reason + "): " + t.test.odds;
+        f.drawing.push_back(label);
+      }
+  }
+
+  // Range corridors of every unit that can make another test from a distance.
+  const MoraleRanges& r = settings.Ranges(data);
+  for (const Unit& u : scene.units) {
+    if (!u.pose) continue;
+    const geom::Base fp = Footprint(u);
+    const double bw = scene.BwFor(u);
+    if (IsLightInfantry(u)) {
+      const double R = r.light_infantry * bw, w = fp.width_mm / 2, v = fp.depth_mm / 2;
+      DrawPrimitive p = Prim(DrawKind::kPolygon, DrawStyle::kRange,
+                             {geom::ToTableFrame(fp, {-w - R, v}), geom::ToTableFrame(fp, {w + R, v}),
+                              geom::ToTableFrame(fp, {w + R, v + R}), geom::ToTableFrame(fp, {-w - R, v + R})},
+                             "ranges", u.id);
+      p.text = "LI fire";
+      f.drawing.push_back(p);
+    } else if (u.type == UnitType::kInfantry || (u.type == UnitType::kArtillery && !Limbered(u))) {
+      const double R = (u.type == UnitType::kArtillery ? r.artillery : r.foot) * bw;
+      DrawPrimitive p = Prim(DrawKind::kPolygon, DrawStyle::kRange, geom::Corridor(fp, geom::Edge::kFront, R), "ranges", u.id);
+      p.text = u.type == UnitType::kArtillery ? "artillery fire" : "fire";
+      f.drawing.push_back(p);
+    }
+  }
+  // Target links: who makes whom test.
+  for (const TargetChoice& c : analysis.choices) {
+    DrawPrimitive p = Prim(DrawKind::kArrow, DrawStyle::kThreat,
+                           {Footprint(*scene.FindUnit(c.by)).centre_mm, Footprint(*scene.FindUnit(c.target)).centre_mm},
+                           "threats", c.by);
+    p.text = c.why;
+    f.drawing.push_back(p);
+  }
+
+  nlohmann::json choices = nlohmann::json::array();
+  for (const TargetChoice& c : analysis.choices) choices.push_back({{"by", c.by}, {"target", c.target}, {"why", c.why}});
+  f.report = {{"ruleset", "totsk"},
+              {"settings", SettingsJson(data, settings)},
+              {"active_side", active.empty() ? nlohmann::json(nullptr) : nlohmann::json(active)},
+              {"test_targets", choices},
+              {"notes", analysis.notes},
+              {"units", units}};
+  for (const std::string& n : analysis.notes) text << "  note: " << n << "\n";
+  f.text = text.str();
+  return f;
+}
+
+}  // namespace vedette::totsk

@@ -1,0 +1,193 @@
+// Disputes on synthetic photographs: verdicts agree with the ground truth wherever the true margin
+// exceeds three times the stated uncertainty, and say TOO_CLOSE_TO_CALL when the true margin is
+// inside it; the stated uncertainty covers the actual distance error.
+//
+// The table (600 x 400 mm, 1280x720 webcam, about 2 px per mm, 16 mm markers) holds three pairs,
+// each a blue unit facing +y and a red unit facing -y straight ahead of it, 40 x 30 mm bases:
+//
+//      R1          R2          R3         red fronts at y = 215 + gap
+//      |  gap 40   |  gap 25   |  gap 58
+//      A1          A2          A3         blue fronts at y = 215
+//    x=150       x=300       x=450
+//
+// "within 1 BW" (40 mm): A1-R1 margin 0 (TOO CLOSE), A2-R2 YES by 15 mm, A3-R3 NO by 18 mm; every
+// other rule the ruleset lists is checked against its truth the same way.
+#include <cmath>
+#include <cstdio>
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <opencv2/imgcodecs.hpp>
+
+#include "calibration/dictionary.h"
+#include "overlay/dispute.h"
+#include "overlay/still_image.h"
+#include "rules/measure.h"
+#include <fstream>
+#include "rules/scene/scene_io.h"
+#include "tests/overlay/test_scenes.h"
+#include "vision/clip_render.h"
+#include "vision/renderer.h"
+#include "vision/synthetic_camera.h"
+
+namespace vedette::overlay {
+namespace {
+
+std::string PairRoster() {
+  std::string s = R"(
+bw_mm: 40
+table: {width_mm: 600, depth_mm: 400}
+dictionary: DICT_4X4_50
+sides:
+  blue: {colour: "#3060ff"}
+  red: {colour: "#e03030"}
+anchors:
+  - {marker: 0, size_mm: 40, x_mm: 30, y_mm: 30, heading_deg: 90}
+  - {marker: 1, size_mm: 40, x_mm: 570, y_mm: 30, heading_deg: 90}
+  - {marker: 2, size_mm: 40, x_mm: 570, y_mm: 370, heading_deg: 90}
+  - {marker: 3, size_mm: 40, x_mm: 30, y_mm: 370, heading_deg: 90}
+units:
+)";
+  const double xs[3] = {150, 300, 450}, gaps[3] = {40, 25, 58};
+  for (int i = 0; i < 3; ++i) {
+    char buf[512];
+    std::snprintf(buf, sizeof buf,
+                  "  - {id: A%d, side: blue, type: infantry, base: {width_mm: 40, depth_mm: 30}, pose: {x_mm: %g, y_mm: 200, "
+                  "heading_deg: 90}, marker: %d, marker_size_mm: 16, marker_offset_mm: [0, -2], marker_height_mm: 3}\n"
+                  "  - {id: R%d, side: red, type: infantry, base: {width_mm: 40, depth_mm: 30}, pose: {x_mm: %g, y_mm: %g, "
+                  "heading_deg: -90}, marker: %d, marker_size_mm: 16, marker_offset_mm: [0, -2], marker_height_mm: 3}\n",
+                  i + 1, xs[i], 10 + 2 * i, i + 1, xs[i], 215 + gaps[i] + 15, 11 + 2 * i);
+    s += buf;
+  }
+  return s;
+}
+
+struct Photo {
+  std::string dir;
+  Scene truth;
+  vision::SyntheticCamera camera;
+  cv::Mat image;
+};
+
+const Photo& TestPhoto() {
+  static const Photo photo = [] {
+    Photo p;
+    p.dir = testing::TempDir("dispute");
+    testing::WriteFile(p.dir + "/roster.yaml", PairRoster());
+    p.truth = LoadScene(p.dir + "/roster.yaml");
+    vision::SyntheticCameraOptions co;
+    co.image_size = {1280, 720};
+    co.table_width_mm = 600;
+    co.table_depth_mm = 400;
+    co.tilt_deg = 8;
+    p.camera = vision::MakeSyntheticCamera(co);
+    vision::SceneRenderer renderer(p.camera.intrinsics);
+    vision::RenderOptions ro;
+    ro.supersample = 3;
+    ro.seed = 11;
+    p.image = renderer.Render(ro, p.truth, p.camera.camera_from_table, *calib::DictionaryByName("DICT_4X4_50")).image;
+    cv::imwrite(p.dir + "/photo.png", p.image);
+    vision::WriteIntrinsicsYaml(p.camera.intrinsics, p.dir + "/cam.yaml");
+    return p;
+  }();
+  return photo;
+}
+
+TEST(Dispute, VerdictsAgreeWithTheTruthOutsideThreeSigma) {
+  const Photo& p = TestPhoto();
+  const StillLocation still = LocateStill(p.image, "photo.png", p.camera.intrinsics, p.truth);
+  ASSERT_EQ(still.location.units.size(), 6u) << "every unit must be located";
+  const auto ruleset = MakeRuleset("totsk");
+  const DisputeOptions options;
+  ASSERT_EQ(options.verdict.k_sigma, 3.0);
+  int called = 0, too_close = 0;
+  for (int i = 1; i <= 3; ++i) {
+    const std::string a = "A" + std::to_string(i), b = "R" + std::to_string(i);
+    const Dispute d = SettleDispute(options, *ruleset, still.scene, still.sigmas, a, b);
+    const std::vector<PairRule> truth = ruleset->PairRules(p.truth, a, b);
+    ASSERT_EQ(truth.size(), d.rules.size());
+    ASSERT_GT(d.sigma_mm, 0.0);
+    EXPECT_LT(d.sigma_mm, 1.0) << "2 px per mm should locate bases well below a millimetre";
+    // The stated sigma covers the real error of the distance.
+    const double true_distance = Measure(p.truth, a, b, {}).distance_mm;
+    EXPECT_LE(std::abs(d.distance_mm - true_distance), 3 * d.sigma_mm)
+        << a << "-" << b << ": measured " << d.distance_mm << " mm, true " << true_distance << " mm, sigma " << d.sigma_mm;
+    for (size_t r = 0; r < truth.size(); ++r) {
+      const double true_margin = truth[r].threshold_mm - truth[r].measured_mm;
+      const VerdictKind got = d.verdicts[r].kind;
+      const std::string what = a + "-" + b + " '" + truth[r].rule + "': true margin " + std::to_string(true_margin) +
+                               " mm, sigma " + std::to_string(d.sigma_mm) + " mm, said " + d.verdicts[r].text;
+      if (!std::isfinite(true_margin) || std::abs(true_margin) > 3 * d.sigma_mm) {
+        EXPECT_EQ(got, true_margin > 0 ? VerdictKind::kYes : VerdictKind::kNo) << what;
+        ++called;
+      } else if (std::abs(true_margin) <= d.sigma_mm) {
+        // Inside one sigma the measured margin is within 3 sigma of zero unless the error is > 2 sigma.
+        EXPECT_EQ(got, VerdictKind::kTooCloseToCall) << what;
+        ++too_close;
+      } else {
+        // Between 1 and 3 sigma either answer may come, but never the wrong one.
+        EXPECT_NE(got, true_margin > 0 ? VerdictKind::kNo : VerdictKind::kYes) << what;
+      }
+    }
+  }
+  EXPECT_GE(called, 2) << "the table must hold clear calls";
+  EXPECT_GE(too_close, 1) << "A1-R1 is exactly 1 BW apart";
+}
+
+TEST(Dispute, CommandPrintsTheAgreedJson) {
+  const Photo& p = TestPhoto();
+  const std::string cmd = std::string(VEDETTE_BINARY) + " dispute --image " + p.dir + "/photo.png --calib " + p.dir +
+                          "/cam.yaml --roster " + p.dir + "/roster.yaml --ruleset totsk --from A2 --to R2 --json --evidence " +
+                          p.dir + "/ev 2>/dev/null";
+  std::string out;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  char buf[4096];
+  while (pipe && fgets(buf, sizeof buf, pipe)) out += buf;
+  ASSERT_EQ(pipe ? pclose(pipe) : -1, 0) << out;
+  const nlohmann::json j = nlohmann::json::parse(out);
+  EXPECT_EQ(j["from"], "A2");
+  EXPECT_EQ(j["to"], "R2");
+  EXPECT_NEAR(j["distance_mm"].get<double>(), 25.0, 1.0);
+  EXPECT_GT(j["sigma_mm"].get<double>(), 0.0);
+  EXPECT_NEAR(j["distance_bw"].get<double>(), 25.0 / 40.0, 0.03);
+  bool within = false;
+  for (const auto& v : j["verdicts"]) {
+    EXPECT_TRUE(v.contains("rule") && v.contains("threshold_mm") && v.contains("margin_mm") && v.contains("verdict"));
+    if (v["rule"] == "within 1 BW") {
+      within = true;
+      EXPECT_EQ(v["threshold_mm"].get<double>(), 40.0);
+      EXPECT_NEAR(v["margin_mm"].get<double>(), 15.0, 1.0);
+      EXPECT_EQ(v["verdict"], "YES");
+    }
+  }
+  EXPECT_TRUE(within) << out;
+  // Evidence: the PNG is the photo's size and the record holds the verdicts and the calibration.
+  const cv::Mat ev = cv::imread(p.dir + "/ev.png");
+  EXPECT_EQ(ev.size(), p.image.size());
+  std::ifstream in(p.dir + "/ev.json");
+  const nlohmann::json e = nlohmann::json::parse(in);
+  EXPECT_EQ(e["dispute"]["from"], "A2");
+  EXPECT_EQ(e["units"].size(), 6u);
+  EXPECT_TRUE(e["calibration"].contains("camera_matrix"));
+}
+
+TEST(Verdict, HandComputedCalls) {
+  // within 1 BW: threshold 40 mm. Measured 36.9 mm, sigma 0.4: margin +3.1 > 3 x 0.4 -> YES.
+  VerdictOptions o;
+  o.k_sigma = 3;
+  EXPECT_EQ(DecideRule(o, {"within 1 BW", "edge_to_edge", 40.0, 36.9}, 0.4).kind, VerdictKind::kYes);
+  EXPECT_EQ(DecideRule(o, {"within 1 BW", "edge_to_edge", 40.0, 36.9}, 0.4).text, "YES by 3.1 \u00b1 0.4 mm");
+  // Measured 41.0: margin -1.0, 3 sigma = 1.2 -> too close.
+  EXPECT_EQ(DecideRule(o, {"within 1 BW", "edge_to_edge", 40.0, 41.0}, 0.4).kind, VerdictKind::kTooCloseToCall);
+  // Measured 42.0: margin -2.0 -> NO.
+  EXPECT_EQ(DecideRule(o, {"within 1 BW", "edge_to_edge", 40.0, 42.0}, 0.4).kind, VerdictKind::kNo);
+  // Not in the corridor at all (infinite measurement): NO, whatever the sigma.
+  EXPECT_EQ(DecideRule(o, {"in ZOC", "zoc_reach", 40.0, INFINITY}, 5.0).kind, VerdictKind::kNo);
+  // Distance sigma: 0.1 mm each plus 0.1 deg over a 25 mm lever each: sqrt(2 (0.01 + 0.0436^2)) = 0.154 mm.
+  const double s = DistanceSigmaMm({0.1, 0.1}, 25.0, {0.1, 0.1}, 25.0);
+  EXPECT_NEAR(s, std::sqrt(2 * (0.01 + std::pow(0.1 * M_PI / 180 * 25, 2))), 1e-12);
+}
+
+}  // namespace
+}  // namespace vedette::overlay

@@ -1,0 +1,86 @@
+// `vedette analyze` (totsk is the default ruleset) and `vedette check-move` through the real binary:
+// JSON keys, exit codes (0 legal, 1 illegal, 2 bad input with file:line on stderr, nothing on stdout).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tests/app/run_command.h"
+#include "tests/rules/totsk/totsk_test_util.h"
+
+namespace vedette {
+namespace {
+
+using testing::RunVedette;
+using totsk_test::ScenePath;
+
+std::string WriteTemp(const std::string& name, const std::string& text) {
+  const auto p = std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "_totsk_" + name);
+  std::ofstream(p) << text;
+  return p.string();
+}
+
+TEST(TotskCli, AnalyzeDefaultsToTotsk) {
+  const auto r = RunVedette("analyze " + ScenePath("faq_flank_and_rear.yaml") + " --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["ruleset"], "totsk");
+  const auto& b1 = j["units"][0];
+  for (const char* k : {"id", "zoc_of", "threats", "secure", "rear_support", "morale", "action_tests"})
+    EXPECT_TRUE(b1.contains(k)) << k;
+  for (const char* k : {"reasons", "modifiers", "total", "p_pass", "p_lose_fail", "p_rout"})
+    EXPECT_TRUE(b1["morale"].contains(k)) << k;
+  EXPECT_EQ(b1["morale"]["total"], -6);
+  const auto qrs = RunVedette("analyze " + ScenePath("faq_flank_and_rear.yaml") + " --json --set rules=qrs");
+  ASSERT_EQ(qrs.status, 0) << qrs.err;
+  EXPECT_EQ(nlohmann::json::parse(qrs.out)["settings"]["threat_distance"]["bw"], 4.0);
+  const auto bad = RunVedette("analyze " + ScenePath("faq_flank_and_rear.yaml") + " --set threat_distance=far");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_TRUE(bad.out.empty());
+}
+
+TEST(TotskCli, CheckMoveJsonAndExitCodes) {
+  // B1 of the scene is at (500,400) facing +y; 1 BW = 40 mm; line infantry moves 2 BW.
+  const std::string scene = ScenePath("faq_two_on_rear.yaml");
+  auto r = RunVedette("check-move " + scene + " --unit B1 --to 500,440,90 --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["legal"], true);
+  EXPECT_EQ(j["kinds"], nlohmann::json::array({"straight_ahead"}));
+  for (const char* k : {"tests", "distance_bw", "allowance_bw", "ground", "zoc_of", "from", "to"}) EXPECT_TRUE(j.contains(k)) << k;
+  r = RunVedette("check-move " + scene + " --unit B1 --to 500,520,90 --json");
+  EXPECT_EQ(r.status, 1);
+  j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["legal"], false);
+  EXPECT_NE(j["illegal_reason"].get<std::string>().find("allowed 2 BW"), std::string::npos) << j["illegal_reason"];
+  r = RunVedette("check-move " + scene + " --unit B1 --to 500,440,90 --second-move");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("Second or subsequent move"), std::string::npos) << r.out;
+  r = RunVedette("check-move " + scene + " --unit B1 --to 500,x,90");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(r.out.empty());
+  EXPECT_NE(r.err.find("--to"), std::string::npos) << r.err;
+  r = RunVedette("check-move " + scene + " --unit Z9 --to 500,440,90");
+  EXPECT_EQ(r.status, 2);
+}
+
+// A declaration of the wrong type names the scene file and line.
+TEST(TotskCli, BadDeclarationNamesFileAndLine) {
+  const std::string scene = WriteTemp("decl.yaml", R"(bw_mm: 40
+units:
+  - {id: B1, side: blue, type: infantry, pose: {x_mm: 500, y_mm: 400, heading_deg: 90}}
+  - {id: R1, side: red, type: infantry, pose: {x_mm: 500, y_mm: 430, heading_deg: -90}}
+declarations:
+  B1:
+    failed_morale: perhaps
+  R1: {target: B1}
+)");
+  const auto r = RunVedette("analyze " + scene + " --ruleset totsk --json");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(r.out.empty());
+  EXPECT_NE(r.err.find(scene + ":7:"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace vedette

@@ -1,0 +1,301 @@
+// The tracker on synthetic clips rendered by the project's renderer (vision/clip_render.h): units
+// resting and moving, a hand sweeping over half of them, a unit lifted and put back one base width
+// away, the camera bumped, duplicate and unknown markers. The table (600 x 400 mm, seen at 680 x 425
+// px, so a 14 mm marker is about 14 px):
+//
+//   y=400 +---------------------------------+
+//         | A3                           A2 |
+//         |              R1 (300,260) v     |
+//         |    B1 (200,150) ^  B2 (260,150) ^
+//         | A0                           A1 |
+//   y=0   +---------------------------------+ x=600
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+
+#include "vision/clip_render.h"
+#include "vision/clip_script.h"
+#include "vision/renderer.h"
+#include "vision/track_tracker.h"
+
+namespace vedette::vision {
+namespace {
+
+const char* kRoster = R"(
+roster_scene:
+  dictionary: DICT_4X4_50
+  bw_mm: 40
+  table: {width_mm: 600, depth_mm: 400}
+  sides: {blue: {colour: "#3060ff"}, red: {colour: "#e03030"}}
+  anchors:
+    - {marker: 0, size_mm: 40, x_mm: 40, y_mm: 40}
+    - {marker: 1, size_mm: 40, x_mm: 560, y_mm: 40}
+    - {marker: 2, size_mm: 40, x_mm: 560, y_mm: 360}
+    - {marker: 3, size_mm: 40, x_mm: 40, y_mm: 360}
+  units:
+    - {id: B1, side: blue, type: infantry, base: {width_mm: 40, depth_mm: 20}, marker: 10, marker_size_mm: 14, marker_height_mm: 3, pose: {x_mm: 200, y_mm: 150, heading_deg: 90}}
+    - {id: B2, side: blue, type: infantry, base: {width_mm: 40, depth_mm: 20}, marker: 11, marker_size_mm: 14, marker_height_mm: 3, pose: {x_mm: 260, y_mm: 150, heading_deg: 90}}
+    - {id: R1, side: red, type: infantry, base: {width_mm: 40, depth_mm: 20}, marker: 12, marker_size_mm: 14, marker_height_mm: 3, pose: {x_mm: 300, y_mm: 260, heading_deg: -90}}
+camera: {image_size: [680, 425]}
+render: {supersample: 2, blur_sigma_px: 0.7, read_noise: 2.0, jpeg_quality: 0}
+fps: 15
+)";
+
+struct ClipRun {
+  std::vector<TrackFrame> frames;
+  std::vector<ClipMoment> truth;
+  std::vector<TrackEvent> events;
+  std::vector<double> marker_side_px;  // truth, per unit (first frame)
+  bool classifies = false;
+};
+
+ClipRun Track(const std::string& extra, TrackerOptions o = {}) {
+  ClipRenderer r(ParseClipScript(std::string(kRoster) + extra, "test.clip.yaml"));
+  Tracker tracker(o, r.intrinsics(), r.script().roster, r.dictionary());
+  ClipRun run;
+  run.classifies = tracker.classifies_moves();
+  for (int f = 0; f < r.FrameCount(); ++f) {
+    ClipFrame cf = r.Render(f);
+    if (f == 0)
+      for (const auto& m : cf.render_truth.markers)
+        if (!m.unit.empty()) run.marker_side_px.push_back(m.side_px);
+    TrackFrame tf = tracker.Process(cf.image, cf.t);
+    for (const auto& e : tf.events) run.events.push_back(e);
+    run.truth.push_back(std::move(cf.moment));
+    run.frames.push_back(std::move(tf));
+  }
+  return run;
+}
+
+const TrackedUnit& UnitOf(const TrackFrame& f, const std::string& id) {
+  for (const auto& u : f.units)
+    if (u.id == id) return u;
+  throw std::runtime_error("no unit " + id);
+}
+
+std::vector<TrackEvent> EventsOf(const ClipRun& r, const std::string& type, const std::string& unit = "") {
+  std::vector<TrackEvent> out;
+  for (const auto& e : r.events)
+    if (e.type == type && (unit.empty() || e.unit == unit)) out.push_back(e);
+  return out;
+}
+
+double Dist(const Pose& a, const Pose& b) { return std::hypot(a.x_mm - b.x_mm, a.y_mm - b.y_mm); }
+
+// Every measured unit is near its own truth (identity never swapped), on every frame.
+void ExpectNoIdentitySwap(const ClipRun& r, double tol_mm) {
+  for (size_t f = 0; f < r.frames.size(); ++f)
+    for (const auto& u : r.frames[f].units) {
+      if (!u.measured) continue;
+      ASSERT_TRUE(r.truth[f].poses.count(u.id)) << "frame " << f << ": " << u.id << " measured but not on the table";
+      EXPECT_LT(Dist(u.pose, r.truth[f].poses.at(u.id)), tol_mm) << "frame " << f << ": " << u.id << " far from its truth";
+    }
+}
+
+// B1 advances 40 mm straight ahead during t = 0.5..1.3 s; B2 and R1 rest. One move event, within
+// 1 mm and 0.5 deg of the truth at both ends; the resting units hold still.
+TEST(Tracker, MoveEventAndRestJitter) {
+  const ClipRun r = Track(R"(
+duration_s: 2.4
+units:
+  B1: {keys: [{t: 0.5}, {t: 1.3, y_mm: 190}]}
+)");
+  for (double s : r.marker_side_px) EXPECT_LT(s, 16.0) << "markers are meant to be about 14 px";
+  ExpectNoIdentitySwap(r, 3.0);
+  const auto moves = EventsOf(r, "move");
+  ASSERT_EQ(moves.size(), 1u) << (moves.empty() ? "" : moves[1].json.dump());
+  const auto& j = moves[0].json;
+  EXPECT_EQ(moves[0].unit, "B1");
+  EXPECT_NEAR(j["from"]["x_mm"].get<double>(), 200, 1.0);
+  EXPECT_NEAR(j["from"]["y_mm"].get<double>(), 150, 1.0);
+  EXPECT_NEAR(j["from"]["heading_deg"].get<double>(), 90, 0.5);
+  EXPECT_NEAR(j["to"]["x_mm"].get<double>(), 200, 1.0);
+  EXPECT_NEAR(j["to"]["y_mm"].get<double>(), 190, 1.0);
+  EXPECT_NEAR(j["to"]["heading_deg"].get<double>(), 90, 0.5);
+  EXPECT_GE(j["path"].size(), 5u) << "the path seen while it moved";
+  if (r.classifies) {
+    ASSERT_TRUE(j["classification"].is_array()) << j.dump();
+    EXPECT_FALSE(j["classification"].empty()) << j.dump();
+  } else {
+    EXPECT_TRUE(j["classification"].is_null());
+    EXPECT_TRUE(j.contains("note"));
+  }
+  // The move shows while it happens.
+  bool seen_moving = false;
+  for (const auto& f : r.frames) seen_moving = seen_moving || UnitOf(f, "B1").state == "moving";
+  EXPECT_TRUE(seen_moving);
+  EXPECT_EQ(UnitOf(r.frames.back(), "B1").state, "at_rest");
+  // Rest jitter of B2 after it settled (frames from 0.5 s): far below a 14 px marker's measurement
+  // noise (~0.1 mm, ~0.3 deg). The bound stated in TRACKING_NOTES.md: 0.05 mm and 0.1 deg peak to peak.
+  double xmin = 1e9, xmax = -1e9, hmin = 1e9, hmax = -1e9;
+  for (size_t f = 8; f < r.frames.size(); ++f) {
+    const TrackedUnit& u = UnitOf(r.frames[f], "B2");
+    ASSERT_EQ(u.state, "at_rest") << "frame " << f;
+    xmin = std::min(xmin, u.pose.x_mm), xmax = std::max(xmax, u.pose.x_mm);
+    hmin = std::min(hmin, u.pose.heading_deg), hmax = std::max(hmax, u.pose.heading_deg);
+  }
+  EXPECT_LT(xmax - xmin, 0.05) << "mm";
+  EXPECT_LT(hmax - hmin, 0.1) << "deg";
+  EXPECT_NEAR(UnitOf(r.frames.back(), "B2").pose.x_mm, 260, 0.5);
+}
+
+// A hand (radius 45 mm, 80 mm up) sweeps over B1 and B2 and stays a while; they keep their poses,
+// are reported occluded, and no move, lift or removal is made up.
+TEST(Tracker, HandSweepKeepsPoses) {
+  const ClipRun r = Track(R"(
+duration_s: 2.4
+hands:
+  - {radius_mm: 45, height_mm: 80, keys: [{t: 0.5, x_mm: 120, y_mm: 150}, {t: 1.0, x_mm: 230, y_mm: 150}, {t: 1.6, x_mm: 230, y_mm: 150}, {t: 1.8, x_mm: 230, y_mm: 40}]}
+)");
+  ExpectNoIdentitySwap(r, 2.0);
+  EXPECT_TRUE(EventsOf(r, "move").empty());
+  EXPECT_TRUE(EventsOf(r, "lifted").empty());
+  EXPECT_TRUE(EventsOf(r, "removed").empty());
+  EXPECT_FALSE(EventsOf(r, "occluded", "B1").empty());
+  EXPECT_FALSE(EventsOf(r, "occluded", "B2").empty());
+  int occluded_frames = 0;
+  for (size_t f = 0; f < r.frames.size(); ++f)
+    for (const std::string id : {"B1", "B2"}) {
+      const TrackedUnit& u = UnitOf(r.frames[f], id);
+      if (u.state != "occluded") continue;
+      ++occluded_frames;
+      // Kept where it was, within its uncertainty (3 sigma, at least 0.2 mm).
+      EXPECT_LT(Dist(u.pose, r.truth[f].poses.at(id)), std::max(0.2, 3 * u.sigma_mm)) << "frame " << f << " " << id;
+    }
+  EXPECT_GE(occluded_frames, 10);
+  EXPECT_EQ(UnitOf(r.frames.back(), "B1").state, "at_rest");
+  EXPECT_EQ(UnitOf(r.frames.back(), "B2").state, "at_rest");
+}
+
+// B2 is lifted at 0.6 s and put back one base width (40 mm) to its right at 1.4 s: "lifted", then
+// "replaced" and a move from (260,150) to (300,150); its identity is kept.
+TEST(Tracker, LiftAndReplaceOneBaseWidthAway) {
+  const ClipRun r = Track(R"(
+duration_s: 2.8
+units:
+  B2:
+    keys: [{t: 0.8}, {t: 0.9, x_mm: 300}]
+    lifted: [[0.6, 1.4]]
+)");
+  ExpectNoIdentitySwap(r, 3.0);
+  ASSERT_EQ(EventsOf(r, "lifted", "B2").size(), 1u);
+  ASSERT_EQ(EventsOf(r, "replaced", "B2").size(), 1u);
+  EXPECT_TRUE(EventsOf(r, "removed").empty());
+  bool lifted_state = false;
+  for (const auto& f : r.frames) lifted_state = lifted_state || UnitOf(f, "B2").state == "lifted";
+  EXPECT_TRUE(lifted_state);
+  const auto moves = EventsOf(r, "move");
+  std::string all;
+  for (const auto& e : r.events) all += e.json.dump().substr(0, 160) + "\n";
+  ASSERT_EQ(moves.size(), 1u) << all;
+  EXPECT_EQ(moves[0].unit, "B2");
+  EXPECT_NEAR(moves[0].json["from"]["x_mm"].get<double>(), 260, 1.0);
+  EXPECT_NEAR(moves[0].json["to"]["x_mm"].get<double>(), 300, 1.0);
+  EXPECT_NEAR(moves[0].json["to"]["y_mm"].get<double>(), 150, 1.0);
+  EXPECT_NEAR(moves[0].json["to"]["heading_deg"].get<double>(), 90, 0.5);
+  EXPECT_EQ(UnitOf(r.frames.back(), "B2").state, "at_rest");
+}
+
+// The camera is bumped (1.5 deg, 1 deg, 0.5 deg about its axes) at t = 1.0 s: re-registered within a
+// second, and no unit moves in table coordinates.
+TEST(Tracker, CameraBumpReRegistersWithoutMovingUnits) {
+  const ClipRun r = Track(R"(
+duration_s: 2.2
+camera_moves:
+  - {t: 1.0, rotate_deg: [1.5, -1.0, 0.5]}
+)");
+  ExpectNoIdentitySwap(r, 1.0);
+  const auto bumps = EventsOf(r, "camera_moved");
+  ASSERT_EQ(bumps.size(), 1u);
+  EXPECT_GE(bumps[0].json["t"].get<double>(), 1.0 - 1e-6);
+  EXPECT_LE(bumps[0].json["t"].get<double>(), 2.0);
+  EXPECT_NEAR(bumps[0].json["rotation_deg"].get<double>(), std::sqrt(1.5 * 1.5 + 1 + 0.25), 0.2);
+  EXPECT_TRUE(EventsOf(r, "move").empty());
+  EXPECT_TRUE(EventsOf(r, "lifted").empty());
+  for (const std::string id : {"B1", "B2", "R1"}) {
+    const TrackedUnit& u = UnitOf(r.frames.back(), id);
+    EXPECT_LT(Dist(u.pose, r.truth.back().poses.at(id)), 0.5) << id;
+    EXPECT_EQ(u.state, "at_rest") << id;
+  }
+}
+
+// A unit that appears mid-clip (put down at 0.8 s) is found in the frame it appears or the next.
+TEST(Tracker, AppearingUnitFoundAtOnce) {
+  const ClipRun r = Track(R"(
+duration_s: 1.4
+units:
+  R1: {placed_at: 0.8}
+)");
+  int placed = -1, found = -1;
+  for (size_t f = 0; f < r.frames.size(); ++f) {
+    if (placed < 0 && r.truth[f].states.at("R1") == ClipUnitState::kOnTable) placed = int(f);
+    if (found < 0 && UnitOf(r.frames[f], "R1").measured) found = int(f);
+  }
+  ASSERT_GE(placed, 0);
+  ASSERT_GE(found, 0);
+  EXPECT_LE(found - placed, 1);
+  EXPECT_EQ(EventsOf(r, "appeared", "R1").size(), 1u);
+  EXPECT_EQ(UnitOf(r.frames.front(), "R1").state, "unseen");
+  EXPECT_FALSE(UnitOf(r.frames.front(), "R1").has_pose);
+}
+
+// A second marker 11 (B2's) and a marker 30 nobody owns lie on the table: both are reported as
+// events, and the tracker does not pick one silently.
+TEST(Tracker, DuplicateAndUnknownMarkersAreEvents) {
+  const ClipScript script = ParseClipScript(std::string(kRoster) + "duration_s: 1\n", "test.clip.yaml");
+  ClipRenderer clip(script);
+  Scene shown = ClipMomentAt(script, 0).scene;
+  Unit copy = *shown.FindUnit("B2");
+  copy.id = "B2copy";
+  copy.pose = Pose{450, 200, 0};
+  shown.units.push_back(copy);
+  Unit stranger = copy;
+  stranger.id = "X";
+  stranger.marker->id = 30;
+  stranger.pose = Pose{450, 110, 45};
+  shown.units.push_back(stranger);
+  SceneRenderer renderer(clip.intrinsics());
+  RenderOptions ro = script.render;
+  TrackerOptions options;
+  options.band_count = 12;
+  Tracker tracker(options, clip.intrinsics(), script.roster, clip.dictionary());
+  std::vector<TrackEvent> events;
+  for (int f = 0; f < 13; ++f) {  // 13 frames: the rotating band (12 bands) has swept the image once
+    ro.seed = 1 + f;
+    const Rendering img = renderer.Render(ro, shown, clip.initial_camera_from_table(), clip.dictionary());
+    for (const auto& e : tracker.Process(img.image, f / 15.0).events) events.push_back(e);
+  }
+  int dup = 0, unknown = 0;
+  for (const auto& e : events) {
+    if (e.type == "duplicate_id") {
+      ++dup;
+      EXPECT_EQ(e.unit, "B2");
+      EXPECT_EQ(e.json["spots"].size(), 2u);
+    }
+    if (e.type == "unknown_marker") {
+      ++unknown;
+      EXPECT_EQ(e.json["marker"].get<int>(), 30);
+    }
+  }
+  std::string all;
+  for (const auto& e : events) all += e.json.dump().substr(0, 200) + "\n";
+  EXPECT_EQ(dup, 1) << "reported once while it lasts\n" << all;
+  EXPECT_EQ(unknown, 1);
+}
+
+TEST(Tracker, OptionsCheckNamesTheProblem) {
+  TrackerOptions o;
+  std::string error;
+  EXPECT_TRUE(o.Check(&error)) << error;
+  o.band_count = -1;
+  EXPECT_FALSE(o.Check(&error));
+  EXPECT_NE(error.find("band_count"), std::string::npos);
+  o = {};
+  o.filter.step_frames = 0;
+  EXPECT_FALSE(o.Check(&error));
+  EXPECT_NE(error.find("filter: step_frames"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace vedette::vision

@@ -1,0 +1,147 @@
+#pragma once
+// Live tracking: frames in, steady unit tracks and events out.
+//
+// Design ("track, don't rediscover"). Between frames the tracker knows where every marker was, so a
+// frame normally costs little:
+//  Step 1  change map: the frame subsampled (every change_step_px px) is compared with the last one;
+//          what changed marks the markers near it dirty and names regions nobody explains.
+//  Step 2  predicted windows: each known marker (anchors, units not removed) is projected at its
+//          predicted pose (constant velocity) through the current camera; dirty markers, and resting
+//          ones every rest_refine_every frames, are refined there with RefineMarkerCorners and their
+//          bits checked against their ID; when that fails a local detection runs in a window grown by
+//          the marker's speed.
+//  Step 3  surprises: unexplained change regions get a local detection (a unit put down shows up in
+//          the frame it appears), and a band of 1/band_count of the image height, rotating every
+//          frame, gets a full detection, so anything the rest missed is found within band_count
+//          frames. A surprise (an unknown or duplicated ID, anchors lost) triggers a full-frame
+//          detection, at most max_full_detect_hz times a second.
+//  Step 4  registration from the anchors, averaged while the camera is still; an anchor jump larger
+//          than bump_px is a camera bump: the average restarts and the frame is re-registered at once,
+//          so units keep their table coordinates.
+//  Step 5  each unit: its measurement goes through its PoseFilter (vision/track_filter.h); an unseen
+//          unit's spot is checked (vision/track_state.h) to tell occluded from lifted; a unit that
+//          comes to rest away from its last rest pose makes a `move` event, classified by the
+//          ruleset's CheckMove; moves that start and end together make a `group_move`.
+// Every stage is timed (TrackTiming) for the benchmark and the overlay.
+#include <deque>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <opencv2/aruco.hpp>
+#include <opencv2/core.hpp>
+
+#include "calibration/camera_model.h"
+#include "calibration/registration.h"
+#include "rules/ruleset.h"
+#include "rules/scene/scene.h"
+#include "vision/detect.h"
+#include "vision/track_filter.h"
+#include "vision/track_state.h"
+
+namespace vedette::vision {
+
+struct TrackerOptions {
+  DetectorOptions detector;            // full and local detection; the Tracker fills it from the roster when left default
+  bool detector_from_roster = true;    // true: replace `detector` by DetectorOptionsFor(roster, intrinsics)
+  calib::RegistrationOptions registration;
+  PoseFilterOptions filter;
+  VisibilityOptions visibility;
+  SpotOptions spot;
+  int change_step_px = 4;              // change map samples every this many px (larger: cheaper, coarser)
+  double change_levels = 30;           // a sample changed when its grey level moved by more than this (of 255)
+  int rest_refine_every = 2;           // a resting, undisturbed marker is re-measured every this many frames (1: every frame)
+  double window_margin_sides = 0.75;   // local detection window: the predicted marker grown by this many sides, plus its motion
+  double upscale_below_px = 20;        // local windows are searched at 2x when the smallest marker is below this side, px
+  int max_bit_errors = 1;              // a refined marker whose cells disagree with its ID in more cells is not accepted
+  int band_count = 24;                 // rotating detection band: 1/band_count of the height per frame (0: none)
+  double max_full_detect_hz = 4;       // surprise-driven full detections per second at most (the first frame always)
+  double full_detect_every_s = 0;      // also a full detection this often, s (0: only on surprise)
+  double bump_px = 1.0;                // anchors moved by more than this (mean over their corners): the camera moved, px
+  double registration_window_s = 10;   // anchor corners averaged over at most this long while the camera is still, s
+  double move_min_mm = 1.0;            // a unit resting this far from its last rest pose has moved, mm
+  double move_min_deg = 0.5;           // ... or turned this much, deg
+  double group_window_s = 0.75;        // moves starting and ending within this of each other form a group, s
+  int max_path_points = 24;            // poses kept on a move's path
+  std::string ruleset = "totsk";       // classifies moves; "" or not registered: moves are reported unclassified
+  bool Check(std::string* error) const;
+};
+
+struct TrackedUnit {
+  std::string id;
+  int marker = -1;
+  bool has_pose = false;           // false until first seen
+  Pose pose;                       // table frame, mm / deg
+  double vx_mm_s = 0, vy_mm_s = 0; // velocity, mm/s
+  double turn_deg_s = 0;           // deg/s
+  double sigma_mm = 0;             // 1-sigma of the reported position, mm
+  double sigma_deg = 0;            // 1-sigma of the reported heading, deg
+  std::string state;               // "unseen", "seen", "moving", "at_rest", "occluded", "lifted", "removed"
+  double since_t = 0;              // occluded/lifted/removed: since when, s
+  bool measured = false;           // a measurement of this frame went into the pose
+};
+
+struct TrackEvent {
+  std::string type;     // "move", "group_move", "appeared", "occluded", "lifted", "replaced", "removed",
+                        // "duplicate_id", "unknown_marker", "camera_moved", "registration_lost"
+  std::string unit;     // "" when not about one unit
+  nlohmann::json json;  // the full event line ({"event":type,"frame":..,"t":..,...})
+};
+
+struct TrackRegistration {
+  bool ok = false;                 // a camera pose is known
+  bool fresh = false;              // re-estimated from this frame's anchors
+  int anchors_seen = 0;
+  double rms_px = 0;               // reprojection RMS of the averaged anchors, px
+  calib::CameraFromTable camera_from_table;
+};
+
+struct TrackTiming {
+  double total_ms = 0, change_ms = 0, windows_ms = 0, surprise_ms = 0, full_ms = 0, update_ms = 0;
+  bool full_detection = false;
+  int windows_refined = 0, windows_local = 0, windows_skipped = 0, regions = 0;
+};
+
+struct TrackFrame {
+  int frame = 0;
+  double t = 0;  // s
+  std::vector<TrackedUnit> units;  // every roster unit, roster order
+  std::vector<TrackEvent> events;
+  TrackRegistration registration;
+  TrackTiming timing;
+  std::vector<calib::MarkerObservation> markers;  // every marker measured this frame (anchors and units)
+};
+
+// The per-frame JSON line: {"frame","t","units":[{"id","x_mm","y_mm","heading_deg","sigma_mm","sigma_deg",
+// "vx_mm_s","vy_mm_s","state","since_t"?}],"registration":{"ok","anchors_seen","rms_px"},"ms"}. A unit
+// never seen has no pose fields.
+nlohmann::json FrameJson(const TrackFrame& frame);
+nlohmann::json PoseJson(const Pose& p);
+
+class Tracker {
+ public:
+  // Throws std::invalid_argument for bad options (naming the constraint).
+  Tracker(const TrackerOptions& options, const calib::CameraIntrinsics& intrinsics, const Scene& roster,
+          const cv::aruco::Dictionary& dictionary);
+  ~Tracker();
+
+  // image: 8-bit BGR or gray of the intrinsics' size; t in seconds, increasing.
+  TrackFrame Process(const cv::Mat& image, double t);
+
+  const TrackerOptions& options() const { return o_; }
+  const Scene& roster() const { return roster_; }
+  bool classifies_moves() const;   // a ruleset that judges moves is loaded
+  std::string ruleset_note() const { return ruleset_note_; }  // why moves are unclassified, if they are
+
+ private:
+  struct Impl;
+  TrackerOptions o_;
+  Scene roster_;
+  std::string ruleset_note_;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace vedette::vision
