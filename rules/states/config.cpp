@@ -46,12 +46,16 @@ StatesConfig LoadStatesConfig(const std::string& path) {
     const YAML::Node st = need(root, "states");
     for (auto it = st.begin(); it != st.end(); ++it) {
       const std::string t = unit_type(it->first);
-      for (const auto& s : it->second) c.states[t].push_back(s.as<std::string>());
+      // A copy: yaml-cpp's iterator hands out a proxy that dies at the end of the expression.
+      const YAML::Node list = it->second;
+      for (const auto& s : list) c.states[t].push_back(s.as<std::string>());
       if (c.states[t].empty()) throw InputError(path, LineOf(it->second), "states." + t + " must list at least one state");
     }
     const YAML::Node mk = need(root, "markers");
-    for (auto it = mk.begin(); it != mk.end(); ++it)
-      for (const auto& t : it->second) c.markers[it->first.as<std::string>()].insert(unit_type(t));
+    for (auto it = mk.begin(); it != mk.end(); ++it) {
+      const YAML::Node types = it->second;
+      for (const auto& t : types) c.markers[it->first.as<std::string>()].insert(unit_type(t));
+    }
     const YAML::Node tk = need(root, "tokens");
     c.token_max_distance_mm = need(tk, "max_distance_mm").as<double>();
     if (!(c.token_max_distance_mm > 0)) throw InputError(path, LineOf(tk["max_distance_mm"]), "tokens.max_distance_mm must be positive");
@@ -64,10 +68,12 @@ StatesConfig LoadStatesConfig(const std::string& path) {
       c.token_ids[it->first.as<int>()] = meaning;
     }
     const YAML::Node ef = need(root, "effects");
-    for (auto it = ef.begin(); it != ef.end(); ++it)
-      for (const auto& e : it->second)
+    for (auto it = ef.begin(); it != ef.end(); ++it) {
+      const YAML::Node list = it->second;
+      for (const auto& e : list)
         c.effects[it->first.as<std::string>()].push_back({need(e, "what").as<std::string>(), need(e, "value").as<int>(),
                                                          need(e, "rule").as<std::string>()});
+    }
     const YAML::Node pt = need(root, "pass_through");
     for (auto it = pt.begin(); it != pt.end(); ++it) {
       const std::string key = it->first.as<std::string>();
