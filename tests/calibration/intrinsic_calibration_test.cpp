@@ -1,6 +1,6 @@
 // Calibration on real photos: OpenCV's 13 chessboard photos (samples/data/left*.jpg, 640x480,
 // 9x6 inner corners) and the aruco tutorial's 4 ChArUco photos (img_00..03, 5x7 squares of 40 mm,
-// 20 mm DICT_6X6_250 markers). See ../shared/realdata/SOURCES.md.
+// 20 mm DICT_6X6_250 markers). See tests/data/realdata/SOURCES.md.
 #include "calibration/intrinsic_calibration.h"
 
 #include <gtest/gtest.h>
