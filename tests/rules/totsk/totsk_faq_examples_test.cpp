@@ -65,5 +65,32 @@ TEST(TotskFaqExamples, FlankingCase2) {
   EXPECT_TRUE(UnitOf(r, "B2")["threats"]["left_flank"].empty());
 }
 
+// FAQ "Flank support": B2 beside B1 gives R1, in contact with B1's front, one more reason when it tests.
+TEST(TotskFaqExamples, EnemyFlankSupportIsAnAdditionalReason) {
+  const auto r1 = UnitOf(Analyze(LoadScene(ScenePath("faq_enemy_flank_support.yaml"))), "R1");
+  EXPECT_TRUE(r1["morale"]["tests"]);
+  EXPECT_EQ(ModifierValue(r1, "Ea. reason to test above one"), -1) << ModifierList(r1);
+}
+
+// FAQ: a fortification on the edge of a stream is +2 in contact, only +1 when fired at.
+TEST(TotskFaqExamples, FortifiedStreamBankInContactAndUnderFire) {
+  const auto contact = UnitOf(Analyze(LoadScene(ScenePath("faq_fortified_stream_contact.yaml"))), "B1");
+  EXPECT_EQ(contact["morale"]["terrain_column"], "in_contact");
+  EXPECT_EQ(contact["morale"]["total"], 2) << ModifierList(contact);
+  const auto fire = UnitOf(Analyze(LoadScene(ScenePath("faq_fortified_stream_fire.yaml"))), "B1");
+  EXPECT_EQ(fire["morale"]["terrain_column"], "under_fire");
+  EXPECT_EQ(fire["morale"]["total"], 1) << ModifierList(fire);
+}
+
+// FAQ "Infantry vs cavalry": cavalry on a flank secured by woods gives no reason; on the open flank it does.
+TEST(TotskFaqExamples, CavalryAgainstSecuredAndOpenFlank) {
+  const auto secured = UnitOf(Analyze(LoadScene(ScenePath("faq_cavalry_secured_flank.yaml"))), "B1");
+  EXPECT_TRUE(secured["morale"]["reasons"].empty()) << secured["morale"].dump();
+  const auto open = UnitOf(Analyze(LoadScene(ScenePath("faq_cavalry_open_flank.yaml"))), "B1");
+  EXPECT_EQ(open["secure_flanks"]["left"], nlohmann::json::array({"W"}));
+  ASSERT_EQ(open["morale"]["reasons"].size(), 1u) << open["morale"].dump();
+  EXPECT_EQ(open["morale"]["reasons"][0]["kind"], "cavalry_threat");
+}
+
 }  // namespace
 }  // namespace vedette
