@@ -3,35 +3,18 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include "rules/input_error.h"
+#include "rules/yaml_file.h"
 #include "rules/scene/scene.h"
 
 namespace vedette::fkoe {
 
-namespace {
-
-int LineOf(const YAML::Node& n) { return n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
-
-}  // namespace
-
 FkoeConfig LoadFkoeConfig(const std::string& path, const std::map<std::string, std::string>& settings) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, 0, "cannot open the For King or Empress ruleset file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  YAML::Node root;
-  try {
-    root = YAML::Load(ss.str());
-  } catch (const YAML::ParserException& e) {
-    throw InputError(path, e.mark.line + 1, "YAML syntax: " + e.msg);
-  }
-  if (!root.IsMap()) throw InputError(path, 0, "the ruleset file must be a mapping");
+  const YAML::Node root = LoadYamlMapFile(path, "the For King or Empress ruleset");
   auto need = [&](const YAML::Node& parent, const char* key) {
     const YAML::Node n = parent[key];
-    if (!n) throw InputError(path, LineOf(parent), std::string("missing '") + key + "'");
+    if (!n) throw InputError(path, YamlLine(parent), std::string("missing '") + key + "'");
     return n;
   };
   auto number = [&](const YAML::Node& n, const std::string& what) {
@@ -40,7 +23,7 @@ FkoeConfig LoadFkoeConfig(const std::string& path, const std::map<std::string, s
       if (std::isfinite(v) && v > 0) return v;
     } catch (const YAML::Exception&) {
     }
-    throw InputError(path, LineOf(n), what + " must be a positive number");
+    throw InputError(path, YamlLine(n), what + " must be a positive number");
   };
   auto table = [&](const YAML::Node& n, const std::string& what) {
     std::map<std::string, RuleValue> out;
@@ -51,7 +34,7 @@ FkoeConfig LoadFkoeConfig(const std::string& path, const std::map<std::string, s
         v.value = need(it->second, "value").as<int>();
         v.rule = need(it->second, "rule").as<std::string>();
       } catch (const YAML::Exception&) {
-        throw InputError(path, LineOf(it->second), what + "." + key + ": needs {value: integer, rule: text}");
+        throw InputError(path, YamlLine(it->second), what + "." + key + ": needs {value: integer, rule: text}");
       }
       out[key] = v;
     }
@@ -64,7 +47,7 @@ FkoeConfig LoadFkoeConfig(const std::string& path, const std::map<std::string, s
   const YAML::Node bg = need(root, "bad_going");
   for (const auto& t : need(bg, "terrain")) {
     const std::string s = t.as<std::string>();
-    if (!FindTerrainKind(s)) throw InputError(path, LineOf(t), "bad_going.terrain: unknown terrain type '" + s + "'");
+    if (!FindTerrainKind(s)) throw InputError(path, YamlLine(t), "bad_going.terrain: unknown terrain type '" + s + "'");
     c.bad_going_terrain.insert(s);
   }
   c.bad_going_frontage_share = number(need(bg, "frontage_share"), "bad_going.frontage_share");

@@ -3,40 +3,23 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 #include "rules/input_error.h"
+#include "rules/yaml_file.h"
 #include "rules/scene/scene.h"
 
 namespace vedette::states {
 
-namespace {
-
-int LineOf(const YAML::Node& n) { return n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
-
-}  // namespace
-
 StatesConfig LoadStatesConfig(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, 0, "cannot open the states ruleset file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  YAML::Node root;
-  try {
-    root = YAML::Load(ss.str());
-  } catch (const YAML::ParserException& e) {
-    throw InputError(path, e.mark.line + 1, "YAML syntax: " + e.msg);
-  }
-  if (!root.IsMap()) throw InputError(path, 0, "the ruleset file must be a mapping");
+  const YAML::Node root = LoadYamlMapFile(path, "the states ruleset");
   auto need = [&](const YAML::Node& parent, const char* key) {
     const YAML::Node n = parent[key];
-    if (!n) throw InputError(path, LineOf(parent), std::string("missing '") + key + "'");
+    if (!n) throw InputError(path, YamlLine(parent), std::string("missing '") + key + "'");
     return n;
   };
   auto unit_type = [&](const YAML::Node& n) {
     const std::string t = n.as<std::string>();
-    if (!ParseUnitType(t)) throw InputError(path, LineOf(n), "unknown unit type '" + t + "'");
+    if (!ParseUnitType(t)) throw InputError(path, YamlLine(n), "unknown unit type '" + t + "'");
     return t;
   };
   StatesConfig c;
@@ -49,7 +32,7 @@ StatesConfig LoadStatesConfig(const std::string& path) {
       // A copy: yaml-cpp's iterator hands out a proxy that dies at the end of the expression.
       const YAML::Node list = it->second;
       for (const auto& s : list) c.states[t].push_back(s.as<std::string>());
-      if (c.states[t].empty()) throw InputError(path, LineOf(it->second), "states." + t + " must list at least one state");
+      if (c.states[t].empty()) throw InputError(path, YamlLine(it->second), "states." + t + " must list at least one state");
     }
     const YAML::Node mk = need(root, "markers");
     for (auto it = mk.begin(); it != mk.end(); ++it) {
@@ -58,13 +41,13 @@ StatesConfig LoadStatesConfig(const std::string& path) {
     }
     const YAML::Node tk = need(root, "tokens");
     c.token_max_distance_mm = need(tk, "max_distance_mm").as<double>();
-    if (!(c.token_max_distance_mm > 0)) throw InputError(path, LineOf(tk["max_distance_mm"]), "tokens.max_distance_mm must be positive");
+    if (!(c.token_max_distance_mm > 0)) throw InputError(path, YamlLine(tk["max_distance_mm"]), "tokens.max_distance_mm must be positive");
     const YAML::Node ids = need(tk, "ids");
     for (auto it = ids.begin(); it != ids.end(); ++it) {
       const std::string meaning = it->second.as<std::string>();
       bool known = c.markers.count(meaning) > 0;
       for (const auto& [t, list] : c.states) known |= std::find(list.begin(), list.end(), meaning) != list.end();
-      if (!known) throw InputError(path, LineOf(it->second), "tokens.ids: '" + meaning + "' is neither a state nor a marker");
+      if (!known) throw InputError(path, YamlLine(it->second), "tokens.ids: '" + meaning + "' is neither a state nor a marker");
       c.token_ids[it->first.as<int>()] = meaning;
     }
     const YAML::Node ef = need(root, "effects");
