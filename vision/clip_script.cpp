@@ -13,76 +13,19 @@
 
 #include "rules/geometry/vec.h"
 #include "rules/input_error.h"
+#include "rules/yaml_reader.h"
 #include "rules/scene/scene_io.h"
 
 namespace vedette::vision {
 
 namespace {
 
-class Reader {
- public:
-  explicit Reader(std::string source) : source_(std::move(source)) {}
-  [[noreturn]] void Fail(const YAML::Node& at, const std::string& what) const { throw InputError(source_, LineOf(at), what); }
-  static int LineOf(const YAML::Node& n) { return n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
-  void ExpectMap(const YAML::Node& n, const std::string& what) const {
-    if (!n.IsMap()) Fail(n, what + " must be a mapping ({key: value, ...})");
-  }
-  void ExpectKeys(const YAML::Node& n, const std::string& what, std::initializer_list<const char*> allowed) const {
-    for (auto it = n.begin(); it != n.end(); ++it) {
-      const std::string key = it->first.as<std::string>();
-      if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return key == a; })) {
-        std::string list;
-        for (const char* a : allowed) list += std::string(list.empty() ? "" : ", ") + a;
-        Fail(it->first, what + ": unknown field '" + key + "' (expected one of: " + list + ")");
-      }
-    }
-  }
-  YAML::Node Require(const YAML::Node& map, const char* key, const std::string& what) const {
-    YAML::Node n = map[key];
-    if (!n) Fail(map, what + ": missing field '" + key + "'");
-    return n;
-  }
-  double Number(const YAML::Node& n, const std::string& what) const {
-    if (!n.IsScalar()) Fail(n, what + " must be a number");
-    double v = 0;
-    try {
-      v = n.as<double>();
-    } catch (const YAML::Exception&) {
-      Fail(n, what + " must be a number, got '" + n.Scalar() + "'");
-    }
-    if (!std::isfinite(v)) Fail(n, what + " must be a finite number, got '" + n.Scalar() + "'");
-    return v;
-  }
-  double Positive(const YAML::Node& n, const std::string& what) const {
-    const double v = Number(n, what);
-    if (v <= 0) Fail(n, what + " must be positive, got " + n.Scalar());
-    return v;
-  }
-  double NonNegative(const YAML::Node& n, const std::string& what) const {
-    const double v = Number(n, what);
-    if (v < 0) Fail(n, what + " must not be negative, got " + n.Scalar());
-    return v;
-  }
-  int Integer(const YAML::Node& n, const std::string& what) const {
-    const double v = Number(n, what);
-    if (v != std::floor(v) || std::abs(v) > 1e9) Fail(n, what + " must be a whole number, got " + n.Scalar());
-    return static_cast<int>(v);
-  }
-  std::string String(const YAML::Node& n, const std::string& what) const {
-    if (!n.IsScalar() || n.Scalar().empty()) Fail(n, what + " must be a non-empty string");
-    return n.Scalar();
-  }
-  cv::Vec3d Triple(const YAML::Node& n, const std::string& what) const {
-    if (!n.IsSequence() || n.size() != 3) Fail(n, what + " must be a list of 3 numbers");
-    return {Number(n[0], what + "[0]"), Number(n[1], what + "[1]"), Number(n[2], what + "[2]")};
-  }
-  const std::string& source() const { return source_; }
+cv::Vec3d Triple(const YamlReader& r, const YAML::Node& n, const std::string& what) {
+  if (!n.IsSequence() || n.size() != 3) r.Fail(n, what + " must be a list of 3 numbers");
+  return {r.Number(n[0], what + "[0]"), r.Number(n[1], what + "[1]"), r.Number(n[2], what + "[2]")};
+}
 
- private:
-  std::string source_;
-};
-
-void ReadCamera(const Reader& r, const YAML::Node& n, SyntheticCameraOptions* c) {
+void ReadCamera(const YamlReader& r, const YAML::Node& n, SyntheticCameraOptions* c) {
   r.ExpectMap(n, "camera");
   r.ExpectKeys(n, "camera", {"image_size", "height_mm", "tilt_deg", "horizontal_fov_deg", "margin", "k1", "k2", "p1", "p2", "k3"});
   if (n["image_size"]) {
@@ -105,7 +48,7 @@ void ReadCamera(const Reader& r, const YAML::Node& n, SyntheticCameraOptions* c)
   if (!c->Check(&error)) r.Fail(n, "camera: " + error);
 }
 
-void ReadRender(const Reader& r, const YAML::Node& n, RenderOptions* o) {
+void ReadRender(const YamlReader& r, const YAML::Node& n, RenderOptions* o) {
   r.ExpectMap(n, "render");
   r.ExpectKeys(n, "render", {"supersample", "blur_sigma_px", "read_noise", "shot_noise", "light_gradient", "vignetting",
                              "jpeg_quality", "quiet_zone_cells", "anchor_quiet_zone_cells", "base_height_mm",
@@ -130,7 +73,7 @@ void ReadRender(const Reader& r, const YAML::Node& n, RenderOptions* o) {
   if (!o->Check(&error)) r.Fail(n, "render: " + error);
 }
 
-std::vector<std::pair<double, double>> ReadIntervals(const Reader& r, const YAML::Node& n, const std::string& what) {
+std::vector<std::pair<double, double>> ReadIntervals(const YamlReader& r, const YAML::Node& n, const std::string& what) {
   if (!n.IsSequence()) r.Fail(n, what + " must be a list of [t0, t1] intervals (s)");
   std::vector<std::pair<double, double>> out;
   for (const auto& iv : n) {
@@ -142,10 +85,10 @@ std::vector<std::pair<double, double>> ReadIntervals(const Reader& r, const YAML
   return out;
 }
 
-ClipUnitScript ReadUnit(const Reader& r, const std::string& id, const YAML::Node& n, const Scene& roster) {
+ClipUnitScript ReadUnit(const YamlReader& r, const std::string& id, const YAML::Node& n, const Scene& roster) {
   ClipUnitScript u;
   u.id = id;
-  u.line = Reader::LineOf(n);
+  u.line = YamlReader::LineOf(n);
   const std::string what = "unit " + id;
   if (!roster.FindUnit(id)) r.Fail(n, what + ": no such unit in the roster " + roster.source);
   r.ExpectMap(n, what);
@@ -157,7 +100,7 @@ ClipUnitScript ReadUnit(const Reader& r, const std::string& id, const YAML::Node
       r.ExpectMap(k, what + " key");
       r.ExpectKeys(k, what + " key", {"t", "x_mm", "y_mm", "heading_deg"});
       ClipPoseKey key;
-      key.line = Reader::LineOf(k);
+      key.line = YamlReader::LineOf(k);
       key.t = r.NonNegative(r.Require(k, "t", what + " key"), what + " key t");
       if (k["x_mm"]) key.x_mm = r.Number(k["x_mm"], what + " key x_mm");
       if (k["y_mm"]) key.y_mm = r.Number(k["y_mm"], what + " key y_mm");
@@ -180,11 +123,11 @@ ClipUnitScript ReadUnit(const Reader& r, const std::string& id, const YAML::Node
   return u;
 }
 
-ClipHand ReadHand(const Reader& r, const YAML::Node& n) {
+ClipHand ReadHand(const YamlReader& r, const YAML::Node& n) {
   r.ExpectMap(n, "hand");
   r.ExpectKeys(n, "hand", {"radius_mm", "height_mm", "seed", "keys"});
   ClipHand h;
-  h.line = Reader::LineOf(n);
+  h.line = YamlReader::LineOf(n);
   if (n["radius_mm"]) h.radius_mm = r.Positive(n["radius_mm"], "hand radius_mm");
   if (n["height_mm"]) h.height_mm = r.Positive(n["height_mm"], "hand height_mm");
   if (n["seed"]) h.seed = r.Integer(n["seed"], "hand seed");
@@ -257,7 +200,7 @@ std::string_view ToString(ClipUnitState s) {
 }
 
 ClipScript ParseClipScript(const std::string& text, const std::string& source_name, const std::string& base_dir) {
-  const Reader r(source_name);
+  const YamlReader r(source_name);
   YAML::Node root;
   try {
     root = YAML::Load(text);
@@ -320,10 +263,10 @@ ClipScript ParseClipScript(const std::string& text, const std::string& source_na
       r.ExpectMap(m, "camera move");
       r.ExpectKeys(m, "camera move", {"t", "rotate_deg", "translate_mm"});
       ClipCameraMove cm;
-      cm.line = Reader::LineOf(m);
+      cm.line = YamlReader::LineOf(m);
       cm.t = r.NonNegative(r.Require(m, "t", "camera move"), "camera move t");
-      if (m["rotate_deg"]) cm.rotate_deg = r.Triple(m["rotate_deg"], "camera move rotate_deg");
-      if (m["translate_mm"]) cm.translate_mm = r.Triple(m["translate_mm"], "camera move translate_mm");
+      if (m["rotate_deg"]) cm.rotate_deg = Triple(r, m["rotate_deg"], "camera move rotate_deg");
+      if (m["translate_mm"]) cm.translate_mm = Triple(r, m["translate_mm"], "camera move translate_mm");
       if (cv::norm(cm.rotate_deg) > 30) r.Fail(m, "camera move: rotate_deg above 30 deg is not a bump");
       s.camera_moves.push_back(cm);
     }

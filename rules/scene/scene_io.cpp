@@ -11,6 +11,8 @@
 #include <set>
 #include <sstream>
 
+#include "rules/yaml_reader.h"
+
 namespace vedette {
 
 namespace {
@@ -23,113 +25,16 @@ const std::vector<std::string>& KnownFormations() {
   return f;
 }
 
-// Reads one YAML document with every error tied to a file line.
-class Reader {
- public:
-  explicit Reader(std::string source) : source_(std::move(source)) {}
-
-  [[noreturn]] void Fail(const YAML::Node& at, const std::string& what) const {
-    throw InputError(source_, LineOf(at), what);
-  }
-  static int LineOf(const YAML::Node& n) { return n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
-
-  void ExpectMap(const YAML::Node& n, const std::string& what) const {
-    if (!n.IsMap()) Fail(n, what + " must be a mapping ({key: value, ...})");
-  }
-  void ExpectKeys(const YAML::Node& n, const std::string& what, std::initializer_list<const char*> allowed) const {
-    for (auto it = n.begin(); it != n.end(); ++it) {
-      const std::string key = it->first.as<std::string>();
-      if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return key == a; })) {
-        std::string list;
-        for (const char* a : allowed) list += std::string(list.empty() ? "" : ", ") + a;
-        Fail(it->first, what + ": unknown field '" + key + "' (expected one of: " + list + ")");
-      }
-    }
-  }
-  YAML::Node Require(const YAML::Node& map, const char* key, const std::string& what) const {
-    YAML::Node n = map[key];
-    if (!n) Fail(map, what + ": missing field '" + key + "'");
-    return n;
-  }
-  double Number(const YAML::Node& n, const std::string& what) const {
-    if (!n.IsScalar()) Fail(n, what + " must be a number");
-    double v = 0;
-    try {
-      v = n.as<double>();
-    } catch (const YAML::Exception&) {
-      Fail(n, what + " must be a number, got '" + n.Scalar() + "'");
-    }
-    if (!std::isfinite(v)) Fail(n, what + " must be a finite number, got '" + n.Scalar() + "'");
-    return v;
-  }
-  double Positive(const YAML::Node& n, const std::string& what) const {
-    const double v = Number(n, what);
-    if (v <= 0) Fail(n, what + " must be positive, got " + n.Scalar());
-    return v;
-  }
-  double NonNegative(const YAML::Node& n, const std::string& what) const {
-    const double v = Number(n, what);
-    if (v < 0) Fail(n, what + " must not be negative, got " + n.Scalar());
-    return v;
-  }
-  int Integer(const YAML::Node& n, const std::string& what) const {
-    const double v = Number(n, what);
-    if (v != std::floor(v) || v < 0 || v > 1e6) Fail(n, what + " must be a whole number >= 0, got " + n.Scalar());
-    return static_cast<int>(v);
-  }
-  std::string String(const YAML::Node& n, const std::string& what) const {
-    if (!n.IsScalar() || n.Scalar().empty()) Fail(n, what + " must be a non-empty string");
-    return n.Scalar();
-  }
-  geom::Vec2 Pair(const YAML::Node& n, const std::string& what) const {
-    if (!n.IsSequence() || n.size() != 2) Fail(n, what + " must be a pair [x, y] in mm");
-    return {Number(n[0], what + "[0]"), Number(n[1], what + "[1]")};
-  }
-  nlohmann::json Json(const YAML::Node& n, const std::string& what) const {
-    if (n.IsScalar()) {
-      const std::string& s = n.Scalar();
-      if (n.Tag() != "!" ) {  // plain (unquoted) scalars may be booleans or numbers
-        if (s == "true" || s == "True" || s == "yes") return true;
-        if (s == "false" || s == "False" || s == "no") return false;
-        try {
-          size_t used = 0;
-          const double v = std::stod(s, &used);
-          if (used == s.size()) {
-            if (!std::isfinite(v)) Fail(n, what + " must be finite");
-            return v;
-          }
-        } catch (const std::exception&) {
-        }
-      }
-      return s;
-    }
-    if (n.IsSequence()) {
-      nlohmann::json arr = nlohmann::json::array();
-      for (const auto& e : n) arr.push_back(Json(e, what));
-      return arr;
-    }
-    if (n.IsMap()) {
-      nlohmann::json obj = nlohmann::json::object();
-      for (auto it = n.begin(); it != n.end(); ++it) obj[it->first.as<std::string>()] = Json(it->second, what);
-      return obj;
-    }
-    return nullptr;
-  }
-  const std::string& source() const { return source_; }
-
- private:
-  std::string source_;
-};
 
 bool ValidId(const std::string& s) {
   static const std::regex re("[A-Za-z0-9_.\\-]+");
   return std::regex_match(s, re);
 }
 
-Unit ReadUnit(const Reader& r, const YAML::Node& n, const Scene& scene, const SceneLoadOptions& opt) {
+Unit ReadUnit(const YamlReader& r, const YAML::Node& n, const Scene& scene, const SceneLoadOptions& opt) {
   r.ExpectMap(n, "a unit");
   Unit u;
-  u.line = Reader::LineOf(n);
+  u.line = YamlReader::LineOf(n);
   u.id = r.String(r.Require(n, "id", "unit"), "unit id");
   if (!ValidId(u.id)) r.Fail(n["id"], "unit id '" + u.id + "' may only hold letters, digits, '_', '-' and '.'");
   const std::string what = "unit " + u.id;
@@ -194,7 +99,7 @@ Unit ReadUnit(const Reader& r, const YAML::Node& n, const Scene& scene, const Sc
   }
   if (n["marker"]) {
     MarkerMount m;
-    m.id = r.Integer(n["marker"], what + ": marker");
+    m.id = r.Count(n["marker"], what + ": marker");
     if (n["marker_size_mm"]) m.size_mm = r.Positive(n["marker_size_mm"], what + ": marker_size_mm");
     if (n["marker_offset_mm"]) m.offset_mm = r.Pair(n["marker_offset_mm"], what + ": marker_offset_mm");
     if (n["marker_heading_deg"]) m.heading_deg = r.Number(n["marker_heading_deg"], what + ": marker_heading_deg");
@@ -213,10 +118,10 @@ Unit ReadUnit(const Reader& r, const YAML::Node& n, const Scene& scene, const Sc
   return u;
 }
 
-Terrain ReadTerrain(const Reader& r, const YAML::Node& n) {
+Terrain ReadTerrain(const YamlReader& r, const YAML::Node& n) {
   r.ExpectMap(n, "a terrain piece");
   Terrain t;
-  t.line = Reader::LineOf(n);
+  t.line = YamlReader::LineOf(n);
   t.id = r.String(r.Require(n, "id", "terrain"), "terrain id");
   const std::string what = "terrain " + t.id;
   r.ExpectKeys(n, what, {"id", "type", "polygon", "height_mm", "name"});
@@ -234,7 +139,7 @@ Terrain ReadTerrain(const Reader& r, const YAML::Node& n) {
   return t;
 }
 
-Scene ReadScene(const Reader& r, const YAML::Node& root, const SceneLoadOptions& opt) {
+Scene ReadScene(const YamlReader& r, const YAML::Node& root, const SceneLoadOptions& opt) {
   if (!root || root.IsNull()) throw InputError(r.source(), 0, "the scene file is empty");
   r.ExpectMap(root, "the scene");
   r.ExpectKeys(root, "scene", {"bw_mm", "table", "arc_model", "sides", "units", "terrain", "declarations", "dictionary",
@@ -306,7 +211,7 @@ Scene ReadScene(const Reader& r, const YAML::Node& root, const SceneLoadOptions&
       r.ExpectMap(n, "an anchor");
       r.ExpectKeys(n, "anchor", {"marker", "size_mm", "x_mm", "y_mm", "heading_deg"});
       Anchor a;
-      a.marker = r.Integer(r.Require(n, "marker", "anchor"), "anchor marker");
+      a.marker = r.Count(r.Require(n, "marker", "anchor"), "anchor marker");
       const std::string what = "anchor " + std::to_string(a.marker);
       if (n["size_mm"]) a.size_mm = r.Positive(n["size_mm"], what + ": size_mm");
       a.x_mm = r.Number(r.Require(n, "x_mm", what), what + ": x_mm");
@@ -324,8 +229,8 @@ Scene ReadScene(const Reader& r, const YAML::Node& root, const SceneLoadOptions&
       r.ExpectMap(n, "a token");
       r.ExpectKeys(n, "token", {"marker", "x_mm", "y_mm"});
       Token t;
-      t.line = Reader::LineOf(n);
-      t.marker = r.Integer(r.Require(n, "marker", "token"), "token marker");
+      t.line = YamlReader::LineOf(n);
+      t.marker = r.Count(r.Require(n, "marker", "token"), "token marker");
       const std::string what = "token " + std::to_string(t.marker);
       t.x_mm = r.Number(r.Require(n, "x_mm", what), what + ": x_mm");
       t.y_mm = r.Number(r.Require(n, "y_mm", what), what + ": y_mm");
@@ -345,13 +250,14 @@ Scene ReadScene(const Reader& r, const YAML::Node& root, const SceneLoadOptions&
       } else if (key == "settings") {
         r.ExpectMap(it->second, "declarations.settings");
         for (auto st = it->second.begin(); st != it->second.end(); ++st)
-          s.declarations.settings[st->first.as<std::string>()] = {r.Json(st->second, "setting"), Reader::LineOf(st->second)};
+          s.declarations.settings[st->first.as<std::string>()] = {r.Json(st->second, "setting"),
+                                                                   YamlReader::LineOf(st->second)};
       } else {
         if (!seen.count(key)) r.Fail(it->first, "declarations: no unit '" + key + "' in the scene");
         r.ExpectMap(it->second, "declarations for " + key);
         for (auto kv = it->second.begin(); kv != it->second.end(); ++kv)
           s.declarations.units[key][kv->first.as<std::string>()] = {r.Json(kv->second, "declaration"),
-                                                                     Reader::LineOf(kv->second)};
+                                                                     YamlReader::LineOf(kv->second)};
       }
     }
   }
@@ -361,7 +267,7 @@ Scene ReadScene(const Reader& r, const YAML::Node& root, const SceneLoadOptions&
 }  // namespace
 
 Scene ParseScene(const std::string& text, const std::string& source_name, const SceneLoadOptions& options) {
-  Reader reader(source_name);
+  YamlReader reader(source_name);
   YAML::Node root;
   try {
     root = YAML::Load(text);

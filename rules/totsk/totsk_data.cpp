@@ -7,61 +7,12 @@
 #include <sstream>
 
 #include "rules/input_error.h"
+#include "rules/yaml_reader.h"
 
 namespace vedette::totsk {
 
 namespace {
 
-// Reads one node tree with every error tied to a file line.
-class Reader {
- public:
-  explicit Reader(std::string source) : source_(std::move(source)) {}
-
-  [[noreturn]] void Fail(const YAML::Node& at, const std::string& what) const {
-    throw InputError(source_, Line(at), what);
-  }
-  static int Line(const YAML::Node& n) { return n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
-
-  YAML::Node Map(const YAML::Node& parent, const char* key, const std::string& what) const {
-    YAML::Node n = Require(parent, key, what);
-    if (!n.IsMap()) Fail(n, what + "." + key + " must be a mapping");
-    return n;
-  }
-  YAML::Node Require(const YAML::Node& parent, const char* key, const std::string& what) const {
-    YAML::Node n = parent[key];
-    if (!n) Fail(parent, what + ": missing field '" + key + "'");
-    return n;
-  }
-  double Number(const YAML::Node& n, const std::string& what) const {
-    if (!n.IsScalar()) Fail(n, what + " must be a number");
-    double v = 0;
-    try {
-      v = n.as<double>();
-    } catch (const YAML::Exception&) {
-      Fail(n, what + " must be a number, got '" + n.Scalar() + "'");
-    }
-    if (!std::isfinite(v)) Fail(n, what + " must be finite");
-    return v;
-  }
-  double NonNegative(const YAML::Node& parent, const char* key, const std::string& what) const {
-    const double v = Number(Require(parent, key, what), what + "." + key);
-    if (v < 0) Fail(parent[key], what + "." + key + " must not be negative");
-    return v;
-  }
-  int Int(const YAML::Node& parent, const char* key, const std::string& what) const {
-    const double v = Number(Require(parent, key, what), what + "." + key);
-    if (v != std::floor(v)) Fail(parent[key], what + "." + key + " must be a whole number");
-    return static_cast<int>(v);
-  }
-  std::string String(const YAML::Node& parent, const char* key, const std::string& what) const {
-    YAML::Node n = Require(parent, key, what);
-    if (!n.IsScalar() || n.Scalar().empty()) Fail(n, what + "." + key + " must be a non-empty string");
-    return n.Scalar();
-  }
-
- private:
-  std::string source_;
-};
 
 const char* const kDifficulties[] = {"easy", "standard", "difficult", "extreme"};
 
@@ -71,25 +22,25 @@ bool IsDifficulty(const std::string& s) {
   return false;
 }
 
-TerrainCap ReadCap(const Reader& r, const YAML::Node& n, const std::string& what) {
+TerrainCap ReadCap(const YamlReader& r, const YAML::Node& n, const std::string& what) {
   if (!n.IsMap()) r.Fail(n, what + " must be a mapping");
   TerrainCap c;
-  if (n["cover"]) c.cover = r.Int(n, "cover", what);
-  if (n["defending_terrain"]) c.defending_terrain = r.Int(n, "defending_terrain", what);
-  if (n["fortification"]) c.fortification = r.Int(n, "fortification", what);
-  c.max = r.Int(n, "max", what);
+  if (n["cover"]) c.cover = r.IntegerField(n, "cover", what);
+  if (n["defending_terrain"]) c.defending_terrain = r.IntegerField(n, "defending_terrain", what);
+  if (n["fortification"]) c.fortification = r.IntegerField(n, "fortification", what);
+  c.max = r.IntegerField(n, "max", what);
   return c;
 }
 
-MoraleRanges ReadRanges(const Reader& r, const YAML::Node& n, const std::string& what) {
+MoraleRanges ReadRanges(const YamlReader& r, const YAML::Node& n, const std::string& what) {
   if (!n.IsMap()) r.Fail(n, what + " must be a mapping");
-  return {r.NonNegative(n, "foot", what), r.NonNegative(n, "light_infantry", what), r.NonNegative(n, "cavalry", what),
-          r.NonNegative(n, "artillery", what)};
+  return {r.NonNegativeField(n, "foot", what), r.NonNegativeField(n, "light_infantry", what),
+          r.NonNegativeField(n, "cavalry", what), r.NonNegativeField(n, "artillery", what)};
 }
 
-MoraleModifierSpec ReadModifier(const Reader& r, const YAML::Node& n, const std::string& what) {
+MoraleModifierSpec ReadModifier(const YamlReader& r, const YAML::Node& n, const std::string& what) {
   if (!n.IsMap()) r.Fail(n, what + " must be a mapping {value: N, rule: \"...\"}");
-  return {r.Int(n, "value", what), r.String(n, "rule", what)};
+  return {r.IntegerField(n, "value", what), r.StringField(n, "rule", what)};
 }
 
 }  // namespace
@@ -97,7 +48,7 @@ MoraleModifierSpec ReadModifier(const Reader& r, const YAML::Node& n, const std:
 const MoraleModifierSpec& TotskData::Morale(const std::string& key) const { return morale_modifiers.at(key); }
 
 TotskData ParseTotskData(const std::string& text, const std::string& source_name) {
-  const Reader r(source_name);
+  const YamlReader r(source_name);
   YAML::Node root;
   try {
     root = YAML::Load(text);
@@ -107,11 +58,11 @@ TotskData ParseTotskData(const std::string& text, const std::string& source_name
   if (!root.IsMap()) throw InputError(source_name, 0, "a ruleset file must be a mapping");
   TotskData d;
   d.source = source_name;
-  d.name = r.String(root, "name", "ruleset");
-  d.title = r.String(root, "title", "ruleset");
+  d.name = r.StringField(root, "name", "ruleset");
+  d.title = r.StringField(root, "title", "ruleset");
 
   // Step 1: movement table and the rows each formation moves by.
-  const YAML::Node mv = r.Map(root, "movement", "ruleset");
+  const YAML::Node mv = r.RequireMap(root, "movement", "ruleset");
   for (auto t = mv.begin(); t != mv.end(); ++t) {
     const std::string type = t->first.as<std::string>();
     if (!t->second.IsMap()) r.Fail(t->second, "movement." + type + " must be a mapping");
@@ -120,7 +71,7 @@ TotskData ParseTotskData(const std::string& text, const std::string& source_name
       const YAML::Node n = row->second;
       if (!n.IsMap()) r.Fail(n, what + " must be {open: BW, rough: BW or null}");
       MoveRate rate;
-      rate.open_bw = r.NonNegative(n, "open", what);
+      rate.open_bw = r.NonNegativeField(n, "open", what);
       const YAML::Node rough = r.Require(n, "rough", what);
       if (!rough.IsNull()) {
         rate.rough_bw = r.Number(rough, what + ".rough");
@@ -129,7 +80,7 @@ TotskData ParseTotskData(const std::string& text, const std::string& source_name
       d.movement[type][row->first.as<std::string>()] = rate;
     }
   }
-  const YAML::Node fr = r.Map(root, "formation_rows", "ruleset");
+  const YAML::Node fr = r.RequireMap(root, "formation_rows", "ruleset");
   for (auto t = fr.begin(); t != fr.end(); ++t) {
     const std::string type = t->first.as<std::string>();
     if (!d.movement.count(type)) r.Fail(t->first, "formation_rows." + type + ": no movement table for type '" + type + "'");
@@ -145,56 +96,56 @@ TotskData ParseTotskData(const std::string& text, const std::string& source_name
     if (!d.movement.count(type)) r.Fail(mv, std::string("movement: missing type '") + type + "'");
 
   // Step 2: distances.
-  d.zoc_depth_bw = r.NonNegative(r.Map(root, "zone_of_control", "ruleset"), "depth_bw", "zone_of_control");
-  const YAML::Node rs = r.Map(root, "rear_support", "ruleset");
-  d.rear_support_infantry_bw = r.NonNegative(rs, "infantry_bw", "rear_support");
-  d.rear_support_cavalry_bw = r.NonNegative(rs, "cavalry_bw", "rear_support");
-  const YAML::Node sec = r.Map(root, "secure", "ruleset");
-  d.secure_distance_bw = r.NonNegative(sec, "distance_bw", "secure");
+  d.zoc_depth_bw = r.NonNegativeField(r.RequireMap(root, "zone_of_control", "ruleset"), "depth_bw", "zone_of_control");
+  const YAML::Node rs = r.RequireMap(root, "rear_support", "ruleset");
+  d.rear_support_infantry_bw = r.NonNegativeField(rs, "infantry_bw", "rear_support");
+  d.rear_support_cavalry_bw = r.NonNegativeField(rs, "cavalry_bw", "rear_support");
+  const YAML::Node sec = r.RequireMap(root, "secure", "ruleset");
+  d.secure_distance_bw = r.NonNegativeField(sec, "distance_bw", "secure");
   const YAML::Node st = r.Require(sec, "terrain", "secure");
   if (!st.IsSequence()) r.Fail(st, "secure.terrain must be a list of terrain types");
   for (const auto& e : st) d.secure_terrain.push_back(e.as<std::string>());
-  const YAML::Node fs = r.Map(root, "flank_support", "ruleset");
-  d.flank_support_distance_bw = r.NonNegative(fs, "distance_bw", "flank_support");
-  d.flank_support_max_heading_deg = r.NonNegative(fs, "max_heading_difference_deg", "flank_support");
-  const YAML::Node td = r.Map(root, "threat_distance_bw", "ruleset");
-  d.threat_distance_faq_bw = r.NonNegative(td, "faq", "threat_distance_bw");
-  d.threat_distance_qrs_bw = r.NonNegative(td, "qrs", "threat_distance_bw");
-  const YAML::Node mr = r.Map(root, "morale_ranges_bw", "ruleset");
+  const YAML::Node fs = r.RequireMap(root, "flank_support", "ruleset");
+  d.flank_support_distance_bw = r.NonNegativeField(fs, "distance_bw", "flank_support");
+  d.flank_support_max_heading_deg = r.NonNegativeField(fs, "max_heading_difference_deg", "flank_support");
+  const YAML::Node td = r.RequireMap(root, "threat_distance_bw", "ruleset");
+  d.threat_distance_faq_bw = r.NonNegativeField(td, "faq", "threat_distance_bw");
+  d.threat_distance_qrs_bw = r.NonNegativeField(td, "qrs", "threat_distance_bw");
+  const YAML::Node mr = r.RequireMap(root, "morale_ranges_bw", "ruleset");
   d.ranges_faq = ReadRanges(r, r.Require(mr, "faq", "morale_ranges_bw"), "morale_ranges_bw.faq");
   d.ranges_qrs = ReadRanges(r, r.Require(mr, "qrs", "morale_ranges_bw"), "morale_ranges_bw.qrs");
-  const YAML::Node bo = r.Map(root, "bombardment", "ruleset");
-  d.bombardment_range_bw = r.NonNegative(bo, "range_bw", "bombardment");
-  d.bombardment_min_guns = r.Int(bo, "min_guns", "bombardment");
-  const YAML::Node af = r.Map(root, "artillery_fire", "ruleset");
-  d.artillery_close_bw = r.NonNegative(af, "close_bw", "artillery_fire");
-  d.artillery_far_bw = r.NonNegative(af, "far_bw", "artillery_fire");
-  const YAML::Node ge = r.Map(root, "generals", "ruleset");
-  d.general_reroll_bw = r.NonNegative(ge, "reroll_bw", "generals");
-  d.general_killed_on_natural = r.Int(ge, "killed_on_natural", "generals");
+  const YAML::Node bo = r.RequireMap(root, "bombardment", "ruleset");
+  d.bombardment_range_bw = r.NonNegativeField(bo, "range_bw", "bombardment");
+  d.bombardment_min_guns = r.IntegerField(bo, "min_guns", "bombardment");
+  const YAML::Node af = r.RequireMap(root, "artillery_fire", "ruleset");
+  d.artillery_close_bw = r.NonNegativeField(af, "close_bw", "artillery_fire");
+  d.artillery_far_bw = r.NonNegativeField(af, "far_bw", "artillery_fire");
+  const YAML::Node ge = r.RequireMap(root, "generals", "ruleset");
+  d.general_reroll_bw = r.NonNegativeField(ge, "reroll_bw", "generals");
+  d.general_killed_on_natural = r.IntegerField(ge, "killed_on_natural", "generals");
 
   // Step 3: action tests.
-  const YAML::Node at = r.Map(root, "action_test", "ruleset");
-  const YAML::Node need = r.Map(at, "need", "action_test");
-  for (const char* diff : kDifficulties) d.action_need[diff] = r.Int(need, diff, "action_test.need");
-  const YAML::Node amods = r.Map(at, "modifiers", "action_test");
+  const YAML::Node at = r.RequireMap(root, "action_test", "ruleset");
+  const YAML::Node need = r.RequireMap(at, "need", "action_test");
+  for (const char* diff : kDifficulties) d.action_need[diff] = r.IntegerField(need, diff, "action_test.need");
+  const YAML::Node amods = r.RequireMap(at, "modifiers", "action_test");
   for (auto it = amods.begin(); it != amods.end(); ++it)
     d.action_modifiers[it->first.as<std::string>()] = static_cast<int>(r.Number(it->second, "action_test.modifiers"));
   for (const char* k : {"additional_gun", "failed_morale_last_turn", "obsolete_gun_limbering",
                         "at_bt_into_contact_infantry_artillery"})
     if (!d.action_modifiers.count(k)) r.Fail(amods, std::string("action_test.modifiers: missing '") + k + "'");
-  const YAML::Node moves = r.Map(at, "moves", "action_test");
+  const YAML::Node moves = r.RequireMap(at, "moves", "action_test");
   for (auto it = moves.begin(); it != moves.end(); ++it) {
     const std::string what = "action_test.moves." + it->first.as<std::string>();
     if (!it->second.IsMap()) r.Fail(it->second, what + " must be a mapping");
     MoveTest t;
-    t.difficulty = r.String(it->second, "difficulty", what);
+    t.difficulty = r.StringField(it->second, "difficulty", what);
     if (!IsDifficulty(t.difficulty)) r.Fail(it->second["difficulty"], what + ": unknown difficulty '" + t.difficulty + "'");
     if (it->second["im"]) {
-      t.im_difficulty = r.String(it->second, "im", what);
+      t.im_difficulty = r.StringField(it->second, "im", what);
       if (!IsDifficulty(t.im_difficulty)) r.Fail(it->second["im"], what + ": unknown difficulty '" + t.im_difficulty + "'");
     }
-    t.rule = r.String(it->second, "rule", what);
+    t.rule = r.StringField(it->second, "rule", what);
     d.move_tests[it->first.as<std::string>()] = t;
   }
   for (const char* k : {"under_fire", "second_move", "second_move_qrs_im", "contact_front", "contact_front_hard",
@@ -204,12 +155,12 @@ TotskData ParseTotskData(const std::string& text, const std::string& source_name
     if (!d.move_tests.count(k)) r.Fail(moves, std::string("action_test.moves: missing '") + k + "'");
 
   // Step 4: morale.
-  const YAML::Node mt = r.Map(root, "morale_test", "ruleset");
-  d.morale_pass_at_least = r.Int(mt, "pass_at_least", "morale_test");
-  d.morale_rout_at_most = r.Int(mt, "rout_at_most", "morale_test");
+  const YAML::Node mt = r.RequireMap(root, "morale_test", "ruleset");
+  d.morale_pass_at_least = r.IntegerField(mt, "pass_at_least", "morale_test");
+  d.morale_rout_at_most = r.IntegerField(mt, "rout_at_most", "morale_test");
   if (d.morale_rout_at_most >= d.morale_pass_at_least)
     r.Fail(mt["rout_at_most"], "morale_test.rout_at_most must be below pass_at_least");
-  const YAML::Node mm = r.Map(mt, "modifiers", "morale_test");
+  const YAML::Node mm = r.RequireMap(mt, "modifiers", "morale_test");
   for (auto it = mm.begin(); it != mm.end(); ++it)
     d.morale_modifiers[it->first.as<std::string>()] =
         ReadModifier(r, it->second, "morale_test.modifiers." + it->first.as<std::string>());
@@ -220,30 +171,31 @@ TotskData ParseTotskData(const std::string& text, const std::string& source_name
         "cavalry_under_fire_or_bad_going", "cavalry_pursued", "infantry_fired_at_in_column",
         "li_in_contact_with_non_li_in_open", "artillery_in_contact_with_infantry", "artillery_in_contact_with_cavalry"})
     if (!d.morale_modifiers.count(k)) r.Fail(mm, std::string("morale_test.modifiers: missing '") + k + "'");
-  const YAML::Node cc = r.Map(mt, "infantry_charged_by_cavalry", "morale_test");
-  d.charged_by_cavalry_faq = ReadModifier(r, r.Require(cc, "faq", "infantry_charged_by_cavalry"), "infantry_charged_by_cavalry.faq");
-  d.charged_by_cavalry_qrs = ReadModifier(r, r.Require(cc, "qrs", "infantry_charged_by_cavalry"), "infantry_charged_by_cavalry.qrs");
-  const YAML::Node tr = r.Map(mt, "terrain", "morale_test");
-  const YAML::Node uf = r.Map(tr, "under_fire", "morale_test.terrain");
-  const YAML::Node ic = r.Map(tr, "in_contact", "morale_test.terrain");
+  const YAML::Node cc = r.RequireMap(mt, "infantry_charged_by_cavalry", "morale_test");
+  const std::string cbc = "infantry_charged_by_cavalry";
+  d.charged_by_cavalry_faq = ReadModifier(r, r.Require(cc, "faq", cbc), cbc + ".faq");
+  d.charged_by_cavalry_qrs = ReadModifier(r, r.Require(cc, "qrs", cbc), cbc + ".qrs");
+  const YAML::Node tr = r.RequireMap(mt, "terrain", "morale_test");
+  const YAML::Node uf = r.RequireMap(tr, "under_fire", "morale_test.terrain");
+  const YAML::Node ic = r.RequireMap(tr, "in_contact", "morale_test.terrain");
   for (const char* type : {"infantry", "cavalry", "artillery"}) {
     d.under_fire[type] = ReadCap(r, r.Require(uf, type, "terrain.under_fire"), std::string("terrain.under_fire.") + type);
     d.in_contact[type] = ReadCap(r, r.Require(ic, type, "terrain.in_contact"), std::string("terrain.in_contact.") + type);
   }
-  const YAML::Node trr = r.Map(tr, "rules", "morale_test.terrain");
-  d.rule_cover = r.String(trr, "cover", "terrain.rules");
-  d.rule_defending_terrain = r.String(trr, "defending_terrain", "terrain.rules");
-  d.rule_fortification = r.String(trr, "fortification", "terrain.rules");
+  const YAML::Node trr = r.RequireMap(tr, "rules", "morale_test.terrain");
+  d.rule_cover = r.StringField(trr, "cover", "terrain.rules");
+  d.rule_defending_terrain = r.StringField(trr, "defending_terrain", "terrain.rules");
+  d.rule_fortification = r.StringField(trr, "fortification", "terrain.rules");
 
   // Step 5: how exactly a hand-placed table is read.
-  const YAML::Node tol = r.Map(root, "tolerances", "ruleset");
-  d.tolerances.contact_mm = r.NonNegative(tol, "contact_mm", "tolerances");
-  d.tolerances.line_mm = r.NonNegative(tol, "line_mm", "tolerances");
-  d.tolerances.straight_deg = r.NonNegative(tol, "straight_deg", "tolerances");
-  d.tolerances.turn_deg = r.NonNegative(tol, "turn_deg", "tolerances");
-  d.tolerances.pivot_bw = r.NonNegative(tol, "pivot_bw", "tolerances");
-  d.tolerances.distance_mm = r.NonNegative(tol, "distance_mm", "tolerances");
-  d.tolerances.contact_halt_gap_mm = r.NonNegative(tol, "contact_halt_gap_mm", "tolerances");
+  const YAML::Node tol = r.RequireMap(root, "tolerances", "ruleset");
+  d.tolerances.contact_mm = r.NonNegativeField(tol, "contact_mm", "tolerances");
+  d.tolerances.line_mm = r.NonNegativeField(tol, "line_mm", "tolerances");
+  d.tolerances.straight_deg = r.NonNegativeField(tol, "straight_deg", "tolerances");
+  d.tolerances.turn_deg = r.NonNegativeField(tol, "turn_deg", "tolerances");
+  d.tolerances.pivot_bw = r.NonNegativeField(tol, "pivot_bw", "tolerances");
+  d.tolerances.distance_mm = r.NonNegativeField(tol, "distance_mm", "tolerances");
+  d.tolerances.contact_halt_gap_mm = r.NonNegativeField(tol, "contact_halt_gap_mm", "tolerances");
   return d;
 }
 
