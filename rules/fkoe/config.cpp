@@ -55,14 +55,44 @@ FkoeConfig LoadFkoeConfig(const std::string& path, const std::map<std::string, s
   c.combat_value = table(need(root, "combat_value"), "combat_value");
   c.morale = table(need(root, "morale"), "morale");
   for (const char* k : {"flank_rear_contact", "road_column", "supporting", "fire_flank_rear", "general_attached",
-                        "overlapping", "two_disorder", "at_light_infantry", "bad_going"})
+                        "overlapping", "two_disorder", "at_light_infantry", "bad_going", "defending_place"})
     if (!c.combat_value.count(k)) throw InputError(path, 0, std::string("combat_value: missing '") + k + "'");
-  for (const char* k : {"general_attached", "uphill", "cinc_in_range", "per_disorder", "fired_flank_rear", "melee_flank_rear"})
+  for (const char* k : {"general_attached", "uphill", "cinc_in_range", "per_disorder", "fired_flank_rear", "melee_flank_rear",
+                        "defending_village_works", "stream_bank", "artillery_short_range"})
     if (!c.morale.count(k)) throw InputError(path, 0, std::string("morale: missing '") + k + "'");
   c.support_distance_in = number(need(root, "support_distance_in"), "support_distance_in");
   c.support_max_heading_difference_deg =
       number(need(root, "support_max_heading_difference_deg"), "support_max_heading_difference_deg");
   c.contact_mm = number(need(need(root, "tolerances"), "contact_mm"), "tolerances.contact_mm");
+  const YAML::Node def = need(root, "defended_places");
+  auto kinds = [&](const char* key) {
+    std::set<std::string> out;
+    const YAML::Node list = need(def, key);
+    if (!list.IsSequence()) throw InputError(path, YamlLine(list), std::string("defended_places.") + key + " must be a list");
+    for (const auto& t : list) {
+      const std::string s = t.as<std::string>();
+      if (!FindTerrainKind(s)) throw InputError(path, YamlLine(t), std::string("defended_places.") + key + ": unknown terrain type '" + s + "'");
+      out.insert(s);
+    }
+    return out;
+  };
+  c.strong_point_terrain = kinds("strong_point");
+  c.village_terrain = kinds("village");
+  c.works_terrain = kinds("works");
+  c.stream_terrain = kinds("stream");
+  c.defended_share = number(need(def, "in_share"), "defended_places.in_share");
+  c.at_mm = number(need(def, "at_mm"), "defended_places.at_mm");
+  const YAML::Node art = need(root, "artillery");
+  auto optional_range = [&](const char* key) -> std::optional<double> {
+    const YAML::Node n = need(art, key);
+    if (n.IsNull()) return std::nullopt;
+    return number(n, std::string("artillery.") + key);
+  };
+  c.artillery_short_range_in = optional_range("short_range_in");
+  c.artillery_long_range_in = optional_range("long_range_in");
+  c.artillery_long_range_test = need(art, "long_range_hit").as<std::string>();
+  if (c.artillery_short_range_in && c.artillery_long_range_in && *c.artillery_short_range_in >= *c.artillery_long_range_in)
+    throw InputError(path, YamlLine(art), "artillery.short_range_in must be less than artillery.long_range_in");
   ApplySettings(settings, &c);
   return c;
 }
@@ -74,6 +104,10 @@ void ApplySettings(const std::map<std::string, std::string>& settings, FkoeConfi
       if (k == "command_range_in") {
         c->command_range_in = std::stod(v, &used);
         if (used != v.size() || !(*c->command_range_in > 0)) throw std::invalid_argument(k);
+      } else if (k == "artillery_short_range_in" || k == "artillery_long_range_in") {
+        const double r = std::stod(v, &used);
+        if (used != v.size() || !(r > 0)) throw std::invalid_argument(k);
+        (k == "artillery_short_range_in" ? c->artillery_short_range_in : c->artillery_long_range_in) = r;
       } else if (k == "morale_pass_at_least") {
         c->morale_pass_at_least = std::stoi(v, &used);
         if (used != v.size()) throw std::invalid_argument(k);
@@ -82,6 +116,8 @@ void ApplySettings(const std::map<std::string, std::string>& settings, FkoeConfi
       throw InputError("--set", 0, k + "=" + v + ": not a valid number");
     }
   }
+  if (c->artillery_short_range_in && c->artillery_long_range_in && *c->artillery_short_range_in >= *c->artillery_long_range_in)
+    throw InputError("--set", 0, "artillery_short_range_in must be less than artillery_long_range_in");
 }
 
 }  // namespace vedette::fkoe

@@ -24,6 +24,16 @@ struct FkoeConfig {
   double support_distance_in = 1.0;          // in
   double support_max_heading_difference_deg = 45.0;  // deg
   double contact_mm = 2.0;                   // mm
+  // Places a unit defends (seed 13, 60, 62): terrain types by role; a unit is "at" a piece within at_mm.
+  std::set<std::string> strong_point_terrain;  // CV +1 (a Strong Point)
+  std::set<std::string> village_terrain;       // CV +1, morale +2
+  std::set<std::string> works_terrain;         // CV +1, morale +2
+  std::set<std::string> stream_terrain;        // morale +2 defending the bank
+  double defended_share = 0.5;                 // of the base area inside a piece to be "in" it, 0..1
+  double at_mm = 2.0;                          // mm
+  std::optional<double> artillery_short_range_in;  // setting or file, in (the sheet gives none)
+  std::optional<double> artillery_long_range_in;   // setting or file, in
+  std::string artillery_long_range_test;           // the sheet's words for the long-range hit
   std::optional<double> command_range_in;    // setting, in
   std::optional<int> morale_pass_at_least;   // setting, 1D20 score
   const RuleValue& Cv(const std::string& key) const { return combat_value.at(key); }
@@ -33,7 +43,8 @@ struct FkoeConfig {
 // Throws InputError (file:line) for a missing or bad file, or a bad setting.
 FkoeConfig LoadFkoeConfig(const std::string& path, const std::map<std::string, std::string>& settings);
 
-// Reads the settings this ruleset knows (command_range_in, morale_pass_at_least); others are ignored.
+// Reads the settings this ruleset knows (command_range_in, morale_pass_at_least, artillery_short_range_in,
+// artillery_long_range_in); others are ignored. Throws InputError for a bad value or short >= long range.
 void ApplySettings(const std::map<std::string, std::string>& settings, FkoeConfig* c);
 
 }  // namespace vedette::fkoe

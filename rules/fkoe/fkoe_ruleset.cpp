@@ -4,10 +4,12 @@
 // table decides, the 1D20 morale modifiers, and the totals. Distances in inches; flanks and rear by
 // the edge lines of the target (totsk arc model).
 #include <cmath>
+#include <set>
 #include <cstdio>
 #include <sstream>
 
 #include "rules/fkoe/config.h"
+#include "rules/fkoe/places.h"
 #include "rules/geometry/contact.h"
 #include "rules/geometry/corridor.h"
 #include "rules/geometry/coverage.h"
@@ -102,6 +104,16 @@ class FkoeRuleset : public Ruleset {
       return t;
     };
 
+    // Seed 27, 66: artillery fire at short or long range (edge to edge, inclusive); the sheet gives no
+    // ranges, so without both set in fkoe.yaml or --set the band is "not judged".
+    auto artillery_band = [&](const Unit& gun, const Unit& target) -> std::string {
+      if (!c.artillery_short_range_in || !c.artillery_long_range_in) return "not judged";
+      const double d = gap(gun, target);
+      if (d <= *c.artillery_short_range_in * c.mm_per_unit + 1e-9) return "short";
+      if (d <= *c.artillery_long_range_in * c.mm_per_unit + 1e-9) return "long";
+      return "beyond long range";
+    };
+
     json units = json::array();
     for (const Unit* up : placed) {
       const Unit& u = *up;
@@ -145,6 +157,8 @@ class FkoeRuleset : public Ruleset {
         if (general) m.Add(c.Cv("general_attached"), 1, {});
         if (disorder == 2) m.Add(c.Cv("two_disorder"), 1, {});
         if (in_bad[u.id] && !light_inf) m.Add(c.Cv("bad_going"), 1, {});
+        const fkoe::Defence held = fkoe::DefenceAgainst(scene, c, u, *e);
+        if (!held.strong_point_village_works.empty()) m.Add(c.Cv("defending_place"), 1, held.strong_point_village_works);
         melee.push_back(CombatEntry(e->id, m, cv));
         AddTestLabel(u, "melee " + e->id, m, cv, &f);
         text << "  " << u.id << " melee " << e->id << ": CV modifiers " << Signed(m.total) << Total(cv, m.total) << "\n";
@@ -170,12 +184,22 @@ class FkoeRuleset : public Ruleset {
         const bool muskets = u.type == UnitType::kArtillery || u.HasTag("muskets");
         if (muskets && t->type == UnitType::kInfantry && t->HasTag("light")) m.Add(c.Cv("at_light_infantry"), 1, {t->id});
         if (in_bad[u.id] && !light_inf) m.Add(c.Cv("bad_going"), 1, {});
+        const fkoe::Defence held = fkoe::DefenceAgainst(scene, c, u, *t);
+        if (!held.strong_point_village_works.empty()) m.Add(c.Cv("defending_place"), 1, held.strong_point_village_works);
         json fire = CombatEntry(t->id, m, cv);
         fire["target_arc"] = std::string(geom::ToString(arc));
         fire["visible"] = !hidden(u, *t);
+        if (u.type == UnitType::kArtillery) {
+          const double d = gap(u, *t);
+          fire["artillery"] = {{"distance_mm", Round2(d)}, {"distance_in", Round2(d / c.mm_per_unit)}, {"range", artillery_band(u, *t)}};
+          if (c.artillery_short_range_in) fire["artillery"]["short_range_in"] = *c.artillery_short_range_in;
+          if (c.artillery_long_range_in) fire["artillery"]["long_range_in"] = *c.artillery_long_range_in;
+        }
         ju["firing"] = fire;
         AddTestLabel(u, "fire at " + t->id, m, cv, &f);
-        text << "  " << u.id << " fires at " << t->id << (hidden(u, *t) ? " (cannot see: bad going)" : "") << ": CV modifiers "
+        text << "  " << u.id << " fires at " << t->id << (hidden(u, *t) ? " (cannot see: bad going)" : "")
+             << (u.type == UnitType::kArtillery ? " (artillery range: " + artillery_band(u, *t) + ")" : std::string())
+             << ": CV modifiers "
              << Signed(m.total) << Total(cv, m.total) << "\n";
       }
 
@@ -205,8 +229,64 @@ class FkoeRuleset : public Ruleset {
       }
       if (!fired_flank.empty()) mm.Add(c.Morale("fired_flank_rear"), 1, fired_flank);
       if (!melee_flank.empty()) mm.Add(c.Morale("melee_flank_rear"), 1, melee_flank);
+      // Seed 60, 62: defending a village or works, or the bank of a stream, against the enemies engaging
+      // this unit (in melee contact with it, or firing at it). With none, a village or works it is in.
+      // Seed 66, 27: artillery firing at it at short range (-2), or at long range (a test if hit).
+      std::set<std::string> village_works, banks;
+      std::vector<std::string> short_guns, long_guns;
+      bool engaged = false;
+      for (const Unit* e : placed) {
+        if (e->side == u.side) continue;
+        const geom::Contact ce = contact(u, *e);
+        const Declared* d = scene.declarations.Find(e->id, "target");
+        const bool fires_at_u = d && d->value.is_string() && d->value.get<std::string>() == u.id;
+        if (!(ce.in_contact && !ce.corner_only) && !fires_at_u) continue;
+        engaged = true;
+        const fkoe::Defence held = fkoe::DefenceAgainst(scene, c, u, *e);
+        village_works.insert(held.village_works.begin(), held.village_works.end());
+        banks.insert(held.stream_banks.begin(), held.stream_banks.end());
+        if (fires_at_u && e->type == UnitType::kArtillery) {
+          const std::string band = artillery_band(*e, u);
+          if (band == "short") short_guns.push_back(e->id);
+          if (band == "long") long_guns.push_back(e->id);
+        }
+      }
+      if (!engaged)
+        for (const std::string& id : fkoe::VillagesWorksHeld(scene, c, u)) village_works.insert(id);
+      if (!village_works.empty())
+        mm.Add(c.Morale("defending_village_works"), 1, {village_works.begin(), village_works.end()});
+      if (!banks.empty()) mm.Add(c.Morale("stream_bank"), 1, {banks.begin(), banks.end()});
+      if (!short_guns.empty()) mm.Add(c.Morale("artillery_short_range"), 1, short_guns);
       json morale = {{"modifiers", mm.list}, {"total", mm.total}};
-      if (!c.command_range_in) morale["not_judged"] = json::array({"command range of C-n-C (set command_range_in)"});
+      morale["not_judged"] = json::array();
+      if (!c.command_range_in) morale["not_judged"].push_back("command range of C-n-C (set command_range_in)");
+      if (!c.artillery_short_range_in || !c.artillery_long_range_in)
+        morale["not_judged"].push_back("artillery short/long range (set artillery_short_range_in and artillery_long_range_in)");
+      auto pass_odds = [&](RequiredTest* rt) {
+        if (c.morale_pass_at_least) {
+          // 1D20 + total >= K: faces K - total .. 20 pass.
+          const int need = *c.morale_pass_at_least - mm.total;
+          rt->p_success = std::clamp(21 - need, 0, 20) / 20.0;
+          rt->odds = "1D20 " + Signed(mm.total) + " >= " + std::to_string(*c.morale_pass_at_least) + ": pass " +
+                     std::to_string(static_cast<int>(std::lround(rt->p_success * 100))) + "%";
+        } else {
+          rt->odds = "1D20 " + Signed(mm.total) + " (the sheet gives no pass score: --set morale_pass_at_least=K)";
+        }
+      };
+      if (!long_guns.empty()) {
+        // Only if a shot hits; listed so the players see the test and its modifiers in advance.
+        RequiredTest rt;
+        rt.unit = u.id;
+        rt.kind = "morale";
+        std::string guns;
+        for (const std::string& g : long_guns) guns += (guns.empty() ? "" : ", ") + g;
+        rt.reason = "if hit by " + guns + " (artillery at long range): " + c.artillery_long_range_test;
+        rt.modifiers = mm.modifiers;
+        rt.total = mm.total;
+        pass_odds(&rt);
+        morale["artillery_long_range"] = {{"by", long_guns}, {"test", rt.reason}};
+        f.tests.push_back(rt);
+      }
       // Seed 52-55: 2 or 3 disorder markers test; 4 is eliminated without a test.
       if (disorder == 2 || disorder == 3) {
         RequiredTest rt;
@@ -216,16 +296,8 @@ class FkoeRuleset : public Ruleset {
                     (disorder == 2 ? "Recoil & Withdrawal" : "Recoil & Eliminated") + ")";
         rt.modifiers = mm.modifiers;
         rt.total = mm.total;
-        if (c.morale_pass_at_least) {
-          // 1D20 + total >= K: faces K - total .. 20 pass.
-          const int need = *c.morale_pass_at_least - mm.total;
-          rt.p_success = std::clamp(21 - need, 0, 20) / 20.0;
-          rt.odds = "1D20 " + Signed(mm.total) + " >= " + std::to_string(*c.morale_pass_at_least) + ": pass " +
-                    std::to_string(static_cast<int>(std::lround(rt.p_success * 100))) + "%";
-          morale["p_pass"] = rt.p_success;
-        } else {
-          rt.odds = "1D20 " + Signed(mm.total) + " (the sheet gives no pass score: --set morale_pass_at_least=K)";
-        }
+        pass_odds(&rt);
+        if (c.morale_pass_at_least) morale["p_pass"] = rt.p_success;
         morale["test"] = rt.reason;
         f.tests.push_back(rt);
       } else if (disorder >= 4) {

@@ -5,6 +5,8 @@
 
 #include "rules/geometry/coverage.h"
 #include "rules/geometry/distance.h"
+#include "rules/geometry/sweep.h"
+#include "rules/input_error.h"
 
 namespace vedette::kow {
 
@@ -83,6 +85,28 @@ geom::Edge EdgeOf(Arc a) {
   return geom::Edge::kFront;
 }
 
+// Seed 15: a charge goes around other units (friends too when charging, seed 10) and blocking terrain.
+struct Obstacles {
+  std::vector<geom::Polygon> shapes;
+  std::vector<std::string> names;  // unit or terrain id, same order
+};
+Obstacles ChargeObstacles(const Scene& scene, const KowConfig& c, const Unit& charger, const Unit& target) {
+  Obstacles out;
+  for (const Unit& o : scene.units) {
+    if (&o == &charger || &o == &target || !o.pose) continue;
+    for (const geom::Base& b : BasesOf(o)) {
+      out.shapes.push_back(geom::PolygonCcw(b));
+      out.names.push_back(o.id);
+    }
+  }
+  for (const Terrain& t : scene.terrain) {
+    if (!c.blocking_terrain.count(t.type)) continue;
+    out.shapes.push_back(t.polygon);
+    out.names.push_back(t.id);
+  }
+  return out;
+}
+
 std::string Inches(double mm, const KowConfig& c) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f", mm / c.mm_per_unit);
@@ -122,21 +146,73 @@ ChargeCheck CheckCharge(const Scene& scene, const KowConfig& c, const Unit& char
     r.reasons.push_back("leader point to base " + Inches(r.distance_mm, c) + " > twice the speed " + Inches(r.range_mm, c));
   if (!r.reasons.empty()) return r;
 
-  // Seed 15: the route goes around other units (friends too when charging, seed 10) and blocking terrain.
-  std::vector<geom::Polygon> obstacles;
-  for (const Unit& o : scene.units) {
-    if (&o == &charger || &o == &target || !o.pose) continue;
-    for (const geom::Base& b : BasesOf(o)) obstacles.push_back(geom::PolygonCcw(b));
-  }
-  for (const Terrain& t : scene.terrain)
-    if (c.blocking_terrain.count(t.type)) obstacles.push_back(t.polygon);
   ChargeOptions o = options;
   o.max_pivot_deg = c.max_pivot_deg;
-  r.route = FindChargeRoute(cb, tb, EdgeOf(r.facing), obstacles, r.range_mm, o);
+  r.route = FindChargeRoute(cb, tb, EdgeOf(r.facing), ChargeObstacles(scene, c, charger, target).shapes, r.range_mm, o);
+  if (r.route->found) {
+    // Seed 53: a unit that charged through difficult terrain is Hindered: any of the ground its route
+    // covers (from where it stands, through the pivot, into contact) in a difficult terrain piece.
+    const geom::Base moved = geom::MovedForward(cb, r.route->advance_mm);
+    const geom::Base pivoted = geom::PivotedAboutCentre(moved, r.route->pivot_deg);
+    for (const Terrain& t : scene.terrain) {
+      if (!c.difficult_terrain.count(t.type)) continue;
+      const double area = std::max({SweptOverlapArea(cb, moved, t.polygon), SweptOverlapArea(moved, pivoted, t.polygon),
+                                    SweptOverlapArea(pivoted, r.route->at_contact, t.polygon)});
+      if (area > o.clear_area_mm2) r.hindered_by.push_back(t.id);
+    }
+    r.hindered = !r.hindered_by.empty();
+  }
   if (!r.route->found)
     r.reasons.push_back(r.route->corner_only ? "only corner to corner contact (seed 17)"
                                              : "no room to reach base contact with the " + std::string(geom::ToString(r.facing)) +
                                                    " (seed 13, 15)");
+  r.chargeable = r.reasons.empty();
+  return r;
+}
+
+std::vector<std::string> ChargedBy(const Scene& scene, const Unit& u) {
+  const Declared* d = scene.declarations.Find(u.id, "charged_by");
+  if (!d) return {};
+  std::vector<std::string> ids;
+  if (d->value.is_string()) {
+    ids.push_back(d->value.get<std::string>());
+  } else if (d->value.is_array()) {
+    for (const auto& v : d->value) {
+      if (!v.is_string()) throw InputError(scene.source, d->line, "declarations for " + u.id + ": charged_by must be a unit id or a list of unit ids");
+      ids.push_back(v.get<std::string>());
+    }
+  } else {
+    throw InputError(scene.source, d->line, "declarations for " + u.id + ": charged_by must be a unit id or a list of unit ids");
+  }
+  for (const std::string& id : ids) {
+    const Unit* x = scene.FindUnit(id);
+    if (!x) throw InputError(scene.source, d->line, "declarations for " + u.id + ": charged_by: no unit '" + id + "' in the scene");
+    if (x->side == u.side) throw InputError(scene.source, d->line, "declarations for " + u.id + ": charged_by: '" + id + "' is not an enemy");
+  }
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  return ids;
+}
+
+CounterChargeCheck CheckCounterCharge(const Scene& scene, const KowConfig& c, const Unit& charger, const Unit& target,
+                                      const ChargeOptions& options) {
+  CounterChargeCheck r;
+  const geom::Base cb = Footprint(charger), tb = Footprint(target);
+  const Profile p = ProfileOf(charger, c);
+  const geom::ClosestPoints lc = geom::LeaderToBase(cb, tb);
+  r.distance_mm = lc.distance_mm;
+  r.closest_point = lc.on_b;
+  if (p.speed_in) r.range_mm = c.charge_range_factor * *p.speed_in * c.mm_per_unit;
+  r.leader_arc = geom::ArcOfPoint(tb, geom::LeaderPoint(cb), ArcModel::kKow);
+  if (c.cannot_charge.count(std::string(ToString(charger.type))))
+    r.reasons.push_back(std::string(ToString(charger.type)) + " cannot charge (war engines, seed 74)");
+  if (!p.speed_in) r.reasons.push_back("no speed_in in the unit's stats");
+  if (p.speed_in && r.distance_mm > r.range_mm + 1e-9)
+    r.reasons.push_back("leader point to base " + Inches(r.distance_mm, c) + " > twice the speed " + Inches(r.range_mm, c));
+  if (!r.reasons.empty()) return r;
+  const Obstacles obstacles = ChargeObstacles(scene, c, charger, target);
+  r.route = FindCounterChargeRoute(cb, tb, obstacles.shapes, obstacles.names, options);
+  if (!r.route->found) r.reasons.push_back(r.route->why_not);
   r.chargeable = r.reasons.empty();
   return r;
 }

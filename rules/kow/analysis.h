@@ -10,6 +10,7 @@
 #include "rules/geometry/sight.h"
 #include "rules/kow/charge.h"
 #include "rules/kow/config.h"
+#include "rules/kow/counter_charge.h"
 #include "rules/kow/nerve.h"
 #include "rules/scene/scene.h"
 
@@ -42,11 +43,34 @@ struct ChargeCheck {
   geom::Arc facing = geom::Arc::kFront;  // the target's arc holding the charger's leader point
   bool leader_on_arc_line = false;       // within the line tolerance of one of the target's arc lines
   std::optional<ChargeRoute> route;      // searched only when arc, sight and range allow
+  bool hindered = false;                 // the route passes through difficult terrain (seed 53)
+  std::vector<std::string> hindered_by;  // those terrain pieces' ids
   bool chargeable = false;
   std::vector<std::string> reasons;      // why not, in the seed's words
 };
 ChargeCheck CheckCharge(const Scene& scene, const KowConfig& c, const Unit& charger, const Unit& target,
                         const ChargeOptions& options = {});
+
+// Seed 27: a unit charged by an enemy unit in the previous turn may counter-charge that unit (only it).
+// Read from `declarations: U: {charged_by: X}` (or a list of ids); throws InputError naming the line for
+// anything but placed enemy unit ids. Sorted, without duplicates.
+std::vector<std::string> ChargedBy(const Scene& scene, const Unit& u);
+
+// A counter-charge (seed 27): no line of sight and no front arc needed; every other charge rule holds
+// (seed 27 "All rules that apply during a charge also apply"): leader point to base within twice the
+// speed (seed 13), room to move (seed 13, 15), no corner to corner (seed 17), no war engines (seed 74).
+// It always hits the target's front and is never Hindered (seed 53).
+struct CounterChargeCheck {
+  double distance_mm = 0.0;        // leader point (before the pivot) to the target's closest point, mm
+  geom::Vec2 closest_point{0, 0};  // on the target, table mm
+  double range_mm = 0.0;           // range factor x speed, mm (0 without a speed)
+  geom::Arc leader_arc = geom::Arc::kFront;  // the target's arc holding the leader point (information only)
+  std::optional<CounterChargeRoute> route;  // searched only when the range allows
+  bool chargeable = false;
+  std::vector<std::string> reasons;
+};
+CounterChargeCheck CheckCounterCharge(const Scene& scene, const KowConfig& c, const Unit& charger, const Unit& target,
+                                      const ChargeOptions& options = {});
 
 struct ShotCheck {
   bool in_arc = false;

@@ -3,12 +3,15 @@
 // corner-to-corner contact), the 1-inch rule, shooting targets per weapon with cover, and the odds of
 // its nerve test when damage is declared. Distances in inches; arcs by the kow model.
 #include <cmath>
+#include <algorithm>
 #include <cstdio>
+#include <map>
 #include <sstream>
 
 #include "rules/geometry/distance.h"
 #include "rules/input_error.h"
 #include "rules/kow/analysis.h"
+#include "rules/kow/multi_charge.h"
 #include "rules/ruleset.h"
 #include "rules/scene_drawing.h"
 
@@ -43,6 +46,7 @@ class KowRuleset : public Ruleset {
     text << c.title << " (arcs: kow, 1 " << c.unit_name << " = " << c.mm_per_unit << " mm)\n";
     AppendSceneOutlines(scene, &f.drawing);
     json units = json::array();
+    std::map<std::string, std::vector<Candidate>> candidates;  // target id -> who can charge it, and how
     for (const Unit& u : scene.units) {
       if (!u.pose) continue;
       const kow::Profile p = kow::ProfileOf(u, c);
@@ -69,6 +73,8 @@ class KowRuleset : public Ruleset {
                    {"distance_in", Round2(ch.distance_mm / c.mm_per_unit)},
                    {"facing", std::string(geom::ToString(ch.facing))},
                    {"leader_on_arc_line", ch.leader_on_arc_line},
+                   {"hindered", ch.hindered},
+                   {"hindered_by", ch.hindered_by},
                    {"reasons", ch.reasons}};
         if (p.speed_in) {
           jc["range_mm"] = Round2(ch.range_mm);
@@ -87,12 +93,14 @@ class KowRuleset : public Ruleset {
         char line[256];
         char range[32] = "-";
         if (p.speed_in) std::snprintf(range, sizeof range, "%.2f", ch.range_mm / c.mm_per_unit);
-        std::snprintf(line, sizeof line, "    charge %s: %s, %.2f in of %s, hits %s%s%s\n", t.id.c_str(),
+        std::snprintf(line, sizeof line, "    charge %s: %s, %.2f in of %s, hits %s%s%s%s\n", t.id.c_str(),
                       ch.chargeable ? "YES" : "no", ch.distance_mm / c.mm_per_unit, range,
                       std::string(geom::ToString(ch.facing)).c_str(), ch.leader_on_arc_line ? " (leader on arc line)" : "",
+                      ch.hindered ? " (hindered)" : "",
                       ch.reasons.empty() ? "" : (" - " + ch.reasons.front()).c_str());
         text << line;
         if (ch.chargeable) {
+          candidates[t.id].push_back({u.id, "charge", {u.id, ub, EdgeOfArc(ch.facing)}});
           DrawPrimitive a = Prim(DrawKind::kArrow, DrawStyle::kThreat, {lp, ch.closest_point});
           a.layer = "threats";
           a.unit_id = u.id;
@@ -101,6 +109,58 @@ class KowRuleset : public Ruleset {
         }
       }
       ju["charges"] = charges;
+
+      // Counter-charges (seed 27): only against a unit declared as having charged this one last turn.
+      json counters = json::array();
+      for (const std::string& id : kow::ChargedBy(scene, u)) {
+        const Unit& t = *scene.FindUnit(id);
+        if (!t.pose) continue;
+        const kow::CounterChargeCheck cc = kow::CheckCounterCharge(scene, c, u, t);
+        json jc = {{"target", t.id},
+                   {"chargeable", cc.chargeable},
+                   {"distance_mm", Round2(cc.distance_mm)},
+                   {"distance_in", Round2(cc.distance_mm / c.mm_per_unit)},
+                   {"facing", "front"},
+                   {"leader_arc", std::string(geom::ToString(cc.leader_arc))},
+                   {"needs_line_of_sight", false},
+                   {"hindered", false},
+                   {"reasons", cc.reasons}};
+        if (p.speed_in) {
+          jc["range_mm"] = Round2(cc.range_mm);
+          jc["range_in"] = Round2(cc.range_mm / c.mm_per_unit);
+          jc["margin_mm"] = Round2(cc.range_mm - cc.distance_mm);
+          jc["margin_in"] = Round2((cc.range_mm - cc.distance_mm) / c.mm_per_unit);
+        }
+        if (cc.route && cc.route->found) {
+          jc["route"] = {{"pivot_deg", Round2(cc.route->pivot_deg)}, {"move_mm", Round2(cc.route->move_mm)},
+                         {"slide_mm", Round2(cc.route->slide_mm)}, {"length_mm", Round2(cc.route->length_mm)},
+                         {"contact_point_mm", {Round2(cc.route->contact_point.x()), Round2(cc.route->contact_point.y())}}};
+        } else {
+          jc["route"] = nullptr;
+        }
+        counters.push_back(jc);
+        char line[256];
+        char range[32] = "-";
+        if (p.speed_in) std::snprintf(range, sizeof range, "%.2f", cc.range_mm / c.mm_per_unit);
+        std::snprintf(line, sizeof line, "    counter-charge %s: %s, %.2f in of %s, hits front%s\n", t.id.c_str(),
+                      cc.chargeable ? "YES" : "no", cc.distance_mm / c.mm_per_unit, range,
+                      cc.reasons.empty() ? "" : (" - " + cc.reasons.front()).c_str());
+        text << line;
+        if (cc.chargeable) {
+          candidates[t.id].push_back({u.id, "counter-charge", {u.id, ub, geom::Edge::kFront}});
+          DrawPrimitive a = Prim(DrawKind::kArrow, DrawStyle::kThreat, {lp, cc.route->contact_point});
+          a.layer = "threats";
+          a.unit_id = u.id;
+          a.text = "counter-charge " + t.id;
+          f.drawing.push_back(a);
+          DrawPrimitive ghost = Prim(DrawKind::kPolygon, DrawStyle::kThreat, geom::PolygonCcw(cc.route->at_contact));
+          ghost.layer = "threats";
+          ghost.unit_id = u.id;
+          ghost.dashed = true;  // where it would end, not where it is
+          f.drawing.push_back(ghost);
+        }
+      }
+      ju["counter_charges"] = counters;
 
       // The 1-inch rule (seed 10): enemies within 1 inch but not in contact.
       const Declared* order = scene.declarations.Find(u.id, "order");
@@ -173,7 +233,9 @@ class KowRuleset : public Ruleset {
       }
       units.push_back(ju);
     }
-    f.report = {{"ruleset", "kow"}, {"unit", c.unit_name}, {"mm_per_unit", c.mm_per_unit}, {"arc_model", "kow"}, {"units", units}};
+    const json multi = MultiCharges(scene, candidates, &f, &text);
+    f.report = {{"ruleset", "kow"}, {"unit", c.unit_name}, {"mm_per_unit", c.mm_per_unit}, {"arc_model", "kow"}, {"units", units},
+                {"multi_charges", multi}};
     f.text = text.str();
     return f;
   }
@@ -199,6 +261,138 @@ class KowRuleset : public Ruleset {
   }
 
  private:
+  struct Candidate {
+    std::string unit;
+    std::string kind;  // "charge" or "counter-charge"
+    kow::ChargerOnFacing on;
+  };
+
+  static geom::Edge EdgeOfArc(geom::Arc a) {
+    switch (a) {
+      case geom::Arc::kFront: return geom::Edge::kFront;
+      case geom::Arc::kLeftFlank: return geom::Edge::kLeft;
+      case geom::Arc::kRightFlank: return geom::Edge::kRight;
+      case geom::Arc::kRear: return geom::Edge::kRear;
+    }
+    return geom::Edge::kFront;
+  }
+
+  // Seed 21-24: for every target two or more units can charge, each set of two or more of them and
+  // whether they fit into base contact together (kow::FitChargers). A unit that may both charge and
+  // counter-charge the target is tried both ways. At most 8 chargers per target are combined.
+  json MultiCharges(const Scene& scene, const std::map<std::string, std::vector<Candidate>>& candidates, Findings* f,
+                    std::ostringstream* text) const {
+    json out = json::array();
+    for (const auto& [target_id, options] : candidates) {
+      std::vector<std::string> ids;
+      for (const Candidate& c : options)
+        if (std::find(ids.begin(), ids.end(), c.unit) == ids.end()) ids.push_back(c.unit);
+      std::sort(ids.begin(), ids.end());
+      if (ids.size() < 2) continue;
+      if (ids.size() > 8) ids.resize(8);
+      const Unit& target = *scene.FindUnit(target_id);
+      const geom::Base tb = Footprint(target);
+      json chargers = json::array();
+      for (const Candidate& c : options)
+        chargers.push_back({{"unit", c.unit}, {"kind", c.kind}, {"facing", std::string(geom::ToString(c.on.facing))}});
+      json combos = json::array();
+      json largest = json::array();
+      json all_placement;
+      bool all_fit = false;
+      const int n = static_cast<int>(ids.size());
+      for (int mask = 1; mask < (1 << n); ++mask) {
+        if (__builtin_popcount(mask) < 2) continue;
+        std::vector<std::string> members;
+        for (int i = 0; i < n; ++i)
+          if (mask >> i & 1) members.push_back(ids[i]);
+        // Obstacles: every placed unit but the target and the members (they move), and blocking terrain.
+        std::vector<geom::Polygon> shapes;
+        std::vector<std::string> names;
+        for (const Unit& o : scene.units) {
+          if (!o.pose || o.id == target_id || std::find(members.begin(), members.end(), o.id) != members.end()) continue;
+          for (const geom::Base& b : BasesOf(o)) {
+            shapes.push_back(geom::PolygonCcw(b));
+            names.push_back(o.id);
+          }
+        }
+        for (const Terrain& t : scene.terrain)
+          if (config_.blocking_terrain.count(t.type)) {
+            shapes.push_back(t.polygon);
+            names.push_back(t.id);
+          }
+        // Every choice of one way of charging per member, until one fits.
+        std::vector<std::vector<const Candidate*>> ways;
+        for (const std::string& m : members) {
+          ways.emplace_back();
+          for (const Candidate& c : options)
+            if (c.unit == m) ways.back().push_back(&c);
+        }
+        std::vector<size_t> pick(members.size(), 0);
+        kow::ChargersFit fit;
+        std::vector<const Candidate*> used;
+        while (true) {
+          std::vector<kow::ChargerOnFacing> set;
+          used.clear();
+          for (size_t i = 0; i < members.size(); ++i) {
+            used.push_back(ways[i][pick[i]]);
+            set.push_back(ways[i][pick[i]]->on);
+          }
+          kow::ChargersFit attempt = kow::FitChargers(tb, set, shapes, names);
+          if (attempt.fits || fit.why_not.empty()) fit = attempt;
+          if (fit.fits) break;
+          size_t i = 0;
+          while (i < pick.size() && ++pick[i] == ways[i].size()) pick[i++] = 0;
+          if (i == pick.size()) break;
+        }
+        json combo = {{"units", members}, {"fits", fit.fits}};
+        if (fit.fits) {
+          json placement = json::array();
+          for (size_t i = 0; i < fit.placed.size(); ++i) {
+            const kow::PlacedCharger& p = fit.placed[i];
+            placement.push_back({{"unit", p.unit}, {"kind", used[i]->kind}, {"facing", std::string(geom::ToString(p.facing))},
+                                 {"contact_mm", Round2(p.contact_mm)},
+                                 {"centre_mm", {Round2(p.at_contact.centre_mm.x()), Round2(p.at_contact.centre_mm.y())}},
+                                 {"heading_deg", Round2(geom::NormalizeDeg(p.at_contact.heading_deg))}});
+          }
+          combo["placement"] = placement;
+          if (members.size() > largest.size() || largest.empty()) largest = members;
+          if (mask == (1 << n) - 1) {
+            all_fit = true;
+            for (const kow::PlacedCharger& p : fit.placed) {
+              DrawPrimitive g = Prim(DrawKind::kPolygon, DrawStyle::kThreat, geom::PolygonCcw(p.at_contact));
+              g.layer = "threats";
+              g.unit_id = p.unit;
+              g.dashed = true;
+              g.text = "joint charge on " + target_id;
+              f->drawing.push_back(g);
+            }
+          }
+        } else {
+          combo["why_not"] = fit.why_not;
+        }
+        combos.push_back(combo);
+      }
+      std::string who;
+      for (const std::string& id : ids) who += (who.empty() ? "" : "+") + id;
+      *text << "  joint charges on " << target_id << ": " << who << (all_fit ? " all fit" : " do not all fit");
+      if (!all_fit) *text << " - " << combos.back()["why_not"].get<std::string>();
+      if (!all_fit && !largest.empty()) {
+        std::string l;
+        for (const auto& id : largest) l += (l.empty() ? "" : "+") + id.get<std::string>();
+        *text << " (largest that fits: " << l << ")";
+      }
+      *text << "\n";
+      DrawPrimitive label = Prim(DrawKind::kLabel, DrawStyle::kTest, {tb.centre_mm});
+      label.layer = "tests";
+      label.unit_id = target_id;
+      label.text = "joint charge " + who + (all_fit ? ": fits" : ": does not fit");
+      f->drawing.push_back(label);
+      out.push_back({{"target", target_id}, {"chargers", chargers}, {"all_fit", all_fit}, {"largest_fitting", largest},
+                     {"combinations", combos}});
+    }
+    return out;
+  }
+
   static std::vector<std::reference_wrapper<const Unit>> SortedEnemies(const Scene& scene, const Unit& u) {
     std::vector<std::reference_wrapper<const Unit>> out;
     for (const Unit& o : scene.units)

@@ -38,6 +38,7 @@ const std::vector<TerrainKind>& TerrainKinds() {
       {"river", true, false, true, false, false, true},
       {"fortification", false, true, true, true, false, false},
       {"works", false, true, true, true, false, false},
+      {"strong_point", false, true, true, true, false, false},  // a fortified post (For King or Empress)
       {"wall", false, true, true, false, false, false},
       {"hedge", false, true, true, false, false, false},
       {"road", false, false, false, false, false, false},

@@ -68,6 +68,17 @@ StatesConfig LoadStatesConfig(const std::string& path) {
       for (auto s = it->second.begin(); s != it->second.end(); ++s)
         c.pass_through[t][s->first.as<std::string>()] = s->second.as<std::string>();
     }
+    const YAML::Node mc = need(root, "morale_check");
+    for (const auto& t : need(mc, "built_up_area")) {
+      const std::string s = t.as<std::string>();
+      if (!FindTerrainKind(s)) throw InputError(path, YamlLine(t), "morale_check.built_up_area: unknown terrain type '" + s + "'");
+      c.built_up_terrain.insert(s);
+    }
+    c.built_up_share = need(mc, "built_up_share").as<double>();
+    if (!(c.built_up_share > 0 && c.built_up_share <= 1))
+      throw InputError(path, YamlLine(mc["built_up_share"]), "morale_check.built_up_share must be in (0, 1]");
+    c.faster_tag = need(mc, "veteran_tag").as<std::string>();
+    c.slower_tag = need(mc, "raw_tag").as<std::string>();
   } catch (const YAML::Exception& e) {
     throw InputError(path, e.mark.line + 1, e.msg);
   }

@@ -23,6 +23,12 @@ struct StatesConfig {
   std::map<std::string, std::vector<Effect>> effects;          // state or marker -> effects
   std::map<std::string, std::map<std::string, std::string>> pass_through;  // type -> state -> new state
   double pass_through_min_overlap_mm2 = 1.0;                   // mm^2
+  // Seed 7: the Morale Check that turns shaken troops eager again is faster or slower for some troops;
+  // the seed gives no dice or numbers for it, so these are reported as factors, not odds.
+  std::set<std::string> built_up_terrain;                      // terrain types of a Built-Up Area
+  double built_up_share = 0.5;                                 // of the base area inside, 0..1
+  std::string faster_tag = "veteran";                          // unit tag
+  std::string slower_tag = "raw";                              // unit tag
 };
 
 // Throws InputError (file:line) for a missing or bad file.

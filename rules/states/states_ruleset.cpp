@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "rules/geometry/base.h"
+#include "rules/geometry/coverage.h"
 #include "rules/input_error.h"
 #include "rules/ruleset.h"
 #include "rules/scene_drawing.h"
@@ -98,6 +99,30 @@ class StatesRuleset : public Ruleset {
         ju["passed_through_by"] = passed_by[s.unit];
         ju["state_after"] = after[s.unit];
       }
+      json faster = json::array(), slower = json::array();
+      if (s.state == "shaken") {
+        // Seed 7: what makes the Morale Check back to eager faster or slower (no numbers in the seed).
+        if (u.HasTag(c.faster_tag)) faster.push_back("veteran troops");
+        if (u.formation == "square") faster.push_back("troops in square");
+        if (u.pose) {
+          std::vector<geom::Polygon> built_up;
+          for (const Terrain& t : scene.terrain)
+            if (c.built_up_terrain.count(t.type)) built_up.push_back(t.polygon);
+          const geom::Base b = Footprint(u);
+          if (!built_up.empty() && geom::AreaInsideAny(b, built_up) >= c.built_up_share * b.width_mm * b.depth_mm - 1e-6)
+            faster.push_back("troops in a Built-Up Area");
+        }
+        if (scene.declarations.Flag(u.id, "general_attached")) faster.push_back("troops with a general attached");
+        if (u.HasTag(c.slower_tag)) slower.push_back("raw troops");
+        ju["morale_check"] = {{"when", "first in the Sequence of Play, on its own side's turn (seed 13)"},
+                              {"pass", "eager again (seed 13)"},
+                              {"modifier", mods.count("morale") ? mods.at("morale") : 0},
+                              {"faster_for", faster},
+                              {"slower_for", slower},
+                              {"dice", nullptr},
+                              {"odds", nullptr},
+                              {"note", "the seed gives no dice, pass score or size of these factors for any Morale Check"}};
+      }
       units.push_back(ju);
       text << "  " << s.unit << ": " << s.state << (s.firing ? ", firing" : "") << (s.limbered ? ", limbered" : "") << " ("
            << s.state_source << ")";
@@ -122,6 +147,8 @@ class StatesRuleset : public Ruleset {
           if (what == "morale") t.modifiers.push_back({"Shaken troops have a morale disadvantage (-1) (seed 7)", v, {}});
         for (const Modifier& m : t.modifiers) t.total += m.value;
         t.odds = "morale " + std::to_string(t.total) + " (the seed gives no dice for the check)";
+        for (const auto& fct : faster) t.reason += "; faster for " + fct.get<std::string>();
+        for (const auto& fct : slower) t.reason += "; slower for " + fct.get<std::string>();
         f.tests.push_back(t);
       }
     }

@@ -1,0 +1,96 @@
+#include "rules/fkoe/places.h"
+
+#include <algorithm>
+
+#include "rules/geometry/coverage.h"
+#include "rules/input_error.h"
+
+namespace vedette::fkoe {
+
+double AreaShareInside(const geom::Base& b, const geom::Polygon& piece) {
+  const double area = b.width_mm * b.depth_mm;
+  return area > 0 ? geom::AreaInsideAny(b, {piece}) / area : 0.0;
+}
+
+namespace {
+
+bool In(const geom::Base& b, const geom::Polygon& piece, const FkoeConfig& c) {
+  return AreaShareInside(b, piece) >= c.defended_share - 1e-9;
+}
+
+bool At(const geom::Base& b, const geom::Polygon& piece, const FkoeConfig& c) {
+  return geom::PolygonToPolygon(geom::PolygonCcw(b), piece).distance_mm <= c.at_mm + 1e-9;
+}
+
+// The line between the centres runs through the piece (more than touching it).
+bool Between(const geom::Base& a, const geom::Base& b, const geom::Polygon& piece) {
+  return geom::SegmentLengthInside({a.centre_mm, b.centre_mm}, piece) > 1e-6;
+}
+
+}  // namespace
+
+bool DefendsPiece(const geom::Base& unit, const geom::Base& enemy, const geom::Polygon& piece, bool from_at,
+                  const FkoeConfig& c, bool unit_holds, bool enemy_holds) {
+  if (In(enemy, piece, c)) return false;
+  if (In(unit, piece, c)) return true;
+  if (!from_at || !At(unit, piece, c) || !Between(unit, enemy, piece)) return false;
+  // Both lining the same works from either side: only a declaration says whose works they are.
+  if (At(enemy, piece, c)) return unit_holds && !enemy_holds;
+  return true;
+}
+
+std::vector<std::string> DeclaredHolds(const Scene& scene, const Unit& u) {
+  const Declared* d = scene.declarations.Find(u.id, "holds");
+  if (!d) return {};
+  std::vector<std::string> ids;
+  auto bad = [&]() {
+    return InputError(scene.source, d->line, "declarations for " + u.id + ": holds must be a terrain id or a list of terrain ids");
+  };
+  if (d->value.is_string()) {
+    ids.push_back(d->value.get<std::string>());
+  } else if (d->value.is_array()) {
+    for (const auto& v : d->value) {
+      if (!v.is_string()) throw bad();
+      ids.push_back(v.get<std::string>());
+    }
+  } else {
+    throw bad();
+  }
+  for (const std::string& id : ids) {
+    bool found = false;
+    for (const Terrain& t : scene.terrain) found = found || t.id == id;
+    if (!found) throw InputError(scene.source, d->line, "declarations for " + u.id + ": holds: no terrain '" + id + "' in the scene");
+  }
+  return ids;
+}
+
+bool DefendsBank(const geom::Base& unit, const geom::Base& enemy, const geom::Polygon& stream, const FkoeConfig& c) {
+  return !In(unit, stream, c) && At(unit, stream, c) && Between(unit, enemy, stream);
+}
+
+Defence DefenceAgainst(const Scene& scene, const FkoeConfig& c, const Unit& u, const Unit& enemy) {
+  Defence d;
+  const geom::Base ub = Footprint(u), eb = Footprint(enemy);
+  const std::vector<std::string> u_holds = DeclaredHolds(scene, u), e_holds = DeclaredHolds(scene, enemy);
+  auto holds = [](const std::vector<std::string>& v, const std::string& id) { return std::find(v.begin(), v.end(), id) != v.end(); };
+  for (const Terrain& t : scene.terrain) {
+    const bool strong = c.strong_point_terrain.count(t.type) > 0, village = c.village_terrain.count(t.type) > 0,
+               works = c.works_terrain.count(t.type) > 0;
+    if ((strong || village || works) && DefendsPiece(ub, eb, t.polygon, strong || works, c, holds(u_holds, t.id), holds(e_holds, t.id))) {
+      d.strong_point_village_works.push_back(t.id);
+      if (village || works) d.village_works.push_back(t.id);
+    }
+    if (c.stream_terrain.count(t.type) && DefendsBank(ub, eb, t.polygon, c)) d.stream_banks.push_back(t.id);
+  }
+  return d;
+}
+
+std::vector<std::string> VillagesWorksHeld(const Scene& scene, const FkoeConfig& c, const Unit& u) {
+  std::vector<std::string> out;
+  const geom::Base ub = Footprint(u);
+  for (const Terrain& t : scene.terrain)
+    if ((c.village_terrain.count(t.type) || c.works_terrain.count(t.type)) && In(ub, t.polygon, c)) out.push_back(t.id);
+  return out;
+}
+
+}  // namespace vedette::fkoe
