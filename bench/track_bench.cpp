@@ -99,20 +99,22 @@ ClipScript MakeScript(cv::Size size, int frames, double fps) {
   return s;
 }
 
-nlohmann::json RunOne(cv::Size size, int frames, bool print_progress) {
+nlohmann::json RunOne(cv::Size size, int frames, bool print_progress, const TrackerOptions& options, int profile_repeats) {
   const double fps = 15;
   ClipRenderer clip(MakeScript(size, frames, fps));
   const Scene& roster = clip.script().roster;
   const std::string late_id = roster.units[1].id;
-  Tracker tracker({}, clip.intrinsics(), roster, clip.dictionary());
+  Tracker tracker(options, clip.intrinsics(), roster, clip.dictionary());
   Side trk, stock;
-  Stats t_change, t_windows, t_surprise, t_full, t_update;
+  Stats t_change, t_windows, t_surprise, t_full, t_update, t_regions, t_band, n_refined, n_local, n_regions;
   int full_frames = 0;
   int placed_frame = -1, found_frame = -1;
   double render_ms = 0, first_ms = 0;
+  std::vector<ClipFrame> kept;  // for --profile: the tracker alone, again, on the same frames
   for (int f = 0; f < clip.FrameCount(); ++f) {
     ClipFrame cf = clip.Render(f);
     render_ms += cf.render_ms;
+    if (profile_repeats > 0) kept.push_back(cf);
     const TrackFrame tf = tracker.Process(cf.image, cf.t);
     if (f == 0) first_ms = tf.timing.total_ms;
     const Detections sd = DetectMarkersStock(cf.image, clip.dictionary());
@@ -125,6 +127,11 @@ nlohmann::json RunOne(cv::Size size, int frames, bool print_progress) {
       t_surprise.Add(tf.timing.surprise_ms);
       t_full.Add(tf.timing.full_ms);
       t_update.Add(tf.timing.update_ms);
+      t_regions.Add(tf.timing.regions_ms);
+      t_band.Add(tf.timing.band_ms);
+      n_refined.Add(tf.timing.windows_refined);
+      n_local.Add(tf.timing.windows_local);
+      n_regions.Add(tf.timing.regions);
       full_frames += tf.timing.full_detection ? 1 : 0;
       trk.ms.Add(tf.timing.total_ms);
       stock.ms.Add(sd.ms);
@@ -200,6 +207,10 @@ nlohmann::json RunOne(cv::Size size, int frames, bool print_progress) {
   double min_side = 1e9;
   for (const auto& m : clip.Render(0).render_truth.markers)
     if (!m.unit.empty()) min_side = std::min(min_side, m.side_px);
+  for (int r = 0; r < profile_repeats; ++r) {
+    Tracker again(options, clip.intrinsics(), roster, clip.dictionary());
+    for (const ClipFrame& cf : kept) again.Process(cf.image, cf.t);
+  }
   return {{"image", {size.width, size.height}},
           {"frames", clip.FrameCount()},
           {"units", roster.units.size()},
@@ -207,7 +218,10 @@ nlohmann::json RunOne(cv::Size size, int frames, bool print_progress) {
           {"render_ms_mean", render_ms / clip.FrameCount()},
           {"tracker_first_frame_ms", first_ms},
           {"tracker_stage_ms_mean", {{"change", t_change.Mean()}, {"windows", t_windows.Mean()}, {"surprise", t_surprise.Mean()},
-                                     {"full", t_full.Mean()}, {"update", t_update.Mean()}, {"full_detections", full_frames}}},
+                                     {"regions", t_regions.Mean()}, {"band", t_band.Mean()},
+                                     {"full", t_full.Mean()}, {"update", t_update.Mean()}, {"full_detections", full_frames},
+                                     {"windows_refined_per_frame", n_refined.Mean()}, {"windows_local_per_frame", n_local.Mean()},
+                                     {"regions_per_frame", n_regions.Mean()}}},
           {"tracker", side_json(trk)},
           {"stock", side_json(stock)},
           {"speedup", stock.ms.Mean() / trk.ms.Mean()},
@@ -230,6 +244,13 @@ void PrintTable(const std::vector<nlohmann::json>& runs) {
                 r["speedup"].get<double>(), r["tracker_first_frame_ms"].get<double>(),
                 r["appear_latency_frames"].is_null() ? "-" : std::to_string(r["appear_latency_frames"].get<int>()).c_str(),
                 r["smallest_marker_px"].get<double>());
+    const auto& st = r["tracker_stage_ms_mean"];
+    std::printf("%-10s tracker stage means (ms): change %.2f, windows %.2f, regions %.2f, band %.2f, full %.2f, update %.2f; "
+                "per frame: %.1f windows refined, %.1f local detections, %.1f change regions\n",
+                img.c_str(), st["change"].get<double>(), st["windows"].get<double>(), st["regions"].get<double>(),
+                st["band"].get<double>(), st["full"].get<double>(), st["update"].get<double>(),
+                st["windows_refined_per_frame"].get<double>(), st["windows_local_per_frame"].get<double>(),
+                st["regions_per_frame"].get<double>());
   }
 }
 
@@ -239,19 +260,24 @@ int main(int argc, char** argv) {
   int frames = 30;
   bool quick = false;
   std::string json_path;
+  TrackerOptions options;  // the defaults, unless a flag tries another trade-off
+  int profile_repeats = 0; // --profile R: the tracker runs R more times on the kept frames, for perf record
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--frames") && i + 1 < argc) frames = std::max(4, std::atoi(argv[++i]));
     else if (!std::strcmp(argv[i], "--quick")) quick = true;
     else if (!std::strcmp(argv[i], "--json") && i + 1 < argc) json_path = argv[++i];
+    else if (!std::strcmp(argv[i], "--profile") && i + 1 < argc) profile_repeats = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--band-cycle") && i + 1 < argc) options.band_cycle_s = std::atof(argv[++i]);
+    else if (!std::strcmp(argv[i], "--rest-every") && i + 1 < argc) options.rest_refine_every = std::atoi(argv[++i]);
     else {
-      std::fprintf(stderr, "usage: track_bench [--frames N] [--quick] [--json FILE]\n");
+      std::fprintf(stderr, "usage: track_bench [--frames N] [--quick] [--json FILE] [--band-cycle S] [--profile R] [--rest-every N]\n");
       return 2;
     }
   }
   cv::setNumThreads(1);  // one core, as the targets are stated
   std::vector<nlohmann::json> runs;
-  runs.push_back(RunOne({1920, 1080}, frames, true));
-  if (!quick) runs.push_back(RunOne({3840, 2160}, std::max(8, frames / 2), true));
+  runs.push_back(RunOne({1920, 1080}, frames, true, options, profile_repeats));
+  if (!quick) runs.push_back(RunOne({3840, 2160}, std::max(8, frames / 2), true, options, profile_repeats));
   PrintTable(runs);
   const nlohmann::json all = {{"bench", "track"}, {"runs", runs}};
   std::cout << all.dump() << "\n";

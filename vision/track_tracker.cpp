@@ -29,7 +29,8 @@ bool TrackerOptions::Check(std::string* error) const {
   if (!(window_margin_sides > 0)) return fail("window_margin_sides must be positive");
   if (max_bit_errors < 0) return fail("max_bit_errors must be >= 0");
   if (!(upscale_below_px >= 0)) return fail("upscale_below_px must be >= 0 (px)");
-  if (band_count < 0) return fail("band_count must be >= 0 (0: no band pass)");
+  if (!(band_cycle_s >= 0)) return fail("band_cycle_s must be >= 0 (s; 0: no band pass)");
+  if (!(band_strip_sides >= 1)) return fail("band_strip_sides must be at least 1 (marker sides)");
   if (!(max_full_detect_hz > 0)) return fail("max_full_detect_hz must be positive");
   if (!(full_detect_every_s >= 0)) return fail("full_detect_every_s must be >= 0 (s)");
   if (!(bump_px > 0)) return fail("bump_px must be positive (px)");
@@ -163,7 +164,9 @@ struct Tracker::Impl {
   bool reg_lost_reported = false;
   int frame_index = 0;
   double last_full_t = -1e9;
-  int band = 0;
+  int band_row = 0;            // the sweeping band's next strip starts at this image row
+  double band_rows_owed = 0;   // image rows the band is behind, px
+  double band_last_t = -1;     // s; < 0: no frame yet
   cv::Mat prev_small;
   std::map<int, double> unknown_last_seen;  // marker id -> t
   std::deque<RecentMove> recent_moves;
@@ -313,18 +316,24 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
   };
 
   // Searches one marker near a predicted quad: refine + bit check, else a local detection.
+  // A resting marker's prediction is its last measured quad, good to a tenth of a pixel: its edges
+  // are searched within 1 px and cornerSubPix (there to mend a contour's rough corners) is skipped,
+  // which halves the cost of the most frequent window. A failure falls back to the full search.
+  DetectorOptions near_options = o_.detector;
+  near_options.subpix_window_px = 0;
+  near_options.edge_search_px = std::min(1.0, o_.detector.edge_search_px);
   auto search = [&](int id, const std::array<cv::Point2f, 4>& predicted, const std::array<cv::Point2f, 4>* last,
-                    cv::Rect* window, std::array<cv::Point2f, 4>* found) {
+                    cv::Rect* window, std::array<cv::Point2f, 4>* found, bool resting) {
     if (!Finite(predicted)) return false;
     const double side = std::max(4.0, Side(predicted));
     // Refinement from a quad: the prediction, then (when it differs) where the marker was last seen.
-    auto refine_from = [&](const std::array<cv::Point2f, 4>& start) {
+    auto refine_from = [&](const std::array<cv::Point2f, 4>& start, const DetectorOptions& od) {
       const cv::Rect tight = BoundsOf(start, 6) & image_rect;
       if (tight.width < 8 || tight.height < 8 || tight != BoundsOf(start, 6)) return false;
       std::array<cv::Point2f, 4> c = start;
       for (auto& p : c) p -= cv::Point2f(float(tight.x), float(tight.y));
       const cv::Mat g = gray_of(tight);
-      if (!RefineMarkerCorners(o_.detector, g, &c)) return false;
+      if (!RefineMarkerCorners(od, g, &c)) return false;
       const BitCheck bits = CheckMarkerBits(g, c, m.dict, id);
       if (bits.errors < 0 || bits.errors > o_.max_bit_errors) return false;
       for (auto& p : c) p += cv::Point2f(float(tight.x), float(tight.y));
@@ -333,8 +342,9 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
       ++out.timing.windows_refined;
       return true;
     };
-    if (refine_from(predicted)) return true;
-    if (last && cv::norm(Centre(*last) - Centre(predicted)) > 0.5 && refine_from(*last)) return true;
+    if (resting && refine_from(predicted, near_options)) return true;
+    if (refine_from(predicted, o_.detector)) return true;
+    if (last && cv::norm(Centre(*last) - Centre(predicted)) > 0.5 && refine_from(*last, o_.detector)) return true;
     double motion = 0;
     if (last) motion = cv::norm(Centre(predicted) - Centre(*last));
     const cv::Rect wide = BoundsOf(predicted, o_.window_margin_sides * side + motion + 4) & image_rect;
@@ -366,7 +376,7 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
       std::array<cv::Point2f, 4> pred;
       for (int i = 0; i < 4; ++i) pred[i] = cv::Point2f(float(px[i].x), float(px[i].y));
       std::array<cv::Point2f, 4> found;
-      if (search(a.anchor.marker, pred, a.has_last ? &a.last : nullptr, &a.window, &found)) {
+      if (search(a.anchor.marker, pred, a.has_last ? &a.last : nullptr, &a.window, &found, a.has_last && !a.dirty)) {
         obs.push_back({a.anchor.marker, found});
       }
     }
@@ -384,6 +394,7 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
         ++out.timing.windows_skipped;
         continue;
       }
+      const bool dirty = u.dirty;
       u.dirty = false;
       Unit placed = ru;
       placed.pose = u.filter.Predict(t);
@@ -393,7 +404,8 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
       for (int c = 0; c < 4; ++c) pred[c] = cv::Point2f(float(px[c].x), float(px[c].y));
       attempted_units.insert(int(i));
       std::array<cv::Point2f, 4> found;
-      if (search(ru.marker->id, pred, u.has_corners ? &u.corners : nullptr, &u.window, &found))
+      const bool resting = u.vis.v == Visibility::kSeen && u.filter.at_rest() && !dirty;
+      if (search(ru.marker->id, pred, u.has_corners ? &u.corners : nullptr, &u.window, &found, resting))
         obs.push_back({ru.marker->id, found});
     }
   }
@@ -424,9 +436,12 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
     for (const auto& o : obs) explained.push_back(BoundsOf(o.corners_px, 3 * Side(o.corners_px) + 2 * step));
     for (const auto& u : m.units)
       if (u.has_corners && u.vis.v == Visibility::kSeen) explained.push_back(BoundsOf(u.corners, 3 * Side(u.corners) + 2 * step));
+    // A still table changes nowhere: labelling an empty mask is skipped. (Blanking the explained
+    // boxes first is not equivalent: a unit put down between two others lies in their union.)
+    const bool any_unexplained = changed_fraction > 0;
     cv::Mat grown, labels, stats, centroids;
-    cv::dilate(mask, grown, cv::Mat());
-    const int n = cv::connectedComponentsWithStats(grown, labels, stats, centroids, 8, CV_32S);
+    if (any_unexplained) cv::dilate(mask, grown, cv::Mat());
+    const int n = any_unexplained ? cv::connectedComponentsWithStats(grown, labels, stats, centroids, 8, CV_32S) : 0;
     std::vector<cv::Rect> regions;
     double area = 0;
     for (int c = 1; c < n; ++c) {
@@ -445,15 +460,28 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
     } else {
       for (const cv::Rect& r : regions) take_new(detect_in(r, r.area() < 0.05 * image_rect.area()));
     }
+    out.timing.regions_ms = Ms(tsur);
   }
-  if (!full && o_.band_count > 0) {
-    const int h = (image.rows + o_.band_count - 1) / o_.band_count;
+  if (o_.band_cycle_s > 0) {
+    // The band owes image rows at image.rows per band_cycle_s; a strip runs once enough are owed,
+    // so the cost per second does not depend on the frame rate.
+    if (m.band_last_t >= 0) m.band_rows_owed += std::max(0.0, t - m.band_last_t) * image.rows / o_.band_cycle_s;
+    m.band_rows_owed = std::min(m.band_rows_owed, double(image.rows));  // after a long gap one sweep is enough
+    m.band_last_t = t;
     // Anchors are never looked for here (windows and full detections keep them): the overlap only
     // has to hold the largest unit marker.
     const int overlap = int(std::ceil(m.max_unit_side_px * 1.1)) + 2;
-    const cv::Rect r(0, m.band * h - overlap, image.cols, h + 2 * overlap);
-    m.band = (m.band + 1) % o_.band_count;
-    take_new(detect_in(r & image_rect, false));
+    const int min_rows = std::max(16, int(o_.band_strip_sides * m.max_unit_side_px));
+    const int rows_left = image.rows - m.band_row;
+    if (!full && m.band_rows_owed >= std::min(min_rows, rows_left)) {
+      const auto tb = Clock::now();
+      const int h = std::min(rows_left, int(m.band_rows_owed));
+      take_new(detect_in(cv::Rect(0, m.band_row - overlap, image.cols, h + 2 * overlap) & image_rect, false));
+      m.band_rows_owed -= h;
+      m.band_row = (m.band_row + h) % image.rows;
+      out.timing.band_ms = Ms(tb);
+    }
+    if (full) m.band_rows_owed = 0;  // a full detection has just looked everywhere
   }
   if (!full) {
     int anchors_found = 0;
@@ -762,9 +790,9 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
         u.path.clear();
       }
       // The spot as it looks with the unit on it, for telling occluded from lifted later: taken
-      // when the unit settles and refreshed every 8th measurement at rest (neighbours come and go).
-      if (!u.spot_ref.valid || fs.came_to_rest || fs.nudged || (u.filter.at_rest() && ++u.spot_age >= 8) ||
-          !u.filter.at_rest()) {
+      // when the unit settles and refreshed every 8th measurement at rest (neighbours come and go)
+      // and every 4th while it moves (a unit lifted mid-move is compared with where it just was).
+      if (!u.spot_ref.valid || fs.came_to_rest || fs.nudged || ++u.spot_age >= (u.filter.at_rest() ? 8 : 4)) {
         u.spot_ref = SampleSpot(o_.spot, image, m.k, m.camera, ru, u.filter.pose());
         u.spot_age = 0;
       }

@@ -11,9 +11,8 @@
 //          bits checked against their ID; when that fails a local detection runs in a window grown by
 //          the marker's speed.
 //  Step 3  surprises: unexplained change regions get a local detection (a unit put down shows up in
-//          the frame it appears), and a band of 1/band_count of the image height, rotating every
-//          frame, gets a full detection, so anything the rest missed is found within band_count
-//          frames. A surprise (an unknown or duplicated ID, anchors lost) triggers a full-frame
+//          the frame it appears), and a band sweeping down the image gets a full detection, so
+//          anything the rest missed is found within band_cycle_s. A surprise (an unknown or duplicated ID, anchors lost) triggers a full-frame
 //          detection, at most max_full_detect_hz times a second.
 //  Step 4  registration from the anchors, averaged while the camera is still; an anchor jump larger
 //          than bump_px is a camera bump: the average restarts and the frame is re-registered at once,
@@ -57,7 +56,9 @@ struct TrackerOptions {
   double window_margin_sides = 0.75;   // local detection window: the predicted marker grown by this many sides, plus its motion
   double upscale_below_px = 20;        // local windows are searched at 2x when the smallest marker is below this side, px
   int max_bit_errors = 1;              // a refined marker whose cells disagree with its ID in more cells is not accepted
-  int band_count = 24;                 // rotating detection band: 1/band_count of the height per frame (0: none)
+  double band_cycle_s = 2.0;           // the sweeping detection band covers the whole image once per this long, s (0: no band)
+  double band_strip_sides = 4;         // a band strip is at least this many marker sides tall: strips overlap by one
+                                       // marker, so taller, rarer strips waste less (larger: lumpier frame times)
   double max_full_detect_hz = 4;       // surprise-driven full detections per second at most (the first frame always)
   double full_detect_every_s = 0;      // also a full detection this often, s (0: only on surprise)
   double bump_px = 1.0;                // anchors moved by more than this (mean over their corners): the camera moved, px
@@ -101,6 +102,7 @@ struct TrackRegistration {
 
 struct TrackTiming {
   double total_ms = 0, change_ms = 0, windows_ms = 0, surprise_ms = 0, full_ms = 0, update_ms = 0;
+  double regions_ms = 0, band_ms = 0;  // the two parts of surprise_ms: change regions, rotating band
   bool full_detection = false;
   int windows_refined = 0, windows_local = 0, windows_skipped = 0, regions = 0;
 };

@@ -258,10 +258,10 @@ TEST(Tracker, DuplicateAndUnknownMarkersAreEvents) {
   SceneRenderer renderer(clip.intrinsics());
   RenderOptions ro = script.render;
   TrackerOptions options;
-  options.band_count = 12;
+  options.band_cycle_s = 0.75;
   Tracker tracker(options, clip.intrinsics(), script.roster, clip.dictionary());
   std::vector<TrackEvent> events;
-  for (int f = 0; f < 13; ++f) {  // 13 frames: the rotating band (12 bands) has swept the image once
+  for (int f = 0; f < 13; ++f) {  // 13 frames at 15 fps: the band (one sweep per 0.75 s) has swept the image once
     ro.seed = 1 + f;
     const Rendering img = renderer.Render(ro, shown, clip.initial_camera_from_table(), clip.dictionary());
     for (const auto& e : tracker.Process(img.image, f / 15.0).events) events.push_back(e);
@@ -288,9 +288,9 @@ TEST(Tracker, OptionsCheckNamesTheProblem) {
   TrackerOptions o;
   std::string error;
   EXPECT_TRUE(o.Check(&error)) << error;
-  o.band_count = -1;
+  o.band_cycle_s = -1;
   EXPECT_FALSE(o.Check(&error));
-  EXPECT_NE(error.find("band_count"), std::string::npos);
+  EXPECT_NE(error.find("band_cycle_s"), std::string::npos);
   o = {};
   o.filter.step_frames = 0;
   EXPECT_FALSE(o.Check(&error));
