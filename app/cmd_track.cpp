@@ -18,6 +18,7 @@
 #include <opencv2/videoio.hpp>
 
 #include "app/command.h"
+#include "overlay/frame_source.h"
 #include "calibration/dictionary.h"
 #include "rules/input_error.h"
 #include "rules/scene/scene_io.h"
@@ -56,16 +57,10 @@ void RunTrack(const TrackArgs& a) {
   if (roster.anchors.size() < 3) throw InputError(a.roster, 0, "the roster needs at least 3 anchors to register the table");
   const cv::Ptr<cv::aruco::Dictionary> dict = calib::ResolveDictionary(roster.dictionary);
 
-  cv::VideoCapture cap;
-  auto open = [&]() {
-    if (!a.video.empty()) return cap.open(a.video, cv::CAP_FFMPEG) || cap.open(a.video);
-    return cap.open(a.camera);
-  };
-  if (!a.video.empty() && !std::ifstream(a.video)) throw InputError(a.video, 0, "cannot read the video file");
-  if (!open()) {
-    if (!a.video.empty()) throw InputError(a.video, 0, "cannot decode this video (tried FFmpeg and the default backends)");
-    std::cerr << "vedette: camera " << a.camera << " not available yet; retrying (Ctrl-C to stop)\n";
-  }
+  // Camera: reopened with back-off for as long as it takes (Ctrl-C stops); file: unreadable frames
+  // skipped and counted (overlay/frame_source.h).
+  const std::unique_ptr<overlay::FrameSource> source =
+      a.video.empty() ? overlay::OpenCamera(a.camera, -1, &g_stop) : overlay::OpenVideo(a.video);
   std::ofstream file;
   std::ostream* out = &std::cout;
   if (!a.events.empty() && a.events != "-") {
@@ -77,50 +72,20 @@ void RunTrack(const TrackArgs& a) {
   std::signal(SIGTERM, OnSignal);
 
   const bool progress = !a.video.empty() && !a.quiet && isatty(STDERR_FILENO);
-  const int total = a.video.empty() ? 0 : int(cap.get(cv::CAP_PROP_FRAME_COUNT));
-  double fps = a.video.empty() ? 0 : cap.get(cv::CAP_PROP_FPS);
-  if (!(fps > 0 && fps < 1000)) fps = 30;
+  const int total = std::max(0, source->frame_count());
 
   std::unique_ptr<vision::Tracker> tracker;
   vision::TrackerOptions options;
   options.ruleset = a.ruleset;
   options.visibility.removed_after_s = a.removed_after_s;
-  int frames = 0, skipped = 0, reconnects = 0, consecutive_failures = 0;
+  int frames = 0;
   size_t events = 0;
   std::map<std::string, int> event_counts;
   std::vector<double> ms;
-  const auto t0 = std::chrono::steady_clock::now();
-  int index = 0;  // frames read from the source (skipped ones included)
   cv::Size size;
-  while (!g_stop && (a.max_frames <= 0 || frames < a.max_frames)) {
-    cv::Mat image;
-    bool ok = cap.isOpened() && cap.read(image);
-    if (!ok) {
-      if (!a.video.empty()) {
-        // End of file, or a frame the decoder could not read: skip it while frames remain.
-        if (total > 0 && index < total - 1 && consecutive_failures < 50) {
-          ++skipped, ++index, ++consecutive_failures;
-          continue;
-        }
-        break;
-      }
-      // A camera that went away: retried, not fatal.
-      ++consecutive_failures;
-      cap.release();
-      std::this_thread::sleep_for(std::chrono::milliseconds(std::min(5000, 200 * consecutive_failures)));
-      if (open()) {
-        ++reconnects;
-        std::cerr << "vedette: camera " << a.camera << " reopened\n";
-      }
-      continue;
-    }
-    consecutive_failures = 0;
-    const double t = a.video.empty() ? std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() : index / fps;
-    ++index;
-    if (image.empty() || image.depth() != CV_8U || (size.area() > 0 && image.size() != size)) {
-      ++skipped;  // corrupt or odd frame
-      continue;
-    }
+  cv::Mat image;
+  double t = 0;
+  while (!g_stop && (a.max_frames <= 0 || frames < a.max_frames) && source->Next(&image, &t)) {
     if (!tracker) {
       size = image.size();
       const calib::CameraIntrinsics k = (k0.image_size == size) ? k0 : calib::ScaledTo(k0, size);
@@ -154,7 +119,8 @@ void RunTrack(const TrackArgs& a) {
   for (double v : ms) mean += v;
   mean = ms.empty() ? 0 : mean / ms.size();
   const double p95 = sorted.empty() ? 0 : sorted[std::min(sorted.size() - 1, size_t(0.95 * sorted.size()))];
-  nlohmann::json summary = {{"frames", frames}, {"skipped_frames", skipped}, {"camera_reopened", reconnects},
+  const int skipped = source->corrupt_frames;
+  nlohmann::json summary = {{"frames", frames}, {"skipped_frames", skipped}, {"camera_reopened", source->reopened},
                             {"events", events}, {"event_counts", event_counts}, {"ms_mean", std::round(mean * 1000) / 1000},
                             {"ms_p95", std::round(p95 * 1000) / 1000}, {"stopped_by_signal", bool(g_stop)}};
   *out << nlohmann::json{{"summary", summary}}.dump() << "\n";

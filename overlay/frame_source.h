@@ -1,6 +1,7 @@
 #pragma once
 // Where frames come from: a webcam, a video file, or a clip script rendered on the fly (the demo
 // and the tests). One interface so `live`, `process` and `demo` share their loop.
+#include <atomic>
 #include <memory>
 #include <string>
 
@@ -22,13 +23,40 @@ class FrameSource {
   virtual int frame_count() const { return -1; }  // -1: live (unknown)
   virtual std::string name() const = 0;       // for messages: "camera 0", "clip.mkv", "demo battle"
   int corrupt_frames = 0;                     // frames skipped as unreadable
+  int reopened = 0;                           // times a camera that stopped was opened again
 };
 
-// A webcam by index. Throws InputError("--camera") when it cannot be opened or gives no frame.
-// A camera that stops delivering frames is retried for `retry_s` seconds before Next() gives up.
-std::unique_ptr<FrameSource> OpenCamera(int index, double retry_s = 5.0);
+// The part of cv::VideoCapture a capture source uses; tests put a device here that fails on cue.
+class CaptureDevice {
+ public:
+  virtual ~CaptureDevice() = default;
+  virtual bool Open() = 0;                  // (re)opens the device or file; true when it is open
+  virtual bool Read(cv::Mat* frame) = 0;    // false: no frame (unplugged camera, unreadable or no more frames)
+  virtual void Release() = 0;
+  virtual double Get(int property) const = 0;  // cv::CAP_PROP_*
+};
 
-// A video file. Throws InputError naming the file when it cannot be opened or read.
+struct CaptureOptions {
+  bool live = false;             // a camera: frame times from the clock, a failed read is retried;
+                                 // a file: times from the frame number, an unreadable frame skipped
+  double retry_s = 5.0;          // live: Next() gives up after this long without a frame, s (< 0: never)
+  double backoff_s = 0.2;        // live: the wait before the n-th reopen is n times this (at most 5 s), s
+  int max_bad_frames = 50;       // file: this many unreadable frames in a row end the file
+  const std::atomic<bool>* stop = nullptr;  // when set and true (Ctrl-C), Next() stops retrying
+  bool Check(std::string* error) const;
+};
+
+// A frame source over any capture device (opened already). `name` is for messages.
+std::unique_ptr<FrameSource> MakeCaptureSource(std::unique_ptr<CaptureDevice> device, std::string name,
+                                               const CaptureOptions& options);
+
+// A webcam by index. Throws InputError("--camera") when it cannot be opened or gives no frame.
+// A camera that stops delivering frames is reopened (with back-off) for `retry_s` seconds (< 0:
+// until `stop`) before Next() gives up.
+std::unique_ptr<FrameSource> OpenCamera(int index, double retry_s = 5.0, const std::atomic<bool>* stop = nullptr);
+
+// A video file. Throws InputError naming the file when it cannot be opened or read. Frames the
+// decoder cannot read are skipped and counted (corrupt_frames); frame times keep their place.
 std::unique_ptr<FrameSource> OpenVideo(const std::string& path);
 
 // A clip script rendered frame by frame (the frames are made on demand, so nothing is stored).
