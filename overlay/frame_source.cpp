@@ -144,6 +144,7 @@ ClipSource::ClipSource(std::shared_ptr<vision::ClipRenderer> renderer, int max_f
 
 bool ClipSource::Next(cv::Mat* bgr, double* t_s) {
   if (next_ >= count_) return false;
+  declarations_ = vision::ClipDeclarationsAt(renderer_->script(), next_);
   last_ = renderer_->Render(next_++);
   *bgr = last_.image;
   *t_s = last_.t;

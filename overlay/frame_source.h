@@ -4,6 +4,7 @@
 #include <atomic>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <opencv2/core.hpp>
 #include <opencv2/videoio.hpp>
@@ -22,6 +23,9 @@ class FrameSource {
   virtual cv::Size size() const = 0;          // px
   virtual int frame_count() const { return -1; }  // -1: live (unknown)
   virtual std::string name() const = 0;       // for messages: "camera 0", "clip.mkv", "demo battle"
+  // Declarations that come with the last frame (a clip script's players setting a state); whoever
+  // runs the pipeline applies them (Pipeline::SetDeclaration) before processing the frame.
+  virtual std::vector<vision::ClipDeclaration> declarations() const { return {}; }
   int corrupt_frames = 0;                     // frames skipped as unreadable
   int reopened = 0;                           // times a camera that stopped was opened again
 };
@@ -70,6 +74,7 @@ class ClipSource : public FrameSource {
   int frame_count() const override { return count_; }
   std::string name() const override { return name_; }
   const vision::ClipFrame& last() const { return last_; }  // with the truth of the frame
+  std::vector<vision::ClipDeclaration> declarations() const override { return declarations_; }
   vision::ClipRenderer& renderer() { return *renderer_; }
 
  private:
@@ -77,6 +82,7 @@ class ClipSource : public FrameSource {
   int count_ = 0, next_ = 0;
   std::string name_;
   vision::ClipFrame last_;
+  std::vector<vision::ClipDeclaration> declarations_;
 };
 
 }  // namespace vedette::overlay

@@ -209,7 +209,8 @@ ClipScript ParseClipScript(const std::string& text, const std::string& source_na
   }
   if (!root.IsMap()) throw InputError(source_name, 1, "a clip script must be a mapping (roster:, fps:, duration_s:, ...)");
   r.ExpectKeys(root, "clip script",
-               {"roster", "roster_scene", "fps", "duration_s", "camera", "render", "units", "hands", "camera_moves"});
+               {"roster", "roster_scene", "fps", "duration_s", "camera", "render", "units", "hands", "camera_moves",
+                "declarations"});
   ClipScript s;
   s.source = source_name;
   SceneLoadOptions load;
@@ -273,7 +274,33 @@ ClipScript ParseClipScript(const std::string& text, const std::string& source_na
     std::stable_sort(s.camera_moves.begin(), s.camera_moves.end(),
                      [](const ClipCameraMove& a, const ClipCameraMove& b) { return a.t < b.t; });
   }
+  if (root["declarations"]) {
+    if (!root["declarations"].IsSequence()) r.Fail(root["declarations"], "declarations must be a list");
+    for (const auto& d : root["declarations"]) {
+      r.ExpectMap(d, "declaration");
+      r.ExpectKeys(d, "declaration", {"t", "unit", "key", "value"});
+      ClipDeclaration cd;
+      cd.line = YamlReader::LineOf(d);
+      cd.t = r.NonNegative(r.Require(d, "t", "declaration"), "declaration t");
+      cd.unit = r.String(r.Require(d, "unit", "declaration"), "declaration unit");
+      if (!s.roster.FindUnit(cd.unit)) r.Fail(d["unit"], "declaration: no unit '" + cd.unit + "' in the roster");
+      cd.key = r.String(r.Require(d, "key", "declaration"), "declaration key");
+      cd.value = r.Json(r.Require(d, "value", "declaration"), "declaration value");
+      s.declarations.push_back(cd);
+    }
+    std::stable_sort(s.declarations.begin(), s.declarations.end(),
+                     [](const ClipDeclaration& a, const ClipDeclaration& b) { return a.t < b.t; });
+  }
   return s;
+}
+
+std::vector<ClipDeclaration> ClipDeclarationsAt(const ClipScript& script, int frame) {
+  // Frame f shows the time span (t(f-1), t(f)]; frame 0 takes everything up to its time.
+  const double t1 = script.TimeOf(frame), t0 = frame > 0 ? script.TimeOf(frame - 1) : -1e300;
+  std::vector<ClipDeclaration> out;
+  for (const ClipDeclaration& d : script.declarations)
+    if (d.t > t0 + 1e-9 && d.t <= t1 + 1e-9) out.push_back(d);
+  return out;
 }
 
 ClipScript LoadClipScript(const std::string& path) {

@@ -33,6 +33,8 @@
 //   camera_moves:                         # the camera bumped: from time t on, an extra rotation (deg, about
 //     - {t: 2.0, rotate_deg: [0.5, -1.0, 0.3], translate_mm: [2, 0, 0]}  # the camera's x, y, z axes) and shift
 //                                         # (mm, camera frame); moves add up in time order
+//   declarations:                         # what the players declare as the game goes (the overlay's state
+//     - {t: 7.9, unit: R2, key: state, value: routed}   # menu): applied from the first frame at or after t
 //
 // Bad scripts throw vedette::InputError naming the script file, the line and what is wrong (a bad
 // roster names the roster's file and line).
@@ -40,6 +42,8 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "calibration/camera_model.h"
 #include "rules/scene/scene.h"
@@ -84,6 +88,14 @@ struct ClipCameraMove {
   int line = 0;
 };
 
+// A declaration made at a time (the players set a unit's state in the overlay).
+struct ClipDeclaration {
+  double t = 0;          // s
+  std::string unit, key;
+  nlohmann::json value;
+  int line = 0;
+};
+
 struct ClipScript {
   std::string source;                // the script file ("" when parsed from text)
   std::string roster_path;           // resolved path of the roster
@@ -95,6 +107,7 @@ struct ClipScript {
   std::vector<ClipUnitScript> units; // scripted units
   std::vector<ClipHand> hands;
   std::vector<ClipCameraMove> camera_moves;  // sorted by t
+  std::vector<ClipDeclaration> declarations; // sorted by t
 
   int FrameCount() const;            // round(duration_s * fps), at least 1
   double TimeOf(int frame) const { return frame / fps; }
@@ -131,6 +144,8 @@ struct ClipMoment {
 // The synthetic camera of the script (intrinsics and the pose before any camera move).
 SyntheticCamera ClipCamera(const ClipScript& script);
 ClipMoment ClipMomentAt(const ClipScript& script, int frame);
+// The declarations that take effect with this frame (t in (t(frame-1), t(frame)]).
+std::vector<ClipDeclaration> ClipDeclarationsAt(const ClipScript& script, int frame);
 
 // The camera pose after a bump: rotation about the camera's own axes, then a shift in its frame.
 calib::CameraFromTable BumpCamera(const calib::CameraFromTable& camera_from_table, const cv::Vec3d& rotate_deg,

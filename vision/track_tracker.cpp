@@ -23,7 +23,7 @@ bool TrackerOptions::Check(std::string* error) const {
   if (!filter.Check(&sub)) return fail("filter: " + sub);
   if (!visibility.Check(&sub)) return fail("visibility: " + sub);
   if (!spot.Check(&sub)) return fail("spot: " + sub);
-  if (change_step_px < 1 || change_step_px > 16) return fail("change_step_px must be 1..16 px");
+  if (change_step_px < 0 || change_step_px > 16) return fail("change_step_px must be 1..16 px (0: automatic)");
   if (!(change_levels > 0 && change_levels < 255)) return fail("change_levels must be in (0, 255)");
   if (rest_refine_every < 1) return fail("rest_refine_every must be >= 1 frame");
   if (!(window_margin_sides > 0)) return fail("window_margin_sides must be positive");
@@ -214,6 +214,10 @@ Tracker::Tracker(const TrackerOptions& options, const calib::CameraIntrinsics& i
 
 Tracker::~Tracker() = default;
 
+void Tracker::SetDeclaration(const std::string& unit, const std::string& key, const nlohmann::json& value) {
+  roster_.declarations.units[unit][key] = Declared{value, 0};
+}
+
 bool Tracker::classifies_moves() const { return impl_->ruleset != nullptr; }
 
 TrackFrame Tracker::Process(const cv::Mat& image, double t) {
@@ -239,7 +243,8 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
 
   // Step 1: change map against the previous frame, subsampled.
   auto ts = Clock::now();
-  const int step = o_.change_step_px;
+  const int step = o_.change_step_px > 0 ? o_.change_step_px
+                                         : std::clamp(int(o_.detector.min_marker_side_px / 4), 4, 8);
   cv::Mat small, mask;
   cv::resize(image, small, cv::Size(std::max(1, image.cols / step), std::max(1, image.rows / step)), 0, 0, cv::INTER_NEAREST);
   if (small.channels() == 3) cv::cvtColor(small, small, cv::COLOR_BGR2GRAY);

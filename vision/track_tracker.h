@@ -50,7 +50,8 @@ struct TrackerOptions {
   PoseFilterOptions filter;
   VisibilityOptions visibility;
   SpotOptions spot;
-  int change_step_px = 4;              // change map samples every this many px (larger: cheaper, coarser)
+  int change_step_px = 0;              // change map samples every this many px (larger: cheaper, coarser); 0: a quarter
+                                       // of the smallest marker side, 4..8 px (8 at 4K, where the map costs 4x)
   double change_levels = 30;           // a sample changed when its grey level moved by more than this (of 255)
   int rest_refine_every = 2;           // a resting, undisturbed marker is re-measured every this many frames (1: every frame)
   double window_margin_sides = 0.75;   // local detection window: the predicted marker grown by this many sides, plus its motion
@@ -132,6 +133,9 @@ class Tracker {
 
   // image: 8-bit BGR or gray of the intrinsics' size; t in seconds, increasing.
   TrackFrame Process(const cv::Mat& image, double t);
+
+  // What the players declared about a unit (e.g. "state": "routed"), for judging its next moves.
+  void SetDeclaration(const std::string& unit, const std::string& key, const nlohmann::json& value);
 
   const TrackerOptions& options() const { return o_; }
   const Scene& roster() const { return roster_; }

@@ -160,6 +160,16 @@ MoveCheck MoveJudge::Run() {
   report["from"] = PoseJson(start);
   report["to"] = PoseJson(to);
 
+  // A routed unit (morale score of 3 or less, QRS) flees: its move is the result of the test, not
+  // an order, so no move rule and no action test applies. The sheet gives no rout move to check it
+  // against; the players declare the rout (`routed: true`, or `state: routed` from the overlay).
+  const Declared* state = scene_.declarations.Find(U.id, "state");
+  if (scene_.declarations.Flag(U.id, "routed") || (state && state->value == "routed")) {
+    kinds_.push_back("rout");
+    notes_.push_back(U.id + " is declared routed: a flight, not an ordered move (no action test)");
+    return finish({{"distance_mm", (to_fp.centre_mm - from_fp.centre_mm).norm()}});
+  }
+
   // Step 2: classify by the turn and the direction of travel.
   const double turn = geom::NormalizeDeg(to_fp.heading_deg - from_fp.heading_deg);
   const double aturn = std::abs(turn);

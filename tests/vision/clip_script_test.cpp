@@ -76,6 +76,37 @@ TEST(ClipScript, ErrorsNameFileAndLine) {
   }
 }
 
+// Declarations take effect with the first frame at or after their time, once each; a unit not in the
+// roster is an error on its line.
+TEST(ClipScript, DeclarationsArriveWithTheirFrame) {
+  const ClipScript s = Script("fps: 10\nduration_s: 1\ndeclarations:\n  - {t: 0.25, unit: B1, key: state, value: routed}\n"
+                              "  - {t: 0.0, unit: B2, key: failed_morale, value: true}\n");
+  ASSERT_EQ(s.declarations.size(), 2u);
+  EXPECT_EQ(s.declarations[0].unit, "B2");  // sorted by time
+  int seen_b1 = 0;
+  for (int f = 0; f < s.FrameCount(); ++f) {
+    for (const ClipDeclaration& d : ClipDeclarationsAt(s, f)) {
+      if (d.unit == "B1") {
+        ++seen_b1;
+        EXPECT_EQ(f, 3) << "0.25 s falls in frame 3's span (0.2, 0.3]";
+        EXPECT_EQ(d.value, "routed");
+      } else {
+        EXPECT_EQ(f, 0);
+        EXPECT_EQ(d.value, true);
+      }
+    }
+  }
+  EXPECT_EQ(seen_b1, 1);
+  const int lines = int(std::count(kRoster, kRoster + std::strlen(kRoster), '\n'));
+  try {
+    Script("declarations:\n  - {t: 1, unit: Z9, key: state, value: shaken}\n");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.line(), lines + 2);
+    EXPECT_NE(std::string(e.what()).find("no unit 'Z9'"), std::string::npos) << e.what();
+  }
+}
+
 TEST(ClipScript, MomentFollowsKeysLiftsHandsAndBumps) {
   const ClipScript s = Script(R"(
 fps: 10

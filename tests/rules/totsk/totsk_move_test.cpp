@@ -163,6 +163,21 @@ TEST(TotskMoveKinds, FaceToFlankAndAboutFace) {
   EXPECT_FALSE(Check(Make(M("infantry")), 500, 200, 30 + 90 + 30).legal);  // 60 degrees in line
 }
 
+// A routed unit flees (QRS: a morale score of 3 or less routs it): declared routed, its about-face
+// and 10 BW dash to the rear is a rout, legal and free of tests; undeclared, the same move is an
+// about face followed by movement beyond the allowance, which is illegal.
+TEST(TotskMoveKinds, DeclaredRoutIsAFlightNotAnOrder) {
+  const std::string decl = "declarations:\n  M: {routed: true}\n";
+  const MoveCheck rout = Check(Make(M("infantry"), decl), 500, -200, -90);
+  EXPECT_TRUE(rout.legal) << rout.text;
+  EXPECT_EQ(rout.kinds, std::vector<std::string>{"rout"});
+  EXPECT_TRUE(Actions(rout).empty());
+  EXPECT_NEAR(rout.report["distance_mm"].get<double>(), 400.0, 1e-9);
+  const MoveCheck by_state = Check(Make(M("infantry"), "declarations:\n  M: {state: routed}\n"), 500, -200, -90);
+  EXPECT_EQ(by_state.kinds, std::vector<std::string>{"rout"});
+  EXPECT_FALSE(Check(Make(M("infantry")), 500, -200, -90).legal);
+}
+
 // Change of formation: facing the same way is IM only; by turning 90 degrees Standard (IM Easy); then
 // up to half the new rate (column 4 BW: 2 BW = 80 mm).
 TEST(TotskMoveKinds, FormationChange) {
