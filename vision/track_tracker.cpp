@@ -164,6 +164,8 @@ struct Tracker::Impl {
   bool reg_lost_reported = false;
   int frame_index = 0;
   double last_full_t = -1e9;
+  std::string turn_side;                       // side whose turn it is (declared, or of the last ordered move)
+  std::map<std::string, int> moves_this_turn;  // unit -> ordered moves in this turn
   int band_row = 0;            // the sweeping band's next strip starts at this image row
   double band_rows_owed = 0;   // image rows the band is behind, px
   double band_last_t = -1;     // s; < 0: no frame yet
@@ -215,6 +217,10 @@ Tracker::Tracker(const TrackerOptions& options, const calib::CameraIntrinsics& i
 Tracker::~Tracker() = default;
 
 void Tracker::SetDeclaration(const std::string& unit, const std::string& key, const nlohmann::json& value) {
+  if (unit.empty() && key == "active_side") {
+    roster_.declarations.active_side = value.is_string() ? value.get<std::string>() : "";
+    return;
+  }
   roster_.declarations.units[unit][key] = Declared{value, 0};
 }
 
@@ -693,6 +699,25 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
     req.unit = unit;
     req.to = to;
     req.path = path;
+    // Whose turn it is: the declared active side, else the side of the last ordered move (a move by
+    // the other side starts its turn). A declared rout is a flight, not an order: it neither starts
+    // a turn nor counts as a move of the turn. The second or later ordered move of a unit in its
+    // side's turn is a second move (QRS: an action test; FAQ: never into contact).
+    const Unit* mover = roster_.FindUnit(unit);
+    const Declared* state = roster_.declarations.Find(unit, "state");
+    const bool flight = roster_.declarations.Flag(unit, "routed") || (state && state->value == "routed");
+    const std::string side = mover ? mover->side : "";
+    const std::string active = roster_.declarations.active_side;
+    if (!active.empty() && active != m.turn_side) {
+      m.turn_side = active;
+      m.moves_this_turn.clear();
+    } else if (active.empty() && !flight && side != m.turn_side) {
+      m.turn_side = side;
+      m.moves_this_turn.clear();
+    }
+    if (!flight && side == m.turn_side) req.second_move = m.moves_this_turn[unit]++ >= 1;
+    j["turn_side"] = m.turn_side;
+    j["second_move"] = req.second_move;
     try {
       const MoveCheck mc = m.ruleset->CheckMove(scene, req);
       if (!mc.supported) {

@@ -134,7 +134,8 @@ class Tracker {
   // image: 8-bit BGR or gray of the intrinsics' size; t in seconds, increasing.
   TrackFrame Process(const cv::Mat& image, double t);
 
-  // What the players declared about a unit (e.g. "state": "routed"), for judging its next moves.
+  // What the players declared about a unit (e.g. "state": "routed"), for judging its next moves;
+  // unit "" with key "active_side" says whose turn it is ("" again: inferred from who moves).
   void SetDeclaration(const std::string& unit, const std::string& key, const nlohmann::json& value);
 
   const TrackerOptions& options() const { return o_; }

@@ -133,6 +133,11 @@ class StatesRuleset : public Ruleset {
         std::string label = s.state;
         if (s.firing) label += ", firing";
         if (s.limbered) label += ", limbered";
+        // The state's effects on the table, as the players need them at a glance (seed 7).
+        for (const auto& [what, v] : mods) {
+          const std::string name = what == "charger_morale" ? "charger's morale" : what;
+          label += (&what == &mods.begin()->first ? ": " : ", ") + name + " " + (v > 0 ? "+" : "") + std::to_string(v);
+        }
         f.drawing.push_back(Prim(DrawKind::kLabel, s.state == c.states.at(s.type).front() ? DrawStyle::kInfo : DrawStyle::kTest,
                                  {Footprint(u).centre_mm}, "labels", s.unit, label));
       }

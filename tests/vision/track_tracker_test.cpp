@@ -142,6 +142,34 @@ units:
 
 // A hand (radius 45 mm, 80 mm up) sweeps over B1 and B2 and stays a while; they keep their poses,
 // are reported occluded, and no move, lift or removal is made up.
+// Turns are inferred from who moves: B1 advances twice (its second move in blue's turn is a second
+// move: TotSK's action test), then R1 moves (red's turn), then B1 again (blue's turn anew: a first
+// move). Each advance is 20 mm straight ahead and settles before the next starts.
+TEST(Tracker, SecondMoveInATurnIsJudgedAsOne) {
+  const ClipRun r = Track(R"(
+duration_s: 4.6
+units:
+  B1: {keys: [{t: 0.3}, {t: 0.8, y_mm: 170}, {t: 1.4}, {t: 1.9, y_mm: 190}, {t: 3.4}, {t: 3.9, y_mm: 210}]}
+  R1: {keys: [{t: 2.3}, {t: 2.8, y_mm: 240}]}
+)");
+  if (!r.classifies) GTEST_SKIP() << "no ruleset judges moves in this build";
+  const auto moves = EventsOf(r, "move");
+  ASSERT_EQ(moves.size(), 4u);
+  const std::vector<std::string> units = {"B1", "B1", "R1", "B1"}, sides = {"blue", "blue", "red", "blue"};
+  const std::vector<bool> second = {false, true, false, false};
+  for (size_t i = 0; i < 4; ++i) {
+    const auto& j = moves[i].json;
+    EXPECT_EQ(moves[i].unit, units[i]) << i;
+    EXPECT_EQ(j["turn_side"], sides[i]) << i << " " << j.dump();
+    EXPECT_EQ(j["second_move"].get<bool>(), second[i]) << i << " " << j.dump();
+    const auto& kinds = j["classification"];
+    const bool has_second = std::find(kinds.begin(), kinds.end(), "second_move") != kinds.end();
+    EXPECT_EQ(has_second, second[i]) << i << " " << j.dump();
+  }
+  EXPECT_FALSE(moves[1].json["tests"].empty()) << "a second move takes an action test: " << moves[1].json.dump();
+  EXPECT_TRUE(moves[0].json["tests"].empty()) << "straight ahead needs no test: " << moves[0].json.dump();
+}
+
 TEST(Tracker, HandSweepKeepsPoses) {
   const ClipRun r = Track(R"(
 duration_s: 2.4
