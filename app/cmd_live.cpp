@@ -14,7 +14,7 @@ namespace {
 
 struct LiveArgs {
   int camera = -1;
-  std::string video, calib, roster, ruleset = "totsk", record, screenshot, settings;
+  std::string video, calib, roster, ruleset = "totsk", record, screenshot, settings, evidence_dir = ".";
   std::vector<std::string> set;
   int frames = -1;
   bool fast = false;
@@ -35,6 +35,7 @@ void SetupLive(CLI::App& root) {
   cmd->add_option("--screenshot", args->screenshot, "Write a PNG of the window after the last frame");
   cmd->add_option("--settings", args->settings, "Settings file (default ~/.config/vedette/live.ini)");
   cmd->add_flag("--fast", args->fast, "Do not pace a video at its frame rate");
+  cmd->add_option("--evidence-dir", args->evidence_dir, "Where \"Save evidence\" (E) writes its PNG + JSON (default .)");
   cmd->callback([args] {
     if (args->camera < 0 && args->video.empty()) throw InputError("--camera", 0, "give --camera N or --video FILE");
     const Scene roster = LoadScene(args->roster);
@@ -59,6 +60,7 @@ void SetupLive(CLI::App& root) {
     lo.screenshot_path = args->screenshot;
     lo.settings_path = args->settings;
     lo.realtime = !args->fast;
+    lo.evidence_dir = args->evidence_dir;
     const overlay::LiveResult r = overlay::RunLive(lo, *source, pipeline);
     std::cout << overlay::SummaryText(r.summary);
   });

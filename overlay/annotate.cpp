@@ -17,7 +17,7 @@ double DrawOverlay(const AnnotateOptions& options, const std::vector<DrawPrimiti
   BuildOptions build = options.build;
   if (build.scale == 0) build.scale = ScaleForHeight(bgr->rows);
   BuildDrawCommands(build, primitives, projection, DefaultStyleTable(), options.layers, &scratch->commands);
-  RenderCommands(scratch->commands, bgr, &scratch->render);
+  RenderCommands(scratch->commands, bgr, &scratch->render, options.render);
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 

@@ -20,8 +20,9 @@ namespace vedette::overlay {
 struct AnnotateOptions {
   LayerVisibility layers;
   BuildOptions build;          // scale 0 below: from the frame height (ScaleForHeight)
+  CvRenderOptions render;
   bool status_line = true;     // frame number, time, units seen, tests, registration at the top left
-  bool Check(std::string* error) const { return build.Check(error); }
+  bool Check(std::string* error) const { return build.Check(error) && render.Check(error); }
 };
 
 // Reused buffers (a frame's path does not allocate once warm).

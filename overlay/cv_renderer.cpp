@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 #include <opencv2/imgproc.hpp>
 
@@ -12,6 +14,7 @@ namespace {
 constexpr int kShift = 4;  // cv:: drawing with 4 fractional bits: 1/16 px precision
 constexpr float kOne = 1 << kShift;
 constexpr int kFont = cv::FONT_HERSHEY_SIMPLEX;
+constexpr size_t kMaxLabelSprites = 1024;  // distinct label texts kept rasterised
 
 cv::Scalar Bgr(std::uint32_t rgba) { return cv::Scalar(Blue(rgba), Green(rgba), Red(rgba)); }
 
@@ -19,6 +22,41 @@ void ToFixed(const cv::Point2f* p, int n, cv::Point2f offset, std::vector<cv::Po
   out->resize(n);
   for (int i = 0; i < n; ++i)
     (*out)[i] = cv::Point(cvRound((p[i].x - offset.x) * kOne), cvRound((p[i].y - offset.y) * kOne));
+}
+
+// The run without the points that lie within `tol_px` of a straight piece skipping them. The
+// builder splits projected edges every few px so they bend with the lens; drawn as they are, each
+// piece costs OpenCV an antialiased round join, although over most of the image a dozen pieces are
+// straight to a small fraction of a pixel. A point is dropped only while it projects inside the
+// piece that replaces it, so corners, turns and reversals all stay.
+void Simplify(const cv::Point2f* p, int n, float tol_px, std::vector<cv::Point2f>* out) {
+  constexpr int kMaxSkip = 64;  // bounds the work on very long runs
+  out->clear();
+  if (tol_px <= 0) {
+    out->assign(p, p + n);
+    return;
+  }
+  out->push_back(p[0]);
+  const float tol2 = tol_px * tol_px;
+  int a = 0;
+  while (a < n - 1) {
+    int reach = a + 1;
+    for (int j = a + 2; j < n && j - a <= kMaxSkip; ++j) {
+      const cv::Point2f d = p[j] - p[a];
+      const float len2 = d.dot(d);
+      bool straight = len2 > 1e-6f;
+      for (int k = a + 1; k < j && straight; ++k) {
+        const cv::Point2f e = p[k] - p[a];
+        const float along = e.dot(d);
+        const float cross = e.x * d.y - e.y * d.x;
+        straight = along >= 0 && along <= len2 && cross * cross <= tol2 * len2;
+      }
+      if (!straight) break;
+      reach = j;
+    }
+    out->push_back(p[reach]);
+    a = reach;
+  }
 }
 
 // Bounding box of the points grown by `margin`, clipped to the image; empty when off-image.
@@ -35,18 +73,54 @@ cv::Rect BoundsOf(const cv::Point2f* p, int n, float margin, const cv::Size& siz
   return r & cv::Rect(0, 0, size.width, size.height);
 }
 
-// bgr(roi) += (colour - bgr) * coverage * alpha, coverage from mask(roi).
-void Blend(cv::Mat* bgr, const cv::Mat& mask, const cv::Rect& roi, std::uint32_t rgba) {
+// bgr(roi) += (colour - bgr) * coverage * alpha, coverage from mask(roi). Most of a stroke's
+// bounding box is not covered (a corridor's outline spans hundreds of px), so uncovered pixels are
+// skipped eight at a time; the weight of each coverage level is looked up, not recomputed.
+// `coverage` (CV_8U) lies over bgr's pixels from `at` on.
+void BlendAt(cv::Mat* bgr, const cv::Mat& coverage, cv::Point at, std::uint32_t rgba) {
   const int b = Blue(rgba), g = Green(rgba), r = Red(rgba), alpha = Alpha(rgba);
+  int weight[256];
+  for (int m = 0; m < 256; ++m) weight[m] = (m * alpha + 127) / 255;
+  const cv::Rect roi(at, coverage.size());
   for (int y = roi.y; y < roi.y + roi.height; ++y) {
-    const std::uint8_t* m = mask.ptr<std::uint8_t>(y) + roi.x;
+    const std::uint8_t* m = coverage.ptr<std::uint8_t>(y - roi.y);
+    std::uint8_t* row = bgr->ptr<std::uint8_t>(y) + 3 * roi.x;
+    for (int x = 0; x < roi.width;) {
+      if (x + 8 <= roi.width) {
+        std::uint64_t word;
+        std::memcpy(&word, m + x, sizeof word);
+        if (word == 0) {
+          x += 8;
+          continue;
+        }
+      }
+      if (m[x] != 0) {
+        const int a = weight[m[x]];
+        std::uint8_t* px = row + 3 * x;
+        px[0] = static_cast<std::uint8_t>((px[0] * (255 - a) + b * a + 127) / 255);
+        px[1] = static_cast<std::uint8_t>((px[1] * (255 - a) + g * a + 127) / 255);
+        px[2] = static_cast<std::uint8_t>((px[2] * (255 - a) + r * a + 127) / 255);
+      }
+      ++x;
+    }
+  }
+}
+
+void Blend(cv::Mat* bgr, const cv::Mat& mask, const cv::Rect& roi, std::uint32_t rgba) {
+  BlendAt(bgr, mask(roi), roi.tl(), rgba);
+}
+
+// A fully covered rectangle (a label's box): the same blend without a coverage mask to clear,
+// draw and read.
+void BlendRect(cv::Mat* bgr, const cv::Rect& roi, std::uint32_t rgba) {
+  const int a = Alpha(rgba);
+  const int keep = 255 - a, add[3] = {Blue(rgba) * a + 127, Green(rgba) * a + 127, Red(rgba) * a + 127};
+  for (int y = roi.y; y < roi.y + roi.height; ++y) {
     std::uint8_t* px = bgr->ptr<std::uint8_t>(y) + 3 * roi.x;
-    for (int x = 0; x < roi.width; ++x, px += 3) {
-      if (m[x] == 0) continue;
-      const int a = (m[x] * alpha + 127) / 255;
-      px[0] = static_cast<std::uint8_t>((px[0] * (255 - a) + b * a + 127) / 255);
-      px[1] = static_cast<std::uint8_t>((px[1] * (255 - a) + g * a + 127) / 255);
-      px[2] = static_cast<std::uint8_t>((px[2] * (255 - a) + r * a + 127) / 255);
+    for (int x = 0; x < 3 * roi.width; x += 3) {
+      px[x] = static_cast<std::uint8_t>((px[x] * keep + add[0]) / 255);
+      px[x + 1] = static_cast<std::uint8_t>((px[x + 1] * keep + add[1]) / 255);
+      px[x + 2] = static_cast<std::uint8_t>((px[x + 2] * keep + add[2]) / 255);
     }
   }
 }
@@ -76,29 +150,39 @@ cv::Size LabelTextSize(const std::string& text, float height_px, int* baseline) 
   return cv::getTextSize(text, kFont, font_scale, thickness, baseline);
 }
 
-void RenderCommands(const DrawCommands& commands, cv::Mat* bgr, CvRenderScratch* scratch) {
+bool CvRenderOptions::Check(std::string* error) const {
+  if (!(simplify_px >= 0 && simplify_px <= 1)) {
+    if (error) *error = "simplify_px must be in [0, 1] px";
+    return false;
+  }
+  return true;
+}
+
+void RenderCommands(const DrawCommands& commands, cv::Mat* bgr, CvRenderScratch* scratch, const CvRenderOptions& options) {
   CV_Assert(bgr->type() == CV_8UC3);
   const cv::Size size = bgr->size();
   for (const PathCommand& c : commands.paths) {
     if (c.count < 2) continue;
-    const cv::Point2f* p = &commands.points[c.first];
-    if (c.fill_rgba != 0 && c.count >= 3) {
-      const cv::Rect roi = BoundsOf(p, c.count, 1.0f, size);
+    Simplify(&commands.points[c.first], c.count, options.simplify_px, &scratch->simplified);
+    const cv::Point2f* p = scratch->simplified.data();
+    const int count = static_cast<int>(scratch->simplified.size());
+    if (c.fill_rgba != 0 && count >= 3) {
+      const cv::Rect roi = BoundsOf(p, count, 1.0f, size);
       DrawShape(bgr, scratch, roi, c.fill_rgba, [&](cv::Mat& target, cv::Point2f offset, const cv::Scalar& colour) {
         // fillPoly fills concave outlines itself: the triangles are for backends that cannot.
-        ToFixed(p, c.count, offset, &scratch->fixed);
+        ToFixed(p, count, offset, &scratch->fixed);
         const cv::Point* pts = scratch->fixed.data();
-        const int n = c.count;
+        const int n = count;
         cv::fillPoly(target, &pts, &n, 1, colour, cv::LINE_AA, kShift);
       });
     }
     if (c.stroke_rgba != 0) {
       const int thickness = std::max(1, static_cast<int>(std::lround(c.thickness_px)));
-      const cv::Rect roi = BoundsOf(p, c.count, c.thickness_px + 2.0f, size);
+      const cv::Rect roi = BoundsOf(p, count, c.thickness_px + 2.0f, size);
       DrawShape(bgr, scratch, roi, c.stroke_rgba, [&](cv::Mat& target, cv::Point2f offset, const cv::Scalar& colour) {
-        ToFixed(p, c.count, offset, &scratch->fixed);
+        ToFixed(p, count, offset, &scratch->fixed);
         const cv::Point* pts = scratch->fixed.data();
-        const int n = c.count;
+        const int n = count;
         cv::polylines(target, &pts, &n, 1, c.closed, colour, thickness, cv::LINE_AA, kShift);
       });
     }
@@ -114,12 +198,39 @@ void RenderCommands(const DrawCommands& commands, cv::Mat* bgr, CvRenderScratch*
       const cv::Rect box = cv::Rect(origin.x - pad, origin.y - text.height - pad, text.width + 2 * pad,
                                     text.height + baseline + 2 * pad) &
                            cv::Rect(0, 0, size.width, size.height);
-      DrawShape(bgr, scratch, box, l.background_rgba, [&](cv::Mat& target, cv::Point2f offset, const cv::Scalar& colour) {
-        const cv::Point o(static_cast<int>(offset.x), static_cast<int>(offset.y));
-        cv::rectangle(target, cv::Rect(box.tl() - o, box.size()), colour, cv::FILLED);
-      });
+      if (box.empty()) {
+      } else if (Alpha(l.background_rgba) == 0xFF) {
+        cv::rectangle(*bgr, box, Bgr(l.background_rgba), cv::FILLED);
+      } else {
+        BlendRect(bgr, box, l.background_rgba);
+      }
     }
-    cv::putText(*bgr, l.text, origin, kFont, font_scale, Bgr(l.text_rgba), thickness, cv::LINE_AA);
+    // The text's coverage is rendered once per text and size and blended from then on: putText
+    // re-rasterises every Hershey stroke each frame, while most labels stay the same for minutes.
+    // Blending white strokes into a coverage mask and the mask into the frame composites exactly
+    // as antialiased strokes drawn straight onto the frame do.
+    if (!options.cache_labels) {
+      cv::putText(*bgr, l.text, origin, kFont, font_scale, Bgr(l.text_rgba), thickness, cv::LINE_AA);
+      continue;
+    }
+    std::string key = l.text;
+    key += '\x1f';
+    key += std::to_string(l.height_px);
+    auto it = scratch->label_sprites.find(key);
+    if (it == scratch->label_sprites.end()) {
+      if (scratch->label_sprites.size() >= kMaxLabelSprites) scratch->label_sprites.clear();
+      LabelSprite sprite;
+      sprite.margin = 2 * thickness + static_cast<int>(std::lround(l.height_px / 4.0)) + 2;
+      sprite.coverage = cv::Mat::zeros(text.height + baseline + 2 * sprite.margin, text.width + 2 * sprite.margin, CV_8U);
+      cv::putText(sprite.coverage, l.text, cv::Point(sprite.margin, sprite.margin + text.height), kFont, font_scale,
+                  cv::Scalar(255), thickness, cv::LINE_AA);
+      it = scratch->label_sprites.emplace(std::move(key), std::move(sprite)).first;
+    }
+    const LabelSprite& sprite = it->second;
+    const cv::Point at(origin.x - sprite.margin, origin.y - text.height - sprite.margin);
+    const cv::Rect placed = cv::Rect(at, sprite.coverage.size()) & cv::Rect(0, 0, size.width, size.height);
+    if (!placed.empty())
+      BlendAt(bgr, sprite.coverage(placed - at), placed.tl(), WithAlpha(l.text_rgba, 0xFF));
   }
 }
 

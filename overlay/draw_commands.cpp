@@ -184,7 +184,7 @@ bool BuildOptions::Check(std::string* error) const {
   if (!(max_segment_px > 0.5)) return fail("max_segment_px must be above 0.5 px (is " + std::to_string(max_segment_px) + ")");
   if (max_pieces_per_edge < 1) return fail("max_pieces_per_edge must be at least 1");
   if (!(scale > 0)) return fail("scale must be positive");
-  return true;
+  return labels.Check(error);
 }
 
 std::uint32_t StrokeColour(const DrawPrimitive& p, const StyleTable& styles) {
@@ -388,6 +388,9 @@ void BuildDrawCommands(const BuildOptions& options, const std::vector<DrawPrimit
     l.primitive = ws.visible[v];
     out->labels.push_back(std::move(l));
   }
+
+  // Step 7: labels apart from one another (both renderers draw the result).
+  LayoutLabels(options.labels, primitives, scale, out);
 }
 
 }  // namespace vedette::overlay

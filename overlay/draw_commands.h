@@ -14,6 +14,7 @@
 
 #include <opencv2/core.hpp>
 
+#include "overlay/label_layout.h"
 #include "overlay/layers.h"
 #include "overlay/projection.h"
 #include "overlay/style.h"
@@ -64,6 +65,7 @@ struct DrawCommands {
     std::vector<int> dense_first;         // per visible primitive: first point in `dense`
     std::vector<cv::Point2f> dense;       // outline with subdivisions, output px (NaN = not visible)
     std::vector<int> ear;                 // ear clipping work list
+    LabelLayoutScratch label_layout;      // labels apart (label_layout.h)
   } workspace;
 };
 
@@ -71,6 +73,7 @@ struct BuildOptions {
   double max_segment_px = 6.0;   // longest straight piece of a projected edge, px (lens curvature)
   int max_pieces_per_edge = 64;  // cap on the pieces of one edge
   double scale = 1.0;            // multiplies the style's widths, dashes, arrowheads and text sizes
+  LabelLayoutOptions labels;     // labels moved apart (leader lines), the least important dropped last
   bool Check(std::string* error) const;
 };
 

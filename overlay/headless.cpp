@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <memory>
 #include <set>
@@ -26,6 +27,35 @@ void ProgressBar(int done, int total, double fps) {
   std::fflush(stderr);
 }
 
+volatile std::sig_atomic_t g_stop = 0;
+
+extern "C" void OnStopSignal(int sig) {
+  g_stop = 1;
+  std::signal(sig, SIG_DFL);  // a second Ctrl-C ends the program at once
+}
+
+// SIGINT/SIGTERM end the run after the frame in hand, so the recording's queue is drained and both
+// files are closed (the summary says so); the previous handlers come back when the run ends.
+class StopOnSignal {
+ public:
+  StopOnSignal() {
+    g_stop = 0;
+    struct sigaction sa {};
+    sa.sa_handler = OnStopSignal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int_);
+    sigaction(SIGTERM, &sa, &old_term_);
+  }
+  ~StopOnSignal() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  bool stop() const { return g_stop != 0; }
+
+ private:
+  struct sigaction old_int_ {}, old_term_ {};
+};
+
 }  // namespace
 
 RunSummary RunHeadless(const HeadlessOptions& options, FrameSource& source, Pipeline& pipeline) {
@@ -40,7 +70,14 @@ RunSummary RunHeadless(const HeadlessOptions& options, FrameSource& source, Pipe
   cv::Mat frame, annotated;
   double t = 0;
   const auto start = std::chrono::steady_clock::now();
-  while (source.Next(&frame, &t)) {
+  StopOnSignal signals;
+  while (!signals.stop() && source.Next(&frame, &t)) {
+    // Declarations that come with the frame (a clip script's players) count from this frame on.
+    std::vector<nlohmann::json> declared;
+    for (const auto& d : source.declarations()) {
+      pipeline.SetDeclaration(d.unit, d.key, d.value);
+      declared.push_back({{"event", "declare"}, {"unit", d.unit}, {"key", d.key}, {"value", d.value}, {"source", "script"}});
+    }
     const PipelineFrame& f = pipeline.Process(frame, t);
     StageTimings timings = f.timings;
     nlohmann::json line = FrameLogLine(f);
@@ -51,14 +88,27 @@ RunSummary RunHeadless(const HeadlessOptions& options, FrameSource& source, Pipe
       s.codec = recorder->codec();
     }
     if (!options.video_path.empty()) {
-      // Drawn on a copy: the tracker may keep this frame to compare the next one with.
+      // Drawn on a copy (the tracker may keep this frame to compare the next one with), in one of
+      // the recorder's buffers, which is then handed over without another copy.
+      const auto t0 = std::chrono::steady_clock::now();
+      annotated = recorder->Buffer();
       frame.copyTo(annotated);
-      timings.overlay_ms = AnnotateFrame(options.annotate, f, pipeline.intrinsics(), &annotated, &scratch);
+      AnnotateFrame(options.annotate, f, pipeline.intrinsics(), &annotated, &scratch);
+      timings.overlay_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      timings.record_ms = recorder->Write(std::move(annotated));
+    } else if (recorder) {
+      timings.record_ms = recorder->Write(frame, nullptr);
     }
-    if (recorder) timings.record_ms = recorder->Write(options.video_path.empty() ? frame : annotated, nullptr);
     line["timings_ms"]["overlay"] = timings.overlay_ms;
     line["timings_ms"]["record"] = timings.record_ms;
-    if (recorder) recorder->Log(line);
+    if (recorder) recorder->Log(std::move(line));
+    for (nlohmann::json& d : declared) {
+      d["frame"] = f.track.frame;
+      d["t"] = f.track.t;
+      ++s.events;
+      ++s.event_counts["declare"];
+      if (recorder) recorder->Log(std::move(d));
+    }
     for (const vision::TrackEvent& e : f.track.events) {
       ++s.events;
       ++s.event_counts[e.type];
@@ -94,9 +144,12 @@ RunSummary RunHeadless(const HeadlessOptions& options, FrameSource& source, Pipe
     for (const RequiredTest& t : pipeline.last().findings.tests) ++s.tests_by_kind[t.kind];
     s.tests_required = static_cast<int>(pipeline.last().findings.tests.size());
   }
+  s.stopped_by_signal = signals.stop();
   if (recorder) {
+    recorder->Close();  // everything queued is written before the summary says where it is
     s.video_path = recorder->video_path();
     s.log_path = recorder->log_path();
+    s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
   return s;
 }
@@ -108,6 +161,7 @@ std::string SummaryText(const RunSummary& s) {
                 s.seconds > 0 ? s.frames / s.seconds : 0.0,
                 s.corrupt_frames ? (", " + std::to_string(s.corrupt_frames) + " corrupt frames skipped").c_str() : "");
   o << buf;
+  if (s.stopped_by_signal) o << "stopped by a signal: the recording was closed cleanly after the last frame\n";
   o << "units: " << s.units_seen << " of " << s.units_in_roster << " seen\n";
   o << "events: " << s.events;
   if (!s.event_counts.empty()) {

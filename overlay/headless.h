@@ -28,7 +28,8 @@ struct RunSummary {
   int tests_required = 0;                   // required tests at the last frame
   std::map<std::string, int> tests_by_kind; // at the last frame
   StageTimings mean;                        // per frame, ms
-  double seconds = 0;                       // wall time
+  double seconds = 0;                       // wall time (until the recording is closed)
+  bool stopped_by_signal = false;           // SIGINT/SIGTERM ended the run early
   std::string video_path, log_path, codec;
 };
 

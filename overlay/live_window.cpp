@@ -26,6 +26,7 @@
 #include "overlay/imgui_renderer.h"
 #include "overlay/live_settings.h"
 #include "overlay/recorder.h"
+#include "rules/ruleset.h"
 
 #ifndef GL_BGR
 #define GL_BGR 0x80E0
@@ -87,14 +88,25 @@ std::string EventText(const vision::TrackEvent& e) {
   return detail.empty() ? s : s + "  " + detail;
 }
 
-// The unit whose outline holds the table point, or "".
-std::string UnitAt(const Scene& scene, const geom::Vec2& p) {
-  for (const Unit& u : scene.units) {
-    if (!u.pose) continue;
-    for (const geom::Base& b : BasesOf(u))
-      if (geom::Contains(b, p, 2.0)) return u.id;
+// GLFW keys -> the interaction's key codes (printable keys are their ASCII codes in GLFW too).
+struct KeyMap {
+  int glfw, key;
+};
+constexpr KeyMap kKeys[] = {
+    {GLFW_KEY_0, '0'}, {GLFW_KEY_1, '1'}, {GLFW_KEY_2, '2'}, {GLFW_KEY_3, '3'}, {GLFW_KEY_4, '4'},
+    {GLFW_KEY_5, '5'}, {GLFW_KEY_6, '6'}, {GLFW_KEY_7, '7'}, {GLFW_KEY_8, '8'}, {GLFW_KEY_9, '9'},
+    {GLFW_KEY_T, 'T'}, {GLFW_KEY_H, 'H'}, {GLFW_KEY_R, 'R'}, {GLFW_KEY_E, 'E'}, {GLFW_KEY_Q, 'Q'},
+    {GLFW_KEY_SPACE, ' '}, {GLFW_KEY_ESCAPE, kKeyEscape}, {GLFW_KEY_TAB, kKeyTab}, {GLFW_KEY_F1, kKeyF1},
+};
+
+std::unique_ptr<states::StatesConfig> LoadStatesFor(const std::string& path, std::string* note) {
+  try {
+    return std::make_unique<states::StatesConfig>(
+        states::LoadStatesConfig(path.empty() ? AssetsDir() + "/rulesets/states.yaml" : path));
+  } catch (const std::exception& e) {
+    *note = std::string("no state menu: ") + e.what();
+    return nullptr;
   }
-  return "";
 }
 
 ImVec4 VerdictColour(VerdictKind k) {
@@ -110,8 +122,13 @@ class LiveApp {
   LiveApp(const LiveOptions& options, FrameSource& source, Pipeline& pipeline)
       : o_(options), source_(source), pipeline_(pipeline) {
     settings_path_ = o_.settings_path.empty() ? DefaultSettingsDir() + "/live.ini" : o_.settings_path;
-    settings_ = LoadLiveSettings(settings_path_);
     imgui_ini_ = (std::filesystem::path(settings_path_).parent_path() / "imgui.ini").string();
+    states_ = LoadStatesFor(o_.states_config_path, &states_note_);
+    InteractionOptions io;
+    io.evidence_dir = o_.evidence_dir;
+    io.table_margin_mm = kTableMarginMm;
+    ui_ = std::make_unique<LiveInteraction>(io, LoadLiveSettings(settings_path_), states_.get());
+    RefreshFrameContext();
   }
 
   LiveResult Run();
@@ -121,14 +138,21 @@ class LiveApp {
   void DrawView(const ImVec2& pos, const ImVec2& size);
   void DrawPanels(const ImVec2& pos, const ImVec2& size);
   void HandleKeys();
-  void UpdateDispute();
-  void SaveEvidenceNow();
+  void FeedMouse(bool hovered);
+  void RefreshFrameContext();
+  void ApplyDeclarations();
+  void Declare(const StateDeclaration& d, const std::string& source);  // "live window" or "script"
+  void DrawStateMenu();
+  std::string CurrentState(const std::string& unit) const;
+  bool UnitStateRow(const std::string& unit, const std::string& id_suffix, bool compact);
 
   LiveOptions o_;
   FrameSource& source_;
   Pipeline& pipeline_;
   std::string settings_path_, imgui_ini_;
-  LiveSettings settings_;
+  std::unique_ptr<states::StatesConfig> states_;
+  std::string states_note_;
+  std::unique_ptr<LiveInteraction> ui_;
   GLFWwindow* window_ = nullptr;
 
   Texture camera_tex_, table_tex_;
@@ -140,7 +164,7 @@ class LiveApp {
   std::unique_ptr<Recorder> recorder_;
   AnnotateScratch annotate_scratch_;
 
-  bool have_frame_ = false, paused_ = false, source_done_ = false;
+  bool have_frame_ = false, source_done_ = false, state_popup_open_ = false;
   int frames_ = 0;
   Clock::time_point next_due_ = Clock::now();
   double build_ms_ = 0;         // draw commands for the screen, ms
@@ -149,12 +173,8 @@ class LiveApp {
   std::deque<std::string> event_log_;
   std::set<std::string> seen_units_;
   RunSummary summary_;
-
-  // Dispute selection.
-  std::string pick_a_, pick_b_;
-  std::optional<geom::Vec2> pick_point_;
-  std::optional<Dispute> dispute_;
-  std::string dispute_error_, evidence_note_;
+  std::vector<nlohmann::json> declarations_;  // logged state choices
+  std::vector<nlohmann::json> unlogged_;      // state choices made before the recorder opened
 
   ViewTransform last_view_;
   static constexpr double kTablePxPerMm = 1.0;
@@ -165,6 +185,7 @@ bool LiveApp::NextFrame() {
   double t = 0;
   cv::Mat frame;
   if (!source_.Next(&frame, &t)) return false;
+  for (const auto& d : source_.declarations()) Declare({d.unit, d.key, d.value}, "script");
   raw_ = frame;
   const PipelineFrame& f = pipeline_.Process(raw_, t);
   StageTimings timings = f.timings;
@@ -172,11 +193,11 @@ bool LiveApp::NextFrame() {
   if (recorder_ || !o_.record_path.empty()) {
     cv::Mat annotated = raw_.clone();
     AnnotateOptions ao;
-    ao.layers = settings_.layers;
+    ao.layers = ui_->settings().layers;
     // The measured gap too: the recording shows what the screen shows.
     std::vector<DrawPrimitive> prims = f.primitives;
-    if (dispute_) {
-      const auto gap = DisputePrimitives(*dispute_);
+    if (ui_->dispute()) {
+      const auto gap = DisputePrimitives(*ui_->dispute());
       prims.insert(prims.end(), gap.begin(), gap.end());
     }
     const auto t0 = Clock::now();
@@ -188,6 +209,8 @@ bool LiveApp::NextFrame() {
       RecorderOptions ro;
       ro.fps = source_.fps();
       recorder_ = std::make_unique<Recorder>(ro, o_.record_path, LogPathFor(o_.record_path), annotated.size());
+      for (const nlohmann::json& j : unlogged_) recorder_->Log(j);
+      unlogged_.clear();
     }
     timings.record_ms = recorder_->Write(annotated, nullptr);
     line["timings_ms"]["overlay"] = timings.overlay_ms;
@@ -213,6 +236,7 @@ bool LiveApp::NextFrame() {
   camera_tex_.Upload(raw_);
   table_tex_stale_ = true;
   have_frame_ = true;
+  RefreshFrameContext();
   ++frames_;
   const double now = std::chrono::duration<double>(Clock::now().time_since_epoch()).count();
   frame_times_.push_back(now);
@@ -220,71 +244,149 @@ bool LiveApp::NextFrame() {
   return true;
 }
 
-void LiveApp::UpdateDispute() {
-  dispute_.reset();
-  dispute_error_.clear();
-  if (pick_a_.empty() || (pick_b_.empty() && !pick_point_)) return;
+void LiveApp::RefreshFrameContext() {
   const PipelineFrame& f = pipeline_.last();
-  std::map<std::string, PoseUncertainty> sigmas;
-  for (const vision::TrackedUnit& u : f.track.units) sigmas[u.id] = {u.sigma_mm, u.sigma_deg};
-  try {
-    DisputeOptions options;
-    dispute_ = pick_point_ ? SettleDisputeToPoint(options, pipeline_.ruleset(), f.scene, sigmas, pick_a_, *pick_point_)
-                           : SettleDispute(options, pipeline_.ruleset(), f.scene, sigmas, pick_a_, pick_b_);
-  } catch (const std::exception& e) {
-    dispute_error_ = e.what();  // a unit left the table mid-dispute: say so, keep the window
+  InteractionFrame c;
+  c.scene = &f.scene;
+  c.ruleset = &pipeline_.ruleset();
+  for (const vision::TrackedUnit& u : f.track.units) c.sigmas[u.id] = {u.sigma_mm, u.sigma_deg};
+  c.registered = have_frame_ && f.track.registration.ok;
+  c.intrinsics = pipeline_.intrinsics();
+  c.camera_from_table = f.track.registration.camera_from_table;
+  c.image_size = source_.size();
+  c.frame = raw_;
+  c.primitives = &f.primitives;
+  c.registration_rms_px = f.track.registration.rms_px;
+  c.anchors_seen = f.track.registration.anchors_seen;
+  c.source = source_.name() + " frame " + std::to_string(f.track.frame);
+  ui_->SetFrame(c);
+}
+
+void LiveApp::Declare(const StateDeclaration& d, const std::string& source) {
+  pipeline_.SetDeclaration(d.unit, d.key, d.value);
+  // Logged like the tracker's events: after the frame it was made on, in the event log, the
+  // recording's log and the result.
+  const PipelineFrame& f = pipeline_.last();
+  const nlohmann::json line = {{"event", "declare"}, {"frame", f.track.frame}, {"t", f.track.t}, {"unit", d.unit},
+                               {"key", d.key},       {"value", d.value},       {"source", source}};
+  event_log_.push_front("[" + std::to_string(f.track.frame) + "] declare " + d.unit + " " + d.key + " = " +
+                        (d.value.is_string() ? d.value.get<std::string>() : d.value.dump()));
+  if (event_log_.size() > 300) event_log_.pop_back();
+  ++summary_.events;
+  ++summary_.event_counts["declare"];
+  declarations_.push_back(line);
+  if (recorder_) recorder_->Log(line);
+  else if (!o_.record_path.empty()) unlogged_.push_back(line);
+}
+
+void LiveApp::ApplyDeclarations() {
+  const std::vector<StateDeclaration> made = ui_->TakeDeclarations();
+  if (made.empty()) return;
+  for (const StateDeclaration& d : made) Declare(d, "live window");
+  // No new frame is coming while paused or at the end of a video: run the rules now.
+  if (have_frame_ && (ui_->paused() || source_done_ || (o_.max_frames >= 0 && frames_ >= o_.max_frames))) {
+    pipeline_.Reanalyze();
+    RefreshFrameContext();
   }
 }
 
-void LiveApp::SaveEvidenceNow() {
-  if (!dispute_ || raw_.empty()) {
-    evidence_note_ = "Pick unit A, then unit B or a point, first.";
-    return;
+std::string LiveApp::CurrentState(const std::string& unit) const {
+  if (const Declared* d = pipeline_.roster().declarations.Find(unit, "state"); d && d->value.is_string())
+    return d->value.get<std::string>();
+  // The states ruleset reports what it resolved (a token, or the default).
+  const nlohmann::json& report = pipeline_.last().findings.report;
+  if (report.contains("units") && report["units"].is_array())
+    for (const nlohmann::json& u : report["units"])
+      if (u.value("id", "") == unit && u.contains("state") && u["state"].is_string()) return u["state"].get<std::string>();
+  const StateChoices c = ui_->ChoicesFor(unit);
+  return c.states.empty() ? "" : c.states.front();
+}
+
+// The state choices of one unit as small widgets (the state menu and the units panel); true when one was chosen.
+// `compact`: a combo box (the units table), else radio buttons.
+bool LiveApp::UnitStateRow(const std::string& unit, const std::string& id_suffix, bool compact) {
+  const StateChoices c = ui_->ChoicesFor(unit);
+  if (c.states.empty()) return false;
+  const std::string current = CurrentState(unit);
+  bool chosen = false;
+  if (compact) {
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.5f);
+    if (ImGui::BeginCombo(("##state" + unit + id_suffix).c_str(), current.c_str())) {
+      for (const std::string& s : c.states)
+        if (ImGui::Selectable(s.c_str(), s == current)) chosen |= ui_->Handle(InputEvent::Declare(unit, "state", s));
+      ImGui::EndCombo();
+    }
+  } else {
+    for (size_t i = 0; i < c.states.size(); ++i) {
+      if (i > 0) ImGui::SameLine();
+      const std::string label = c.states[i] + "##" + unit + id_suffix;
+      if (ImGui::RadioButton(label.c_str(), c.states[i] == current))
+        chosen |= ui_->Handle(InputEvent::Declare(unit, "state", c.states[i]));
+    }
   }
-  const PipelineFrame& f = pipeline_.last();
-  EvidenceInput in;
-  in.frame = raw_;
-  in.intrinsics = pipeline_.intrinsics();
-  in.camera_from_table = f.track.registration.camera_from_table;
-  in.registration_rms_px = f.track.registration.rms_px;
-  in.anchors_seen = f.track.registration.anchors_seen;
-  in.scene = f.scene;
-  for (const vision::TrackedUnit& u : f.track.units) in.sigmas[u.id] = {u.sigma_mm, u.sigma_deg};
-  in.primitives = f.primitives;
-  in.dispute = *dispute_;
-  in.source = source_.name() + " frame " + std::to_string(f.track.frame);
-  char stamp[32];
-  const std::time_t now = std::time(nullptr);
-  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
-  const std::string prefix = o_.evidence_dir + "/evidence-" + stamp + "-" + dispute_->from + "-" +
-                             (dispute_->to_point ? std::string("point") : dispute_->to);
-  try {
-    const EvidenceFiles files = SaveEvidence(in, prefix);
-    evidence_note_ = "Saved " + files.png + " and " + files.json;
-  } catch (const std::exception& e) {
-    evidence_note_ = std::string("Could not save: ") + e.what();
+  for (const char* marker : {"firing", "limbered"}) {
+    if ((marker[0] == 'f' && !c.firing) || (marker[0] == 'l' && !c.limbered)) continue;
+    const Declared* d = pipeline_.roster().declarations.Find(unit, marker);
+    bool on = d && d->value.is_boolean() && d->value.get<bool>();
+    ImGui::SameLine();
+    const std::string label = std::string(compact ? (marker[0] == 'f' ? "F" : "L") : marker) + "##" + unit + id_suffix;
+    if (ImGui::Checkbox(label.c_str(), &on)) chosen |= ui_->Handle(InputEvent::Declare(unit, marker, on));
   }
+  return chosen;
+}
+
+void LiveApp::DrawStateMenu() {
+  if (!ui_->state_menu_unit().empty() && !state_popup_open_) {
+    const cv::Point2d at = ui_->state_menu_at_px();
+    ImGui::SetNextWindowPos(ImVec2(static_cast<float>(at.x), static_cast<float>(at.y)));
+    ImGui::OpenPopup("state_menu");
+    state_popup_open_ = true;
+  }
+  if (ImGui::BeginPopup("state_menu")) {
+    const std::string unit = ui_->state_menu_unit();
+    if (unit.empty()) {  // closed by the interaction (Esc, a click)
+      ImGui::CloseCurrentPopup();
+      ImGui::EndPopup();
+      state_popup_open_ = false;
+      return;
+    }
+    ImGui::Text("State of %s", unit.c_str());
+    ImGui::Separator();
+    if (UnitStateRow(unit, "_menu", false)) {
+      ui_->CloseStateMenu();
+      ImGui::CloseCurrentPopup();
+    }
+    ImGui::EndPopup();
+  } else if (state_popup_open_) {
+    // Closed by a click elsewhere or Esc.
+    state_popup_open_ = false;
+    ui_->CloseStateMenu();
+  }
+  if (ui_->state_menu_unit().empty()) state_popup_open_ = false;
 }
 
 void LiveApp::HandleKeys() {
   const ImGuiIO& io = ImGui::GetIO();
   if (io.WantCaptureKeyboard) return;
-  for (const LayerInfo& l : KnownLayers())
-    if (ImGui::IsKeyPressed(GLFW_KEY_0 + (l.key - '0'), false)) settings_.layers.Toggle(l.name);
-  if (ImGui::IsKeyPressed(GLFW_KEY_0, false)) settings_.layers.Toggle("measure");
-  if (ImGui::IsKeyPressed(GLFW_KEY_T, false)) settings_.top_down = !settings_.top_down;
-  if (ImGui::IsKeyPressed(GLFW_KEY_H, false) || ImGui::IsKeyPressed(GLFW_KEY_F1, false)) settings_.show_help = !settings_.show_help;
-  if (ImGui::IsKeyPressed(GLFW_KEY_TAB, false)) settings_.show_panels = !settings_.show_panels;
-  if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) paused_ = !paused_;
-  if (ImGui::IsKeyPressed(GLFW_KEY_R, false)) (settings_.top_down ? settings_.table_view : settings_.camera_view) = ViewState{};
-  if (ImGui::IsKeyPressed(GLFW_KEY_E, false)) SaveEvidenceNow();
-  if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) {
-    pick_a_.clear();
-    pick_b_.clear();
-    pick_point_.reset();
-    dispute_.reset();
-  }
-  if (ImGui::IsKeyPressed(GLFW_KEY_Q, false)) glfwSetWindowShouldClose(window_, 1);
+  for (const KeyMap& k : kKeys)
+    if (ImGui::IsKeyPressed(k.glfw, false)) ui_->Handle(InputEvent::Key(k.key));
+  if (ui_->quit_requested()) glfwSetWindowShouldClose(window_, 1);
+}
+
+// The mouse over the picture, as the interaction's events (a press must start on the picture; moves
+// and releases count anywhere, so a drag can leave it).
+void LiveApp::FeedMouse(bool hovered) {
+  const ImGuiIO& io = ImGui::GetIO();
+  const cv::Point2d at(io.MousePos.x, io.MousePos.y);
+  const bool valid = ImGui::IsMousePosValid();
+  constexpr std::pair<ImGuiMouseButton, MouseButton> kButtons[] = {
+      {ImGuiMouseButton_Left, MouseButton::kLeft}, {ImGuiMouseButton_Right, MouseButton::kRight}, {ImGuiMouseButton_Middle, MouseButton::kMiddle}};
+  for (const auto& [im, b] : kButtons)
+    if (hovered && valid && ImGui::IsMouseClicked(im)) ui_->Handle(InputEvent::MouseDown(b, at));
+  if (valid && (io.MouseDelta.x != 0 || io.MouseDelta.y != 0)) ui_->Handle(InputEvent::MouseMove(at));
+  for (const auto& [im, b] : kButtons)
+    if (ImGui::IsMouseReleased(im)) ui_->Handle(InputEvent::MouseUp(b, at));
+  if (hovered && valid && io.MouseWheel != 0) ui_->Handle(InputEvent::Wheel(at, io.MouseWheel));
 }
 
 void LiveApp::DrawView(const ImVec2& pos, const ImVec2& size) {
@@ -303,30 +405,14 @@ void LiveApp::DrawView(const ImVec2& pos, const ImVec2& size) {
   const bool hovered = ImGui::IsItemHovered();
   const PipelineFrame& f = pipeline_.last();
   const bool registered = have_frame_ && f.track.registration.ok;
-  const bool top = settings_.top_down && registered;
-  ViewState& state = top ? settings_.table_view : settings_.camera_view;
   const Scene& roster = pipeline_.roster();
-  const cv::Rect2d content = top ? cv::Rect2d(-kTableMarginMm, -kTableMarginMm, roster.table_width_mm + 2 * kTableMarginMm,
-                                              roster.table_depth_mm + 2 * kTableMarginMm)
-                                 : cv::Rect2d(0, 0, source_.size().width, source_.size().height);
-  ViewTransform view = MakeView(state, content, viewport, top);
-  // Pan and zoom.
-  const ImGuiIO& io = ImGui::GetIO();
-  if (hovered && io.MouseWheel != 0) {
-    state = ZoomedAbout(state, view, viewport, {io.MousePos.x, io.MousePos.y}, std::pow(1.15, io.MouseWheel));
-    view = MakeView(state, content, viewport, top);
-  }
-  for (ImGuiMouseButton b : {ImGuiMouseButton_Right, ImGuiMouseButton_Middle})
-    if (ImGui::IsItemActive() && ImGui::IsMouseDragging(b, 0.0f)) {
-      const ImVec2 d = ImGui::GetMouseDragDelta(b, 0.0f);
-      state = Panned(state, view, viewport, {d.x, d.y});
-      ImGui::ResetMouseDragDelta(b);
-      view = MakeView(state, content, viewport, top);
-    }
+  ui_->SetViewport(viewport);
+  FeedMouse(hovered);
+  const bool top = ui_->TopDownShown();
+  const ViewTransform view = ui_->View();
   last_view_ = view;
 
   dl->PushClipRect(pos, ImVec2(pos.x + size.x, pos.y + size.y), true);
-  TableProjection projection;
   if (top) {
     if (table_tex_stale_) {
       table_tex_.Upload(RectifyTable(raw_, pipeline_.intrinsics(), f.track.registration.camera_from_table, roster,
@@ -337,51 +423,19 @@ void LiveApp::DrawView(const ImVec2& pos, const ImVec2& size) {
     const cv::Point2d p0 = view.Apply({-kTableMarginMm, roster.table_depth_mm + kTableMarginMm});
     const cv::Point2d p1 = view.Apply({roster.table_width_mm + kTableMarginMm, -kTableMarginMm});
     dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(table_tex_.id)), ImVec2(p0.x, p0.y), ImVec2(p1.x, p1.y));
-    projection = TopDownProjection(view);
   } else if (have_frame_) {
     const cv::Point2d p0 = view.Apply({0, 0});
     const cv::Point2d p1 = view.Apply({static_cast<double>(source_.size().width), static_cast<double>(source_.size().height)});
     dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(camera_tex_.id)), ImVec2(p0.x, p0.y), ImVec2(p1.x, p1.y));
-    if (registered) projection = CameraProjection(MakeCameraView(pipeline_.intrinsics(), f.track.registration.camera_from_table), view);
   }
   if (registered) {
-    // Click: A, then B (a unit or a point on the table); a third click starts over.
-    if (hovered && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
-      const geom::Vec2 p = OutputToTable(projection, {io.MousePos.x, io.MousePos.y});
-      if (std::isfinite(p.x()) && std::isfinite(p.y())) {
-        const std::string id = UnitAt(f.scene, p);
-        if (pick_a_.empty() || !pick_b_.empty() || pick_point_) {
-          pick_b_.clear();
-          pick_point_.reset();
-          pick_a_ = id;
-        } else if (!id.empty() && id != pick_a_) {
-          pick_b_ = id;
-        } else if (id.empty()) {
-          pick_point_ = p;
-        }
-      }
-    }
-    UpdateDispute();
+    ui_->Update();  // the readout follows the units while they move
     std::vector<DrawPrimitive> prims = f.primitives;
-    if (dispute_) {
-      const auto gap = DisputePrimitives(*dispute_);
-      prims.insert(prims.end(), gap.begin(), gap.end());
-    }
-    // Selected units: outlined in the measure colour.
-    for (const std::string& id : {pick_a_, pick_b_}) {
-      const Unit* u = id.empty() ? nullptr : f.scene.FindUnit(id);
-      if (!u || !u->pose) continue;
-      DrawPrimitive sel;
-      sel.kind = DrawKind::kPolygon;
-      sel.style = DrawStyle::kMeasure;
-      sel.layer = "measure";
-      const auto c = geom::Corners(Footprint(*u));
-      sel.points_mm.assign(c.begin(), c.end());
-      prims.push_back(sel);
-    }
+    const std::vector<DrawPrimitive> extra = ui_->ExtraPrimitives();
+    prims.insert(prims.end(), extra.begin(), extra.end());
     const auto t0 = Clock::now();
     BuildOptions bo;
-    BuildDrawCommands(bo, prims, projection, DefaultStyleTable(), settings_.layers, &commands_);
+    BuildDrawCommands(bo, prims, ui_->Projection(), DefaultStyleTable(), ui_->settings().layers, &commands_);
     RenderCommands(commands_, dl, &imgui_scratch_);
     build_ms_ = MsBetween(t0, Clock::now());
   } else if (have_frame_) {
@@ -403,14 +457,16 @@ void LiveApp::DrawPanels(const ImVec2& pos, const ImVec2& size) {
   const PipelineFrame& f = pipeline_.last();
   const RulesetInfo& info = pipeline_.info();
   ImGui::Text("%s  |  %s", source_.name().c_str(), info.title.c_str());
-  ImGui::Text("frame %d  t %.2f s%s", f.track.frame, f.track.t, paused_ ? "  [PAUSED]" : source_done_ ? "  [END]" : "");
+  ImGui::Text("frame %d  t %.2f s%s", f.track.frame, f.track.t, ui_->paused() ? "  [PAUSED]" : source_done_ ? "  [END]" : "");
 
   if (ImGui::CollapsingHeader("Dispute", ImGuiTreeNodeFlags_DefaultOpen)) {
-    if (pick_a_.empty()) ImGui::TextWrapped("Click unit A, then unit B or a point on the table.");
-    else if (!dispute_) ImGui::Text("A = %s; now click unit B or a point.", pick_a_.c_str());
-    if (!dispute_error_.empty()) ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", dispute_error_.c_str());
-    if (dispute_) {
-      const Dispute& d = *dispute_;
+    const std::string& a = ui_->pick_a();
+    const std::optional<Dispute>& dispute = ui_->dispute();
+    if (a.empty()) ImGui::TextWrapped("Click unit A, then unit B or a point on the table. Right-click a unit: its state.");
+    else if (!dispute) ImGui::Text("A = %s; now click unit B or a point.", a.c_str());
+    if (!ui_->dispute_error().empty()) ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", ui_->dispute_error().c_str());
+    if (dispute) {
+      const Dispute& d = *dispute;
       ImGui::Text("%s -> %s", d.from.c_str(), d.to_point ? "point" : d.to.c_str());
       ImGui::Text("edge to edge %.1f \u00b1 %.1f mm (%.2f %s)", d.distance_mm, d.sigma_mm, d.distance_mm / d.unit_mm,
                   d.unit_name.c_str());
@@ -420,25 +476,28 @@ void LiveApp::DrawPanels(const ImVec2& pos, const ImVec2& size) {
       for (size_t i = 0; i < d.rules.size(); ++i) {
         ImGui::TextColored(VerdictColour(d.verdicts[i].kind), "%s: %s", d.rules[i].rule.c_str(), d.verdicts[i].text.c_str());
       }
-      if (ImGui::Button("Save evidence (E)")) SaveEvidenceNow();
+      if (ImGui::Button("Save evidence (E)")) ui_->Handle(InputEvent::SaveEvidenceButton());
       ImGui::SameLine();
-      if (ImGui::Button("Clear (Esc)")) {
-        pick_a_.clear();
-        pick_b_.clear();
-        pick_point_.reset();
-      }
+      if (ImGui::Button("Clear (Esc)")) ui_->Handle(InputEvent::ClearButton());
     }
-    if (!evidence_note_.empty()) ImGui::TextWrapped("%s", evidence_note_.c_str());
+    if (!ui_->evidence_note().empty()) ImGui::TextWrapped("%s", ui_->evidence_note().c_str());
+    if (!a.empty() && !ui_->ChoicesFor(a).states.empty()) {
+      ImGui::Text("State of %s:", a.c_str());
+      UnitStateRow(a, "_dispute", false);
+    }
   }
 
   if (ImGui::CollapsingHeader("Units", ImGuiTreeNodeFlags_DefaultOpen)) {
-    if (ImGui::BeginTable("units", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY,
+    if (!ui_->state_note().empty()) ImGui::TextWrapped("%s", ui_->state_note().c_str());
+    if (!states_note_.empty()) ImGui::TextDisabled("%s", states_note_.c_str());
+    if (ImGui::BeginTable("units", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX,
                           ImVec2(0, 200))) {
       ImGui::TableSetupColumn("unit");
       ImGui::TableSetupColumn("state");
       ImGui::TableSetupColumn("x, y mm / deg");
       ImGui::TableSetupColumn("\u00b1mm");
       ImGui::TableSetupColumn("declared");
+      ImGui::TableSetupColumn("set state (F firing, L limbered)");
       ImGui::TableHeadersRow();
       for (const vision::TrackedUnit& u : f.track.units) {
         ImGui::TableNextRow();
@@ -457,6 +516,8 @@ void LiveApp::DrawPanels(const ImVec2& pos, const ImVec2& size) {
           for (const auto& [key, value] : it->second)
             declared += (declared.empty() ? "" : ", ") + key + (value.value.is_boolean() && value.value.get<bool>() ? "" : "=" + value.value.dump());
         ImGui::TextUnformatted(declared.c_str());
+        ImGui::TableNextColumn();
+        UnitStateRow(u.id, "_units", true);
       }
       ImGui::EndTable();
     }
@@ -502,25 +563,27 @@ void LiveApp::DrawPanels(const ImVec2& pos, const ImVec2& size) {
 
   if (ImGui::CollapsingHeader("Layers", ImGuiTreeNodeFlags_DefaultOpen)) {
     for (const LayerInfo& l : KnownLayers()) {
-      bool on = settings_.layers.Visible(l.name);
+      bool on = ui_->settings().layers.Visible(l.name);
       const std::string label = std::string("[") + l.key + "] " + l.title;
-      if (ImGui::Checkbox(label.c_str(), &on)) settings_.layers.Set(l.name, on);
+      if (ImGui::Checkbox(label.c_str(), &on)) ui_->Handle(InputEvent::Key(l.key));
     }
-    bool measure = settings_.layers.Visible("measure");
-    if (ImGui::Checkbox("[0] Measurement", &measure)) settings_.layers.Set("measure", measure);
-    ImGui::Checkbox("[T] Top-down table view", &settings_.top_down);
+    bool measure = ui_->settings().layers.Visible("measure");
+    if (ImGui::Checkbox("[0] Measurement", &measure)) ui_->Handle(InputEvent::Key('0'));
+    bool top = ui_->settings().top_down;
+    if (ImGui::Checkbox("[T] Top-down table view", &top)) ui_->Handle(InputEvent::Key('T'));
   }
   ImGui::End();
 
-  if (settings_.show_help) {
+  if (ui_->settings().show_help) {
     ImGui::SetNextWindowPos(ImVec2(20, ImGui::GetIO().DisplaySize.y - 250), ImGuiCond_FirstUseEver);
-    ImGui::Begin("Help (H)", &settings_.show_help, ImGuiWindowFlags_AlwaysAutoResize);
+    ImGui::Begin("Help (H)", &ui_->settings().show_help, ImGuiWindowFlags_AlwaysAutoResize);
     ImGui::TextUnformatted(
         "1-9     layers: bases, zones of control, ranges, threats, contacts,\n"
         "        support, tests, terrain, labels;  0 measurement\n"
         "T       camera view / top-down table view\n"
         "wheel   zoom about the cursor;  right/middle drag: pan;  R: reset view\n"
         "click   unit A, then unit B or a table point: dispute readout\n"
+        "right-click a unit (no drag): its state (eager/shaken/routed...)\n"
         "E       save evidence (PNG + JSON);  Esc: clear the selection\n"
         "Space   pause;  Tab: panels;  H/F1: this help;  Q: quit");
     ImGui::End();
@@ -550,7 +613,7 @@ LiveResult LiveApp::Run() {
   const double period_s = 1.0 / std::max(1.0, source_.fps());
   while (!glfwWindowShouldClose(window_)) {
     glfwPollEvents();
-    const bool want_frame = !paused_ && !source_done_ && (o_.max_frames < 0 || frames_ < o_.max_frames) &&
+    const bool want_frame = !ui_->paused() && !source_done_ && (o_.max_frames < 0 || frames_ < o_.max_frames) &&
                             (!o_.realtime || Clock::now() >= next_due_);
     if (want_frame) {
       next_due_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(period_s));
@@ -559,11 +622,21 @@ LiveResult LiveApp::Run() {
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
+    bool script_running = false;
+    if (o_.script) {
+      std::vector<InputEvent> events;
+      script_running = o_.script(*ui_, frames_, &events);
+      for (const InputEvent& e : events) ui_->Handle(e);
+      if (ui_->quit_requested()) glfwSetWindowShouldClose(window_, 1);
+    }
     HandleKeys();
     const ImVec2 display = ImGui::GetIO().DisplaySize;
-    const float panel_w = settings_.show_panels ? std::min(440.0f, display.x * 0.36f) : 0.0f;
+    const bool panels = ui_->settings().show_panels;
+    const float panel_w = panels ? std::min(440.0f, display.x * 0.36f) : 0.0f;
     DrawView(ImVec2(0, 0), ImVec2(display.x - panel_w, display.y));
-    if (settings_.show_panels) DrawPanels(ImVec2(display.x - panel_w, 0), ImVec2(panel_w, display.y));
+    if (panels) DrawPanels(ImVec2(display.x - panel_w, 0), ImVec2(panel_w, display.y));
+    DrawStateMenu();
+    ApplyDeclarations();
     ImGui::Render();
     int w = 0, h = 0;
     glfwGetFramebufferSize(window_, &w, &h);
@@ -571,7 +644,7 @@ LiveResult LiveApp::Run() {
     glClearColor(0.1f, 0.1f, 0.11f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    const bool last = (o_.max_frames >= 0 && frames_ >= o_.max_frames) || (source_done_ && o_.close_at_end);
+    const bool last = ((o_.max_frames >= 0 && frames_ >= o_.max_frames) || (source_done_ && o_.close_at_end)) && !script_running;
     if (last && !o_.screenshot_path.empty() && ImGui::GetFrameCount() > 2) {
       result.screenshot = ReadFramebuffer(window_);
     }
@@ -580,7 +653,7 @@ LiveResult LiveApp::Run() {
     if (!want_frame && o_.realtime) std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
   if (!result.screenshot.empty()) cv::imwrite(o_.screenshot_path, result.screenshot);
-  if (o_.save_settings) SaveLiveSettings(settings_, settings_path_);
+  if (o_.save_settings) SaveLiveSettings(ui_->settings(), settings_path_);
   camera_tex_.Release();
   table_tex_.Release();
   ImGui_ImplOpenGL3_Shutdown();
@@ -594,7 +667,11 @@ LiveResult LiveApp::Run() {
 
   result.frames = frames_;
   result.camera_view = last_view_;
-  result.top_down = settings_.top_down;
+  result.top_down = ui_->TopDownShown();
+  result.settings = ui_->settings();
+  result.dispute = ui_->dispute();
+  result.evidence = ui_->evidence_saved();
+  result.declarations = declarations_;
   summary_.frames = frames_;
   summary_.units_in_roster = static_cast<int>(pipeline_.roster().units.size());
   summary_.units_seen = static_cast<int>(seen_units_.size());

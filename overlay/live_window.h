@@ -5,15 +5,24 @@
 //   - pan (right or middle drag) and zoom (wheel, about the cursor) on both views, R resets;
 //   - click unit A, then unit B or a point: the dispute readout with verdicts, live while units
 //     move; "Save evidence" (E) writes PNG + JSON; Esc clears;
+//   - right-click a unit (or the units panel): its state (eager / shaken / routed, silenced for
+//     artillery; firing, limbered), a declaration the rules see from the next analysis on, logged;
 //   - panels: units (state, pose, sigma, declarations), required tests, event log, calibration and
 //     registration health, frame rate and per-stage timings, layers (keys 1-9), help (H);
+//   - what the mouse and keys do is overlay/live_interaction.h (tested without GL); this file only
+//     turns GLFW/ImGui input into its events and draws;
 //   - settings persist (live_settings.h); --record writes the annotated camera view + JSONL.
+#include <functional>
+#include <optional>
 #include <string>
+#include <vector>
 
+#include <nlohmann/json.hpp>
 #include <opencv2/core.hpp>
 
 #include "overlay/frame_source.h"
 #include "overlay/headless.h"
+#include "overlay/live_interaction.h"
 #include "overlay/pipeline.h"
 #include "overlay/view_transform.h"
 
@@ -30,6 +39,11 @@ struct LiveOptions {
   bool close_at_end = false;         // close when the source ends (else keep showing the last frame)
   std::string screenshot_path;       // PNG of the window after the last frame ("" = none)
   std::string evidence_dir = ".";    // where "Save evidence" writes
+  std::string states_config_path;    // the state menu's data; "" = AssetsDir()/rulesets/states.yaml
+  // Tests and demos: called once per window frame, before the real mouse and keyboard; the events
+  // it appends go through the same entry point as theirs (LiveInteraction::Handle). It returns
+  // false when its script is over: until then the window stays open past max_frames.
+  std::function<bool(const LiveInteraction& ui, int frames, std::vector<InputEvent>* events)> script;
   bool Check(std::string* error) const;
 };
 
@@ -37,8 +51,12 @@ struct LiveResult {
   int frames = 0;                    // source frames processed
   RunSummary summary;                // frames, units, events, tests, mean timings
   cv::Mat screenshot;                // BGR, the window's framebuffer after the last frame (when asked)
-  ViewTransform camera_view;         // image px -> window px, as drawn in the last frame
+  ViewTransform camera_view;         // content (image px, or table mm when top_down) -> window px, last frame
   bool top_down = false;             // the last frame showed the top-down view
+  LiveSettings settings;             // as the window closed (what was saved)
+  std::optional<Dispute> dispute;    // the dispute shown when the window closed
+  std::vector<EvidenceFiles> evidence;  // every "Save evidence"
+  std::vector<nlohmann::json> declarations;  // every state the player set, as logged
 };
 
 // True when a window can be opened (a display, and GLFW initialises); else false with the reason.

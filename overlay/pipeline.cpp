@@ -29,6 +29,15 @@ bool SceneChanged(const Scene& a, const Scene& b, double mm, double deg) {
   return false;
 }
 
+// A unit under a hand is drawn dashed (its pose is remembered, not seen).
+void DashStale(PipelineFrame* f) {
+  for (DrawPrimitive& p : f->primitives) {
+    if (p.unit_id.empty()) continue;
+    for (const vision::TrackedUnit& u : f->track.units)
+      if (u.id == p.unit_id && Stale(u)) p.dashed = p.kind != DrawKind::kLabel;
+  }
+}
+
 }  // namespace
 
 bool PipelineOptions::Check(std::string* error) const {
@@ -88,7 +97,7 @@ const PipelineFrame& Pipeline::Process(const cv::Mat& image, double t) {
   // Step 2: the scene the rules see.
   t0 = std::chrono::steady_clock::now();
   Scene scene = SceneOf(roster_, f.track.units);
-  const bool changed = frames_ == 0 || SceneChanged(scene, f.scene, options_.reanalyze_mm, options_.reanalyze_deg);
+  const bool changed = frames_ == 0 || declarations_changed_ || SceneChanged(scene, f.scene, options_.reanalyze_mm, options_.reanalyze_deg);
   timings.scene_ms = MsSince(t0);
 
   // Step 3: the rules, only when the table changed (a resting table keeps its findings).
@@ -98,19 +107,36 @@ const PipelineFrame& Pipeline::Process(const cv::Mat& image, double t) {
     f.scene = std::move(scene);
     f.findings = ruleset_->Analyze(f.scene);
     f.analyzed = true;
+    declarations_changed_ = false;
     timings.rules_ms = MsSince(t0);
   }
 
   // Step 4: primitives; a unit under a hand is drawn dashed (its pose is remembered, not seen).
   f.primitives = f.findings.drawing;
-  for (DrawPrimitive& p : f.primitives) {
-    if (p.unit_id.empty()) continue;
-    for (const vision::TrackedUnit& u : f.track.units)
-      if (u.id == p.unit_id && Stale(u)) p.dashed = p.kind != DrawKind::kLabel;
-  }
+  DashStale(&f);
   timings.total_ms = timings.track_ms + timings.scene_ms + timings.rules_ms;
   f.timings = timings;
   ++frames_;
+  return f;
+}
+
+void Pipeline::SetDeclaration(const std::string& unit, const std::string& key, const nlohmann::json& value) {
+  roster_.declarations.units[unit][key] = Declared{value, 0};
+  tracker_->SetDeclaration(unit, key, value);  // its moves are judged with it too (a routed unit flees)
+  declarations_changed_ = true;
+}
+
+const PipelineFrame& Pipeline::Reanalyze() {
+  PipelineFrame& f = last_;
+  if (frames_ == 0) return f;  // no poses yet: the first frame analyses anyway
+  const auto t0 = std::chrono::steady_clock::now();
+  f.scene.declarations = roster_.declarations;
+  f.findings = ruleset_->Analyze(f.scene);
+  f.analyzed = true;
+  declarations_changed_ = false;
+  f.timings.rules_ms = MsSince(t0);
+  f.primitives = f.findings.drawing;
+  DashStale(&f);
   return f;
 }
 

@@ -62,6 +62,14 @@ class Pipeline {
   // image: 8-bit BGR of the intrinsics' size; t in seconds, increasing.
   const PipelineFrame& Process(const cv::Mat& image, double t);
 
+  // A declaration made while the program runs (the live window's state menu: key "state",
+  // "firing", "limbered"): it joins the roster's declarations (line 0: not from a file), stays for
+  // the rest of the run, and the rules run again on the next frame even if nothing moved.
+  void SetDeclaration(const std::string& unit, const std::string& key, const nlohmann::json& value);
+  // Runs the rules again on the last frame's poses with the current declarations (a paused window
+  // or the last frame of a video still shows a state the player just set).
+  const PipelineFrame& Reanalyze();
+
   const PipelineFrame& last() const { return last_; }
   const Ruleset& ruleset() const { return *ruleset_; }
   const RulesetInfo& info() const { return info_; }
@@ -79,6 +87,7 @@ class Pipeline {
   std::unique_ptr<vision::Tracker> tracker_;
   PipelineFrame last_;
   int frames_ = 0;
+  bool declarations_changed_ = false;  // SetDeclaration since the last analysis
 };
 
 // Is a unit in this state on the table (for the rules)?

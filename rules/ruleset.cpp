@@ -18,4 +18,6 @@ std::vector<PairRule> Ruleset::PairRules(const Scene& scene, const std::string& 
 
 MoveCheck Ruleset::CheckMove(const Scene&, const MoveRequest&) const { return MoveCheck{}; }
 
+GroupMoveCheck Ruleset::CheckGroupMove(const Scene&, const std::vector<MoveRequest>&) const { return GroupMoveCheck{}; }
+
 }  // namespace vedette

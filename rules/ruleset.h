@@ -79,6 +79,16 @@ struct MoveCheck {
   std::string text;                 // the same for a person at the table
 };
 
+// What a ruleset says about several units that moved together.
+struct GroupMoveCheck {
+  bool supported = false;           // false: this ruleset does not judge group moves (nothing else is set)
+  bool allowed = false;             // these moves may be made as one group move
+  std::string reason;               // why not, in the rules' words, when !allowed
+  std::vector<RequiredTest> tests;  // the group's tests, one roll each for the whole group (when allowed)
+  nlohmann::json report;
+  std::string text;
+};
+
 // Options every ruleset accepts: where its data files are and settings that override them
 // (from the scene's `declarations: settings:` and the command line's --set KEY=VALUE).
 struct RulesetOptions {
@@ -96,6 +106,9 @@ class Ruleset {
   virtual std::vector<PairRule> PairRules(const Scene& scene, const std::string& from, const std::string& to) const;
   // Classification, legality and required tests of a move. Default: not supported.
   virtual MoveCheck CheckMove(const Scene& scene, const MoveRequest& move) const;
+  // Whether moves made together form one group move, and the group's tests. Each move's unit
+  // stands at its start pose in `scene`. Default: not supported.
+  virtual GroupMoveCheck CheckGroupMove(const Scene& scene, const std::vector<MoveRequest>& moves) const;
 };
 
 // Makes the named ruleset; throws InputError for an unknown name or a bad data file.

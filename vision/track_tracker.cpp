@@ -148,6 +148,7 @@ struct Tracker::Impl {
     double start_t = 0, end_t = 0;
     Pose from, to;
     bool grouped = false;
+    bool second_move = false;  // as judged when it settled
   };
 
   calib::CameraIntrinsics k;
@@ -675,6 +676,22 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
   if (m.has_camera)
     for (const BasePoseEstimate& e : PosesFromMarkers(m.k, m.camera, roster_, chosen)) estimates[e.unit] = e;
 
+  // The table as the rules see it for judging moves: every unit at rest where it rests (lifted and
+  // removed units left out), the units in `at` where their moves started.
+  auto scene_with = [&](const std::map<std::string, Pose>& at) {
+    Scene scene = roster_;
+    std::vector<Unit> kept;
+    for (size_t i = 0; i < scene.units.size(); ++i) {
+      const Impl::UnitTrack& u = m.units[i];
+      Unit su = scene.units[i];
+      if (auto it = at.find(su.id); it != at.end()) su.pose = it->second;
+      else if (u.vis.v == Visibility::kLifted || u.vis.v == Visibility::kRemoved || !u.filter.initialized()) continue;
+      else su.pose = u.has_rest_pose ? u.rest_pose : u.filter.pose();
+      kept.push_back(su);
+    }
+    scene.units = std::move(kept);
+    return scene;
+  };
   auto check_move = [&](const std::string& unit, const Pose& from, const Pose& to, const std::vector<Pose>& path) {
     nlohmann::json j;
     if (!m.ruleset) {
@@ -684,17 +701,7 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
       return j;
     }
     j["ruleset"] = o_.ruleset;
-    Scene scene = roster_;
-    std::vector<Unit> kept;
-    for (size_t i = 0; i < scene.units.size(); ++i) {
-      const Impl::UnitTrack& u = m.units[i];
-      Unit su = scene.units[i];
-      if (su.id == unit) su.pose = from;
-      else if (u.vis.v == Visibility::kLifted || u.vis.v == Visibility::kRemoved || !u.filter.initialized()) continue;
-      else su.pose = u.has_rest_pose ? u.rest_pose : u.filter.pose();
-      kept.push_back(su);
-    }
-    scene.units = std::move(kept);
+    const Scene scene = scene_with({{unit, from}});
     MoveRequest req;
     req.unit = unit;
     req.to = to;
@@ -812,7 +819,7 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
             const nlohmann::json cls = check_move(ru.id, u.rest_pose, to, path);
             for (auto it = cls.begin(); it != cls.end(); ++it) j[it.key()] = it.value();
             event("move", ru.id, j);
-            m.recent_moves.push_back({ru.id, u.move_start_t, t, u.rest_pose, to, false});
+            m.recent_moves.push_back({ru.id, u.move_start_t, t, u.rest_pose, to, false, cls.value("second_move", false)});
           }
         }
         u.rest_pose = to;
@@ -867,8 +874,34 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
         units.push_back(rm.unit);
         moves.push_back({{"unit", rm.unit}, {"from", PoseJson(rm.from)}, {"to", PoseJson(rm.to)}});
       }
-      event("group_move", "", {{"units", units}, {"moves", moves},
-                               {"note", "moved together; each unit's classification and tests are in its own move event"}});
+      nlohmann::json ev = {{"units", units}, {"moves", moves},
+                           {"note", "moved together; each unit's classification and tests are in its own move event"}};
+      if (m.ruleset) {
+        // May the rules take these as one group move (one roll for the group's tests)?
+        std::map<std::string, Pose> starts;
+        std::vector<MoveRequest> reqs;
+        for (size_t g : group) {
+          const auto& rm = m.recent_moves[g];
+          starts[rm.unit] = rm.from;
+          MoveRequest r;
+          r.unit = rm.unit;
+          r.to = rm.to;
+          r.second_move = rm.second_move;
+          reqs.push_back(r);
+        }
+        try {
+          const GroupMoveCheck gc = m.ruleset->CheckGroupMove(scene_with(starts), reqs);
+          if (gc.supported) {
+            ev["group_allowed"] = gc.allowed;
+            ev["rules"] = gc.report;
+            ev["tests"] = TestsJson(gc.tests);
+            ev["text"] = gc.text;
+          }
+        } catch (const std::exception& e) {
+          ev["note"] = std::string("the ruleset could not judge the group: ") + e.what();
+        }
+      }
+      event("group_move", "", ev);
     }
     for (size_t g : group) m.recent_moves[g].grouped = true;
   }

@@ -3,6 +3,7 @@
 #include "rules/ruleset.h"
 #include "rules/totsk/totsk_analysis.h"
 #include "rules/totsk/totsk_data.h"
+#include "rules/totsk/totsk_group_move.h"
 #include "rules/totsk/totsk_move.h"
 #include "rules/totsk/totsk_report.h"
 
@@ -25,6 +26,10 @@ class TotskRuleset : public Ruleset {
 
   MoveCheck CheckMove(const Scene& scene, const MoveRequest& move) const override {
     return totsk::CheckTotskMove(data_, settings_, scene, move);
+  }
+
+  GroupMoveCheck CheckGroupMove(const Scene& scene, const std::vector<MoveRequest>& moves) const override {
+    return totsk::CheckTotskGroupMove(data_, settings_, scene, moves);
   }
 
  private:

@@ -4,6 +4,9 @@
 // calibration and the window's view put it. Without a display the test is skipped (it says why).
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <optional>
+
 #include <opencv2/imgcodecs.hpp>
 
 #include "calibration/camera_model.h"
@@ -11,6 +14,7 @@
 #include "overlay/live_settings.h"
 #include "overlay/live_window.h"
 #include "overlay/style.h"
+#include "overlay/dispute.h"
 #include "rules/geometry/base.h"
 #include "tests/overlay/test_scenes.h"
 #include "vision/clip_script.h"
@@ -101,6 +105,144 @@ TEST(LiveWindow, ScreenshotShowsTheThreatenedFlankWhereTheGeometrySays) {
   EXPECT_GT(NearestColour(r.screenshot, inside, threat), 90) << "at (" << inside.x << ", " << inside.y << ")";
   // The settings file was read (labels hidden) and, with save_settings, written back.
   EXPECT_EQ(LoadLiveSettings(dir + "/live.ini").layers.HiddenList(), "labels,tests");
+  cv::imwrite(dir + "/shot_checked.png", r.screenshot);
+}
+
+// The window driven through its own input entry point (LiveOptions::script hands events to the same
+// LiveInteraction::Handle the mouse and keyboard use), on the flank table with the states ruleset:
+// click A then R (dispute), E (evidence), zoom and pan then click A and a table point, T (top-down)
+// then A and R again, 3 (hide ranges), right-click R and set it shaken, Esc. The screenshot shows the
+// measured gap in the measure colour where the top-down view puts it; the pipeline's findings, the
+// recording's log and the result carry the declared state.
+TEST(LiveWindow, ScriptedInputGivesDisputeEvidenceViewAndState) {
+  std::string why;
+  if (!DisplayAvailable(&why)) GTEST_SKIP() << "no display for the live window: " << why;
+  const std::string dir = testing::TempDir("live_script");
+  const std::string clip = testing::WriteFlankClip(dir, 4, 800, 450);
+  auto renderer = std::make_shared<vision::ClipRenderer>(vision::LoadClipScript(clip));
+  ClipSource source(renderer, 3);
+  PipelineOptions po;
+  po.ruleset = "states";
+  Pipeline pipeline(po, renderer->intrinsics(), renderer->script().roster);
+
+  LiveOptions lo;
+  lo.window_size = {1280, 720};
+  lo.max_frames = 3;
+  lo.realtime = false;
+  lo.settings_path = dir + "/live.ini";
+  lo.screenshot_path = dir + "/shot.png";
+  lo.evidence_dir = dir;
+  lo.record_path = dir + "/rec.mkv";
+  int step = 0;
+  std::optional<geom::Vec2> point_after_pan;
+  std::string menu_unit;
+  double camera_scale_zoomed = 0, camera_scale_fit = 0;
+  auto centre = [&](const char* id) {
+    const Pose& p = *pipeline.last().scene.FindUnit(id)->pose;
+    return geom::Vec2(p.x_mm, p.y_mm);
+  };
+  auto click = [](std::vector<InputEvent>* ev, const cv::Point2d& p) {
+    ev->push_back(InputEvent::MouseMove(p));
+    ev->push_back(InputEvent::MouseDown(MouseButton::kLeft, p));
+    ev->push_back(InputEvent::MouseUp(MouseButton::kLeft, p));
+  };
+  lo.script = [&](const LiveInteraction& ui, int frames, std::vector<InputEvent>* ev) {
+    if (frames < 3) return true;  // let the clip play first
+    switch (step++) {
+      case 0: click(ev, ui.WindowPxOf(centre("A"))); click(ev, ui.WindowPxOf(centre("R"))); break;
+      case 1: ev->push_back(InputEvent::Key('E')); break;
+      case 2: {
+        camera_scale_fit = ui.View().scale;
+        const cv::Point2d a = ui.WindowPxOf(centre("A"));
+        ev->push_back(InputEvent::Wheel(a, 2));
+        ev->push_back(InputEvent::MouseDown(MouseButton::kRight, a));
+        for (int i = 1; i <= 3; ++i) ev->push_back(InputEvent::MouseMove(a + cv::Point2d(40, 25) * (i / 3.0)));
+        ev->push_back(InputEvent::MouseUp(MouseButton::kRight, a + cv::Point2d(40, 25)));
+        break;
+      }
+      case 3:
+        camera_scale_zoomed = ui.View().scale;
+        click(ev, ui.WindowPxOf(centre("A")));
+        click(ev, ui.WindowPxOf({200, 320}));
+        break;
+      case 4:
+        point_after_pan = ui.pick_point();
+        ev->push_back(InputEvent::Key('T'));
+        break;
+      case 5: click(ev, ui.WindowPxOf(centre("A"))); click(ev, ui.WindowPxOf(centre("R"))); break;
+      case 6: {
+        ev->push_back(InputEvent::Key('3'));
+        const cv::Point2d r = ui.WindowPxOf(centre("R"));
+        ev->push_back(InputEvent::MouseDown(MouseButton::kRight, r));
+        ev->push_back(InputEvent::MouseUp(MouseButton::kRight, r));
+        break;
+      }
+      case 7:
+        menu_unit = ui.state_menu_unit();
+        ev->push_back(InputEvent::Declare("R", "state", "shaken"));
+        break;
+      case 8: ev->push_back(InputEvent::Key(kKeyEscape)); break;
+      default: return false;
+    }
+    return true;
+  };
+  const LiveResult r = RunLive(lo, source, pipeline);
+  ASSERT_EQ(r.frames, 3);
+  ASSERT_FALSE(r.screenshot.empty());
+  ASSERT_TRUE(pipeline.last().track.registration.ok);
+  EXPECT_GT(step, 8) << "the script ran to its end";
+
+  // Evidence of the first dispute (A -> R in the camera view).
+  ASSERT_EQ(r.evidence.size(), 1u);
+  std::ifstream ej(r.evidence[0].json);
+  const nlohmann::json evidence = nlohmann::json::parse(ej);
+  EXPECT_EQ(evidence["dispute"]["from"], "A");
+  EXPECT_EQ(evidence["dispute"]["to"], "R");
+  EXPECT_FALSE(cv::imread(r.evidence[0].png).empty());
+  // Zoom then pan in the camera view, and the click after them found the table point.
+  EXPECT_NEAR(camera_scale_zoomed, camera_scale_fit * 1.15 * 1.15, 1e-9);
+  ASSERT_TRUE(point_after_pan.has_value());
+  EXPECT_NEAR(point_after_pan->x(), 200.0, 1e-3);
+  EXPECT_NEAR(point_after_pan->y(), 320.0, 1e-3);
+  // The last dispute, picked in the top-down view: A -> R as the dispute tool gives it.
+  EXPECT_TRUE(r.top_down);
+  ASSERT_TRUE(r.dispute.has_value());
+  EXPECT_EQ(r.dispute->from, "A");
+  EXPECT_EQ(r.dispute->to, "R");
+  const Dispute direct = SettleDispute(DisputeOptions{}, pipeline.ruleset(), pipeline.last().scene, {}, "A", "R");
+  EXPECT_NEAR(r.dispute->distance_mm, direct.distance_mm, 1e-9);
+  EXPECT_NEAR(r.dispute->distance_mm, 35.0, 1.5) << "the located poses are within a mm or so of the script's";
+  EXPECT_FALSE(r.settings.layers.Visible("ranges"));
+  // The state: the menu opened for R, the rules saw the declaration, it was logged.
+  EXPECT_EQ(menu_unit, "R");
+  ASSERT_EQ(r.declarations.size(), 1u);
+  EXPECT_EQ(r.declarations[0]["unit"], "R");
+  EXPECT_EQ(r.declarations[0]["value"], "shaken");
+  std::string state_of_r;
+  for (const nlohmann::json& u : pipeline.last().findings.report["units"])
+    if (u["id"] == "R") state_of_r = u["state"].get<std::string>() + " " + u["state_source"].get<std::string>();
+  EXPECT_EQ(state_of_r, "shaken declared");
+  bool logged = false;
+  std::ifstream log(dir + "/rec.jsonl");
+  for (std::string line; std::getline(log, line);)
+    if (!line.empty() && nlohmann::json::parse(line).value("event", "") == "declare") logged = true;
+  EXPECT_TRUE(logged) << "the recording's log has the declaration";
+
+  // The screenshot: A, selected, is outlined in the measure colour where the top-down view puts it
+  // (r.camera_view is the last view: table mm -> window px). Its rear edge (corners rear-right ->
+  // rear-left), away from the gap whose distance label covers the middle of the pair.
+  const std::uint32_t m = DefaultStyleTable().For(DrawStyle::kMeasure).rgba;
+  const cv::Vec3b measure(Blue(m), Green(m), Red(m));
+  const auto corners = geom::Corners(Footprint(*pipeline.last().scene.FindUnit("A")));
+  for (double s : {0.3, 0.7}) {
+    const geom::Vec2 t = corners[2] + (corners[3] - corners[2]) * s;
+    const cv::Point2d p = r.camera_view.Apply({t.x(), t.y()});
+    EXPECT_LE(NearestColour(r.screenshot, p, measure), 60) << "at (" << p.x << ", " << p.y << ")";
+    // 6 mm inside A, behind its rear edge: not the measure colour.
+    const geom::Vec2 in = t + geom::Forward(Footprint(*pipeline.last().scene.FindUnit("A"))) * 6.0;
+    const cv::Point2d q = r.camera_view.Apply({in.x(), in.y()});
+    EXPECT_GT(NearestColour(r.screenshot, q, measure), 90) << "at (" << q.x << ", " << q.y << ")";
+  }
   cv::imwrite(dir + "/shot_checked.png", r.screenshot);
 }
 

@@ -170,6 +170,27 @@ units:
   EXPECT_TRUE(moves[0].json["tests"].empty()) << "straight ahead needs no test: " << moves[0].json.dump();
 }
 
+// B1 and B2 (20 mm apart, same type) advance 30 mm together: one group_move, which TotSK allows as
+// a group (straight ahead: no test).
+// The group is reported once no member can still join it (group_window_s after they settled).
+TEST(Tracker, GroupMoveJudgedByTheRules) {
+  const ClipRun r = Track(R"(
+duration_s: 2.8
+units:
+  B1: {keys: [{t: 0.4}, {t: 1.0, y_mm: 180}]}
+  B2: {keys: [{t: 0.4}, {t: 1.0, y_mm: 180}]}
+)");
+  if (!r.classifies) GTEST_SKIP() << "no ruleset judges moves in this build";
+  const auto groups = EventsOf(r, "group_move");
+  ASSERT_EQ(groups.size(), 1u);
+  const auto& g = groups[0].json;
+  EXPECT_EQ(g["units"].size(), 2u);
+  ASSERT_TRUE(g.contains("group_allowed")) << g.dump();
+  EXPECT_TRUE(g["group_allowed"].get<bool>()) << g.dump();
+  EXPECT_TRUE(g["tests"].empty()) << g.dump();
+  EXPECT_EQ(EventsOf(r, "move").size(), 2u);
+}
+
 TEST(Tracker, HandSweepKeepsPoses) {
   const ClipRun r = Track(R"(
 duration_s: 2.4

@@ -1,0 +1,190 @@
+// Labels apart (overlay/label_layout.h), in the command list both renderers draw: a crowded table
+// gives no overlapping label boxes, every label stays near its anchor (with a leader line when
+// moved), and only the least important labels are dropped when there is no room.
+#include <chrono>
+
+#include <gtest/gtest.h>
+
+#include "overlay/draw_commands.h"
+#include "overlay/label_layout.h"
+#include "overlay/projection.h"
+#include "overlay/style.h"
+
+namespace vedette::overlay {
+namespace {
+
+DrawPrimitive Label(double x, double y, DrawStyle style, const std::string& layer, const std::string& text) {
+  DrawPrimitive p;
+  p.kind = DrawKind::kLabel;
+  p.style = style;
+  p.layer = layer;
+  p.points_mm = {{x, y}};
+  p.text = text;
+  return p;
+}
+
+bool Overlap(const cv::Rect2f& a, const cv::Rect2f& b) {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+int OverlappingPairs(const DrawCommands& c) {
+  int n = 0;
+  for (size_t i = 0; i < c.labels.size(); ++i)
+    for (size_t j = i + 1; j < c.labels.size(); ++j)
+      n += Overlap(LabelBox(c.labels[i].text, c.labels[i].height_px, c.labels[i].anchor_px),
+                   LabelBox(c.labels[j].text, c.labels[j].height_px, c.labels[j].anchor_px));
+  return n;
+}
+
+// 12 units in a 4 x 3 grid 45 mm apart, seen from above at 1.5 px/mm (67.5 px apart); each has
+// its name (kBase), the test it must take (kTest, about 140 px wide) and its state (kInfo), all
+// anchored within 5 mm of its centre:
+//
+//    U0 U1 U2 U3        y = 290
+//    U4 U5 U6 U7        y = 245
+//    U8 U9 U10 U11      y = 200      x = 200, 245, 290, 335
+TEST(LabelLayout, CrowdedTableGivesNoOverlappingLabelsAndKeepsThemNearTheirAnchors) {
+  std::vector<DrawPrimitive> prims;
+  for (int i = 0; i < 12; ++i) {
+    const double x = 200 + 45 * (i % 4), y = 290 - 45 * (i / 4);
+    const std::string id = "U" + std::to_string(i);
+    prims.push_back(Label(x, y, DrawStyle::kBase, "labels", id));
+    prims.push_back(Label(x, y - 5, DrawStyle::kTest, "tests", "rout 7+ (42%)"));
+    prims.push_back(Label(x + 3, y + 4, DrawStyle::kInfo, "labels", "shaken, firing"));
+  }
+  ViewTransform view;
+  view.scale = 1.5;
+  view.offset_x = -100;
+  view.offset_y = 700;
+  view.flip_y = true;
+  const TableProjection proj = TopDownProjection(view);
+
+  BuildOptions off;
+  off.labels.enabled = false;
+  DrawCommands crowded;
+  BuildDrawCommands(off, prims, proj, DefaultStyleTable(), LayerVisibility{}, &crowded);
+  ASSERT_EQ(crowded.labels.size(), 36u);
+  EXPECT_GT(OverlappingPairs(crowded), 30) << "the scene must be crowded for the test to mean anything";
+
+  BuildOptions on;
+  DrawCommands laid;
+  BuildDrawCommands(on, prims, proj, DefaultStyleTable(), LayerVisibility{}, &laid);
+  EXPECT_EQ(OverlappingPairs(laid), 0);
+  // Every test and every name is kept; the states may be dropped as the last resort.
+  int tests = 0, names = 0, moved = 0;
+  for (const LabelCommand& l : laid.labels) {
+    const DrawPrimitive& p = prims[l.primitive];
+    tests += p.style == DrawStyle::kTest;
+    names += p.style == DrawStyle::kBase;
+    // Near its anchor: the box's nearest point within the rings' reach (4 rows of boxes up or down).
+    const cv::Point2d anchor = ProjectTablePoint(proj, p.points_mm[0]);
+    const cv::Rect2f box = LabelBox(l.text, l.height_px, l.anchor_px);
+    const double nx = std::clamp<double>(anchor.x, box.x, box.x + box.width);
+    const double ny = std::clamp<double>(anchor.y, box.y, box.y + box.height);
+    const double reach = on.labels.rings * (box.height + on.labels.gap_em * l.height_px);
+    EXPECT_LE(std::hypot(nx - anchor.x, ny - anchor.y), reach) << l.text;
+    const bool was_moved = cv::norm(cv::Point2d(l.anchor_px) - anchor) > 1e-3;
+    moved += was_moved;
+    if (!was_moved) continue;
+    // A moved label has its leader: a line from the anchor to the box's nearest point.
+    bool leader = false;
+    for (const PathCommand& c : laid.paths)
+      if (c.primitive == l.primitive && c.count == 2 && cv::norm(cv::Point2d(laid.points[c.first]) - anchor) < 1e-3 &&
+          cv::norm(cv::Point2d(laid.points[c.first + 1]) - cv::Point2d(nx, ny)) < 1e-3)
+        leader = true;
+    EXPECT_TRUE(leader) << l.text;
+  }
+  EXPECT_EQ(tests, 12);
+  EXPECT_EQ(names, 12);
+  EXPECT_GT(moved, 12);
+  std::printf("crowded table: %zu of 36 labels kept, %d moved, %d overlapping pairs before\n", laid.labels.size(), moved,
+              OverlappingPairs(crowded));
+}
+
+// Speed (a figure, not a limit): 60 units in a 10 x 6 grid 60 mm apart at 1 px/mm, 3 labels each.
+TEST(LabelLayout, SixtyUnitsFigure) {
+  std::vector<DrawPrimitive> prims;
+  for (int i = 0; i < 60; ++i) {
+    const double x = 100 + 60 * (i % 10), y = 100 + 60 * (i / 10);
+    prims.push_back(Label(x, y, DrawStyle::kBase, "labels", "U" + std::to_string(i)));
+    prims.push_back(Label(x, y - 5, DrawStyle::kTest, "tests", "rout 7+ (42%)"));
+    prims.push_back(Label(x + 3, y + 4, DrawStyle::kInfo, "labels", "shaken"));
+  }
+  ViewTransform view;
+  view.offset_y = 720;
+  view.flip_y = true;
+  DrawCommands c;
+  BuildOptions on;
+  BuildDrawCommands(on, prims, TopDownProjection(view), DefaultStyleTable(), LayerVisibility{}, &c);  // warm
+  const auto t0 = std::chrono::steady_clock::now();
+  constexpr int kRuns = 20;
+  for (int i = 0; i < kRuns; ++i) BuildDrawCommands(on, prims, TopDownProjection(view), DefaultStyleTable(), LayerVisibility{}, &c);
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / kRuns;
+  EXPECT_EQ(OverlappingPairs(c), 0);
+  std::printf("60 units, 180 labels: %zu kept, build with layout %.3f ms\n", c.labels.size(), ms);
+}
+
+// Three equal labels on one anchor (320, 240): the first stays, the second goes one box height plus
+// the gap (0.25 of the 15 px text) up, the third as far down; leaders end on the boxes' near edges.
+TEST(LabelLayout, EqualLabelsOnOneAnchorStackAboveAndBelow) {
+  std::vector<DrawPrimitive> prims(3, Label(0, 0, DrawStyle::kInfo, "labels", "eager"));
+  DrawCommands c;
+  for (int i = 0; i < 3; ++i) {
+    LabelCommand l;
+    l.anchor_px = {320, 240};
+    l.text = "eager";
+    l.height_px = 15;
+    l.primitive = i;
+    c.labels.push_back(l);
+  }
+  const LabelLayoutStats s = LayoutLabels(LabelLayoutOptions{}, prims, 1.0f, &c);
+  EXPECT_EQ(s.moved, 2);
+  EXPECT_EQ(s.dropped, 0);
+  ASSERT_EQ(c.labels.size(), 3u);
+  const float h = LabelBox("eager", 15, {320, 240}).height;
+  const float step = h + 0.25f * 15;
+  EXPECT_FLOAT_EQ(c.labels[0].anchor_px.y, 240.0f);
+  EXPECT_FLOAT_EQ(c.labels[1].anchor_px.y, 240.0f - step);
+  EXPECT_FLOAT_EQ(c.labels[2].anchor_px.y, 240.0f + step);
+  for (const LabelCommand& l : c.labels) EXPECT_FLOAT_EQ(l.anchor_px.x, 320.0f);
+  ASSERT_EQ(c.paths.size(), 2u);
+  const cv::Rect2f up = LabelBox("eager", 15, c.labels[1].anchor_px);
+  EXPECT_EQ(c.points[c.paths[0].first], cv::Point2f(320, 240));
+  EXPECT_FLOAT_EQ(c.points[c.paths[0].first + 1].y, up.y + up.height);
+}
+
+// 40 state labels and one test label, all on one anchor: the test label (listed last) keeps the
+// anchor; the 1 + 8 x 4 candidate spots hold at most 32 more, so states are dropped, never the test.
+TEST(LabelLayout, WhenThereIsNoRoomTheLeastImportantLabelsGo) {
+  std::vector<DrawPrimitive> prims;
+  DrawCommands c;
+  for (int i = 0; i < 41; ++i) {
+    const bool test = i == 40;
+    prims.push_back(Label(0, 0, test ? DrawStyle::kTest : DrawStyle::kInfo, "labels", test ? "morale 6+" : "eager"));
+    LabelCommand l;
+    l.anchor_px = {640, 360};
+    l.text = prims.back().text;
+    l.height_px = 15;
+    l.primitive = i;
+    c.labels.push_back(l);
+  }
+  const LabelLayoutStats s = LayoutLabels(LabelLayoutOptions{}, prims, 1.0f, &c);
+  EXPECT_GE(s.dropped, 8);
+  EXPECT_EQ(static_cast<int>(c.labels.size()) + s.dropped, 41);
+  EXPECT_EQ(OverlappingPairs(c), 0);
+  ASSERT_EQ(c.labels.back().text, "morale 6+") << "the test label is kept (and drawn last, as listed)";
+  EXPECT_EQ(c.labels.back().anchor_px, cv::Point2f(640, 360));
+  // Switched off, nothing moves.
+  DrawCommands same;
+  same.labels.assign(2, c.labels.back());
+  LabelLayoutOptions off;
+  off.enabled = false;
+  EXPECT_EQ(LayoutLabels(off, prims, 1.0f, &same).moved, 0);
+  EXPECT_EQ(same.labels[1].anchor_px, cv::Point2f(640, 360));
+  std::string error;
+  off.rings = -1;
+  EXPECT_FALSE(off.Check(&error));
+}
+
+}  // namespace
+}  // namespace vedette::overlay
