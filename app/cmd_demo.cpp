@@ -34,6 +34,7 @@ void SetupDemo(CLI::App& root) {
   cmd->add_option("--screenshot", args->screenshot, "Live window: write a PNG of it after the last frame");
   cmd->add_flag("--headless", args->headless, "No window even with a display: write the video and log");
   cmd->callback([args] {
+    UseOneOpenCvThread();
     const std::string script_path = args->script.empty() ? AssetsDir() + "/demo/battle.clip.yaml" : args->script;
     if (!std::filesystem::exists(script_path)) throw InputError(script_path, 0, "demo script not found");
     std::cerr << "demo: " << script_path << "\n";

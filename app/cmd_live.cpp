@@ -37,6 +37,7 @@ void SetupLive(CLI::App& root) {
   cmd->add_flag("--fast", args->fast, "Do not pace a video at its frame rate");
   cmd->add_option("--evidence-dir", args->evidence_dir, "Where \"Save evidence\" (E) writes its PNG + JSON (default .)");
   cmd->callback([args] {
+    UseOneOpenCvThread();
     if (args->camera < 0 && args->video.empty()) throw InputError("--camera", 0, "give --camera N or --video FILE");
     const Scene roster = LoadScene(args->roster);
     calib::CameraIntrinsics k = calib::LoadIntrinsics(args->calib);

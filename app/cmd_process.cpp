@@ -34,6 +34,7 @@ void SetupProcess(CLI::App& root) {
   cmd->add_option("--set", args->set, "Ruleset setting KEY=VALUE (repeatable)");
   cmd->add_flag("--quiet", args->quiet, "No progress bar");
   cmd->callback([args] {
+    UseOneOpenCvThread();
     if (args->out.empty() && args->log.empty()) throw InputError("--out", 0, "nothing to write: give --out and/or --log");
     const Scene roster = LoadScene(args->roster);
     calib::CameraIntrinsics k = calib::LoadIntrinsics(args->calib);

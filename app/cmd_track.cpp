@@ -145,7 +145,10 @@ void SetupTrack(CLI::App& root) {
   cmd->add_option("--removed-after", a->removed_after_s, "Seconds a lifted unit's spot must stay visible and empty before it is removed");
   cmd->add_option("--max-frames", a->max_frames, "Stop after this many frames (0: all)");
   cmd->add_flag("--quiet", a->quiet, "No progress bar or summary on stderr");
-  cmd->callback([a] { RunTrack(*a); });
+  cmd->callback([a] {
+    UseOneOpenCvThread();
+    RunTrack(*a);
+  });
 }
 
 struct ClipArgs {

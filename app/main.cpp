@@ -5,6 +5,8 @@
 #include <stdexcept>
 
 #include "app/command.h"
+
+#include <opencv2/core.hpp>
 #include "rules/input_error.h"
 
 namespace vedette::app {
@@ -25,6 +27,8 @@ bool RegisterCommand(const char* name, CommandSetup setup) {
 }
 
 void SetExitCode(int code) { g_exit_code = code; }
+
+void UseOneOpenCvThread() { cv::setNumThreads(1); }
 
 }  // namespace vedette::app
 
