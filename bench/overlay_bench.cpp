@@ -45,6 +45,7 @@
 #include <opencv2/core/utility.hpp>
 #include <opencv2/videoio.hpp>
 
+#include "bench/bench_stats.h"
 #include "calibration/dictionary.h"
 #include "overlay/annotate.h"
 #include "overlay/cv_renderer.h"
@@ -81,22 +82,7 @@ double CpuSeconds() {
   return r.ru_utime.tv_sec + r.ru_stime.tv_sec + 1e-6 * (r.ru_utime.tv_usec + r.ru_stime.tv_usec);
 }
 
-struct Stats {
-  std::vector<double> v;
-  void Add(double x) { v.push_back(x); }
-  double Pct(double p) const {
-    if (v.empty()) return NAN;
-    std::vector<double> s = v;
-    std::sort(s.begin(), s.end());
-    return s[std::min(s.size() - 1, size_t(p * (s.size() - 1) + 0.5))];
-  }
-  double Mean() const {
-    double m = 0;
-    for (double x : v) m += x;
-    return v.empty() ? NAN : m / v.size();
-  }
-  nlohmann::json Json() const { return {{"p50", Pct(0.5)}, {"p95", Pct(0.95)}, {"mean", Mean()}}; }
-};
+using bench::Stats;
 
 // ---------------------------------------------------------------------------------------------
 // The battle. Table frame: mm, origin at blue's left corner, blue faces +y (90 deg), red faces -y.

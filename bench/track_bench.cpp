@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 #include <opencv2/core/utility.hpp>
 
+#include "bench/bench_stats.h"
 #include "calibration/dictionary.h"
 #include "vision/clip_render.h"
 #include "vision/detect.h"
@@ -32,21 +33,7 @@ using namespace vedette::vision;
 
 namespace {
 
-struct Stats {
-  std::vector<double> v;
-  void Add(double x) { v.push_back(x); }
-  double Pct(double p) const {
-    if (v.empty()) return NAN;
-    std::vector<double> s = v;
-    std::sort(s.begin(), s.end());
-    return s[std::min(s.size() - 1, size_t(p * (s.size() - 1) + 0.5))];
-  }
-  double Mean() const {
-    double m = 0;
-    for (double x : v) m += x;
-    return v.empty() ? NAN : m / v.size();
-  }
-};
+using bench::Stats;
 
 struct Side {
   Stats ms, centre_all, heading_all, centre_rest, heading_rest;

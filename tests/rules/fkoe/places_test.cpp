@@ -7,17 +7,12 @@
 #include "rules/input_error.h"
 #include "rules/ruleset.h"
 #include "rules/scene/scene_io.h"
+#include "tests/rules/report_util.h"
 
 namespace vedette {
 namespace {
 
 using nlohmann::json;
-
-json UnitOf(const Findings& f, const std::string& id) {
-  for (const json& u : f.report["units"])
-    if (u["id"] == id) return u;
-  throw std::runtime_error("no unit " + id + " in the report");
-}
 
 Findings Analyze(const std::string& yaml, const RulesetOptions& o = {}) {
   return MakeRuleset("fkoe", o)->Analyze(ParseScene(yaml, "places"));

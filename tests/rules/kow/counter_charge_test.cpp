@@ -11,17 +11,12 @@
 #include "rules/kow/counter_charge.h"
 #include "rules/ruleset.h"
 #include "rules/scene/scene_io.h"
+#include "tests/rules/report_util.h"
 
 namespace vedette {
 namespace {
 
 using nlohmann::json;
-
-json UnitOf(const Findings& f, const std::string& id) {
-  for (const json& u : f.report["units"])
-    if (u["id"] == id) return u;
-  throw std::runtime_error("no unit " + id + " in the report");
-}
 
 Findings Analyze(const Scene& s) { return MakeRuleset("kow")->Analyze(s); }
 

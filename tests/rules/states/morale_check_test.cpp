@@ -8,17 +8,12 @@
 
 #include "rules/ruleset.h"
 #include "rules/scene/scene_io.h"
+#include "tests/rules/report_util.h"
 
 namespace vedette {
 namespace {
 
 using nlohmann::json;
-
-json UnitOf(const Findings& f, const std::string& id) {
-  for (const json& u : f.report["units"])
-    if (u["id"] == id) return u;
-  throw std::runtime_error("no unit " + id + " in the report");
-}
 
 // S: shaken infantry 100 x 40 at (500, 300) (x 450..550, y 280..320). A village V covers x village_left..700,
 // y 200..400: from x = 500 exactly half of S's base is in it (a Built-Up Area, seed 7); from 501, 49%.
