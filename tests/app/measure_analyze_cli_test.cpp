@@ -79,7 +79,7 @@ TEST(MeasureCli, UnknownUnitIsAnInputError) {
 
 TEST(MeasureCli, BadSceneExits2WithFileAndLineAndNothingOnStdout) {
   const std::string scene = WriteTemp("bad.yaml", "bw_mm: 40\nunits:\n  - {id: B1, side: a, type: infantry,\n     pose: {x_mm: 1, y_mm: .inf, heading_deg: 0}}\n");
-  for (const std::string cmd : {"measure " + scene + " --from B1 --to B1", "analyze " + scene + " --json"}) {
+  for (const std::string& cmd : {"measure " + scene + " --from B1 --to B1", "analyze " + scene + " --json"}) {
     const auto r = RunVedette(cmd);
     EXPECT_EQ(r.status, 2) << cmd;
     EXPECT_TRUE(r.out.empty()) << r.out;
