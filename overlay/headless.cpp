@@ -58,6 +58,24 @@ class StopOnSignal {
 
 }  // namespace
 
+void RunSummary::AddTimings(const StageTimings& t) {
+  mean.track_ms += t.track_ms;
+  mean.scene_ms += t.scene_ms;
+  mean.rules_ms += t.rules_ms;
+  mean.overlay_ms += t.overlay_ms;
+  mean.record_ms += t.record_ms;
+  mean.total_ms += t.total_ms;
+}
+
+void RunSummary::Finish(const Findings& last) {
+  if (frames <= 0) return;
+  const double n = frames;
+  for (double* v : {&mean.track_ms, &mean.scene_ms, &mean.rules_ms, &mean.overlay_ms, &mean.record_ms, &mean.total_ms})
+    *v /= n;
+  for (const RequiredTest& t : last.tests) ++tests_by_kind[t.kind];
+  tests_required = static_cast<int>(last.tests.size());
+}
+
 RunSummary RunHeadless(const HeadlessOptions& options, FrameSource& source, Pipeline& pipeline) {
   std::string error;
   if (!options.Check(&error)) throw std::invalid_argument("headless options: " + error);
@@ -73,11 +91,8 @@ RunSummary RunHeadless(const HeadlessOptions& options, FrameSource& source, Pipe
   StopOnSignal signals;
   while (!signals.stop() && source.Next(&frame, &t)) {
     // Declarations that come with the frame (a clip script's players) count from this frame on.
-    std::vector<nlohmann::json> declared;
-    for (const auto& d : source.declarations()) {
-      pipeline.SetDeclaration(d.unit, d.key, d.value);
-      declared.push_back({{"event", "declare"}, {"unit", d.unit}, {"key", d.key}, {"value", d.value}, {"source", "script"}});
-    }
+    const std::vector<vision::ClipDeclaration> declared = source.declarations();
+    for (const auto& d : declared) pipeline.SetDeclaration(d.unit, d.key, d.value);
     const PipelineFrame& f = pipeline.Process(frame, t);
     StageTimings timings = f.timings;
     nlohmann::json line = FrameLogLine(f);
@@ -102,12 +117,10 @@ RunSummary RunHeadless(const HeadlessOptions& options, FrameSource& source, Pipe
     line["timings_ms"]["overlay"] = timings.overlay_ms;
     line["timings_ms"]["record"] = timings.record_ms;
     if (recorder) recorder->Log(std::move(line));
-    for (nlohmann::json& d : declared) {
-      d["frame"] = f.track.frame;
-      d["t"] = f.track.t;
+    for (const auto& d : declared) {
       ++s.events;
       ++s.event_counts["declare"];
-      if (recorder) recorder->Log(std::move(d));
+      if (recorder) recorder->Log(DeclareEventLine(f, d.unit, d.key, d.value, "script"));
     }
     for (const vision::TrackEvent& e : f.track.events) {
       ++s.events;
@@ -117,12 +130,7 @@ RunSummary RunHeadless(const HeadlessOptions& options, FrameSource& source, Pipe
     for (const vision::TrackedUnit& u : f.track.units)
       if (u.measured) seen.insert(u.id);
     timings.total_ms = timings.track_ms + timings.scene_ms + timings.rules_ms + timings.overlay_ms + timings.record_ms;
-    s.mean.track_ms += timings.track_ms;
-    s.mean.scene_ms += timings.scene_ms;
-    s.mean.rules_ms += timings.rules_ms;
-    s.mean.overlay_ms += timings.overlay_ms;
-    s.mean.record_ms += timings.record_ms;
-    s.mean.total_ms += timings.total_ms;
+    s.AddTimings(timings);
     ++s.frames;
     if (tty) {
       const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -133,17 +141,7 @@ RunSummary RunHeadless(const HeadlessOptions& options, FrameSource& source, Pipe
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   s.corrupt_frames = source.corrupt_frames;
   s.units_seen = static_cast<int>(seen.size());
-  if (s.frames > 0) {
-    const double n = s.frames;
-    s.mean.track_ms /= n;
-    s.mean.scene_ms /= n;
-    s.mean.rules_ms /= n;
-    s.mean.overlay_ms /= n;
-    s.mean.record_ms /= n;
-    s.mean.total_ms /= n;
-    for (const RequiredTest& t : pipeline.last().findings.tests) ++s.tests_by_kind[t.kind];
-    s.tests_required = static_cast<int>(pipeline.last().findings.tests.size());
-  }
+  s.Finish(pipeline.last().findings);
   s.stopped_by_signal = signals.stop();
   if (recorder) {
     recorder->Close();  // everything queued is written before the summary says where it is

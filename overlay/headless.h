@@ -31,6 +31,11 @@ struct RunSummary {
   double seconds = 0;                       // wall time (until the recording is closed)
   bool stopped_by_signal = false;           // SIGINT/SIGTERM ended the run early
   std::string video_path, log_path, codec;
+
+  // Per frame: adds the frame's stage timings to the sums that Finish turns into means.
+  void AddTimings(const StageTimings& t);
+  // At the end, with `frames` set: the means, and the tests required by the last frame's findings.
+  void Finish(const Findings& last);
 };
 
 RunSummary RunHeadless(const HeadlessOptions& options, FrameSource& source, Pipeline& pipeline);

@@ -228,11 +228,7 @@ bool LiveApp::NextFrame() {
     if (u.measured) seen_units_.insert(u.id);
   timings.total_ms = timings.track_ms + timings.scene_ms + timings.rules_ms + timings.overlay_ms + timings.record_ms;
   last_timings_ = timings;
-  summary_.mean.track_ms += timings.track_ms;
-  summary_.mean.rules_ms += timings.rules_ms;
-  summary_.mean.overlay_ms += timings.overlay_ms;
-  summary_.mean.record_ms += timings.record_ms;
-  summary_.mean.total_ms += timings.total_ms;
+  summary_.AddTimings(timings);
   camera_tex_.Upload(raw_);
   table_tex_stale_ = true;
   have_frame_ = true;
@@ -267,8 +263,7 @@ void LiveApp::Declare(const StateDeclaration& d, const std::string& source) {
   // Logged like the tracker's events: after the frame it was made on, in the event log, the
   // recording's log and the result.
   const PipelineFrame& f = pipeline_.last();
-  const nlohmann::json line = {{"event", "declare"}, {"frame", f.track.frame}, {"t", f.track.t}, {"unit", d.unit},
-                               {"key", d.key},       {"value", d.value},       {"source", source}};
+  const nlohmann::json line = DeclareEventLine(f, d.unit, d.key, d.value, source);
   event_log_.push_front("[" + std::to_string(f.track.frame) + "] declare " + d.unit + " " + d.key + " = " +
                         (d.value.is_string() ? d.value.get<std::string>() : d.value.dump()));
   if (event_log_.size() > 300) event_log_.pop_back();
@@ -676,15 +671,7 @@ LiveResult LiveApp::Run() {
   summary_.units_in_roster = static_cast<int>(pipeline_.roster().units.size());
   summary_.units_seen = static_cast<int>(seen_units_.size());
   summary_.corrupt_frames = source_.corrupt_frames;
-  if (frames_ > 0) {
-    summary_.mean.track_ms /= frames_;
-    summary_.mean.rules_ms /= frames_;
-    summary_.mean.overlay_ms /= frames_;
-    summary_.mean.record_ms /= frames_;
-    summary_.mean.total_ms /= frames_;
-    for (const RequiredTest& t : pipeline_.last().findings.tests) ++summary_.tests_by_kind[t.kind];
-    summary_.tests_required = static_cast<int>(pipeline_.last().findings.tests.size());
-  }
+  summary_.Finish(pipeline_.last().findings);
   if (!o_.record_path.empty()) {
     summary_.video_path = o_.record_path;
     summary_.log_path = LogPathFor(o_.record_path);

@@ -140,6 +140,12 @@ const PipelineFrame& Pipeline::Reanalyze() {
   return f;
 }
 
+nlohmann::json DeclareEventLine(const PipelineFrame& frame, const std::string& unit, const std::string& key,
+                                const nlohmann::json& value, const std::string& source) {
+  return {{"event", "declare"}, {"frame", frame.track.frame}, {"t", frame.track.t}, {"unit", unit},
+          {"key", key},         {"value", value},              {"source", source}};
+}
+
 nlohmann::json FrameLogLine(const PipelineFrame& frame) {
   nlohmann::json j = vision::FrameJson(frame.track);
   nlohmann::json tests = nlohmann::json::array();

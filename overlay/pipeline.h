@@ -98,6 +98,11 @@ bool Stale(const vision::TrackedUnit& u);
 // The scene the rules see: the roster with the on-table units' poses.
 Scene SceneOf(const Scene& roster, const std::vector<vision::TrackedUnit>& units);
 
+// The event line of a declaration made while the game runs, logged after the frame it took effect
+// on: {"event":"declare","frame","t","unit","key","value","source"} (source: "live window", "script").
+nlohmann::json DeclareEventLine(const PipelineFrame& frame, const std::string& unit, const std::string& key,
+                                const nlohmann::json& value, const std::string& source);
+
 // The log line of a frame (JSONL): the tracker's frame line plus "tests" (unit, kind, reason, odds,
 // p_success) and "events" (the tracker's event lines). Frames are numbered from 0.
 nlohmann::json FrameLogLine(const PipelineFrame& frame);

@@ -711,8 +711,7 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
     // a turn nor counts as a move of the turn. The second or later ordered move of a unit in its
     // side's turn is a second move (QRS: an action test; FAQ: never into contact).
     const Unit* mover = roster_.FindUnit(unit);
-    const Declared* state = roster_.declarations.Find(unit, "state");
-    const bool flight = roster_.declarations.Flag(unit, "routed") || (state && state->value == "routed");
+    const bool flight = roster_.declarations.Routed(unit);
     const std::string side = mover ? mover->side : "";
     const std::string active = roster_.declarations.active_side;
     if (!active.empty() && active != m.turn_side) {

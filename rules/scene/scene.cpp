@@ -68,6 +68,11 @@ bool Declarations::Flag(const std::string& unit, const std::string& key) const {
   return d && d->value.is_boolean() && d->value.get<bool>();
 }
 
+bool Declarations::Routed(const std::string& unit) const {
+  const Declared* state = Find(unit, "state");
+  return Flag(unit, "routed") || (state && state->value == "routed");
+}
+
 const Unit* Scene::FindUnit(std::string_view id) const {
   for (const Unit& u : units)
     if (u.id == id) return &u;

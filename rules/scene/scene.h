@@ -112,6 +112,9 @@ struct Declarations {
   std::map<std::string, Declared> settings;                          // ruleset settings (e.g. threat_distance_bw)
   const Declared* Find(const std::string& unit, const std::string& key) const;
   bool Flag(const std::string& unit, const std::string& key) const;  // a true boolean
+  // Declared routed (`routed: true`, or `state: routed` as the overlay's state menu sets it): its
+  // next move is a flight, not an order.
+  bool Routed(const std::string& unit) const;
 };
 
 struct Scene {

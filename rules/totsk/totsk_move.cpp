@@ -163,8 +163,7 @@ MoveCheck MoveJudge::Run() {
   // A routed unit (morale score of 3 or less, QRS) flees: its move is the result of the test, not
   // an order, so no move rule and no action test applies. The sheet gives no rout move to check it
   // against; the players declare the rout (`routed: true`, or `state: routed` from the overlay).
-  const Declared* state = scene_.declarations.Find(U.id, "state");
-  if (scene_.declarations.Flag(U.id, "routed") || (state && state->value == "routed")) {
+  if (scene_.declarations.Routed(U.id)) {
     kinds_.push_back("rout");
     notes_.push_back(U.id + " is declared routed: a flight, not an ordered move (no action test)");
     return finish({{"distance_mm", (to_fp.centre_mm - from_fp.centre_mm).norm()}});
