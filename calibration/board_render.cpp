@@ -50,6 +50,10 @@ cv::Mat RenderBoard(const BoardRenderOptions& o, const BoardPattern& pattern, co
       }
     }
   });
+  return FinishBoardImage(o, out);
+}
+
+cv::Mat FinishBoardImage(const BoardRenderOptions& o, cv::Mat_<float> out) {
   if (o.blur_sigma_px > 0) cv::GaussianBlur(out, out, cv::Size(), o.blur_sigma_px);
   if (o.noise_sigma > 0) {
     std::mt19937 rng(o.seed);

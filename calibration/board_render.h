@@ -32,6 +32,10 @@ using RowToBoard = std::function<void(const std::vector<cv::Point2d>& pixels, st
 
 cv::Mat RenderBoard(const BoardRenderOptions& options, const BoardPattern& pattern, const RowToBoard& row_to_board);
 
+// What RenderBoard does after sampling: optical blur, sensor noise (seeded), rounding to 8 bits.
+// For renderers that sample the pattern their own way (RenderBoardViews).
+cv::Mat FinishBoardImage(const BoardRenderOptions& options, cv::Mat_<float> sampled);
+
 // Homography form: image_from_board maps board mm (x, y, 1) to pixels.
 cv::Mat RenderBoard(const BoardRenderOptions& options, const BoardPattern& pattern, const cv::Matx33d& image_from_board);
 

@@ -33,7 +33,16 @@ bool SpansTwoDirections(const BoardView& v, double square_mm) {
 struct Run {
   double rms = 0;
   cv::Mat camera, distortion, stddev, per_view;
+  std::vector<cv::Mat> rvecs, tvecs;  // camera_from_board of each view
 };
+
+// Angle between the board's plane and the image plane (the board's normal against the optical
+// axis), deg. A board parallel to the image plane shows no perspective, wherever it sits.
+double TiltDeg(const cv::Mat& rvec) {
+  cv::Matx33d r;
+  cv::Rodrigues(rvec, r);
+  return std::acos(std::clamp(std::abs(r(2, 2)), 0.0, 1.0)) * 180 / CV_PI;
+}
 
 Run Calibrate(const std::vector<const BoardView*>& views, cv::Size size, int flags) {
   std::vector<std::vector<cv::Point3f>> object;
@@ -43,9 +52,9 @@ Run Calibrate(const std::vector<const BoardView*>& views, cv::Size size, int fla
     image.push_back(v->image_px);
   }
   Run r;
-  cv::Mat rvecs, tvecs, extrinsic_stddev;
+  cv::Mat extrinsic_stddev;
   r.rms = cv::calibrateCamera(  // the "Extended" overload: deviations and per-view errors
-      object, image, size, r.camera, r.distortion, rvecs, tvecs, r.stddev,
+      object, image, size, r.camera, r.distortion, r.rvecs, r.tvecs, r.stddev,
                                       extrinsic_stddev, r.per_view, flags,
                                       cv::TermCriteria(cv::TermCriteria::COUNT | cv::TermCriteria::EPS, 100, 1e-12));
   return r;
@@ -66,6 +75,8 @@ bool CalibrationOptions::Check(std::string* error) const {
   if (!(outlier_floor_px >= 0)) return fail("outlier_floor_px must be >= 0");
   if (!(max_dropped_fraction >= 0 && max_dropped_fraction < 1)) return fail("max_dropped_fraction must be in [0, 1)");
   if (!(min_coverage >= 0 && min_coverage <= 1)) return fail("min_coverage must be in [0, 1]");
+  if (!(tilted_view_deg >= 0 && tilted_view_deg < 90)) return fail("tilted_view_deg must be in [0, 90)");
+  if (min_tilted_views < 0) return fail("min_tilted_views must be >= 0");
   return true;
 }
 
@@ -111,6 +122,8 @@ CalibrationResult CalibrateIntrinsics(const CalibrationOptions& options, const B
 
   // Step 2: calibrate, drop views that fit far worse than the median, calibrate again.
   Run run = Calibrate(usable, size, flags);
+  std::vector<double> first_tilts;
+  for (size_t i = 0; i < usable.size(); ++i) first_tilts.push_back(TiltDeg(run.rvecs[i]));
   std::vector<double> errors(run.per_view.begin<double>(), run.per_view.end<double>());
   std::vector<double> sorted = errors;
   std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
@@ -145,6 +158,7 @@ CalibrationResult CalibrateIntrinsics(const CalibrationOptions& options, const B
     v.source = usable[i]->source;
     v.corners = static_cast<int>(usable[i]->ids.size());
     v.used = keep[i];
+    v.tilt_deg = keep[i] ? TiltDeg(run.rvecs[k]) : first_tilts[i];
     v.rms_px = keep[i] ? run.per_view.at<double>(static_cast<int>(k++)) : errors[i];
     out.views.push_back(v);
   }
@@ -188,6 +202,20 @@ CalibrationResult CalibrateIntrinsics(const CalibrationOptions& options, const B
                            (missing.empty() ? "" : "; no corner fell in the " + missing + " part") +
                            ": the lens distortion is only known where the board was; show it near the edges too");
   }
+  int tilted = 0;
+  double most_tilted = 0;
+  for (const CalibrationViewResult& v : out.views)
+    if (v.used) {
+      tilted += v.tilt_deg >= options.tilted_view_deg ? 1 : 0;
+      most_tilted = std::max(most_tilted, v.tilt_deg);
+    }
+  if (tilted < options.min_tilted_views)
+    out.warnings.push_back("only " + std::to_string(tilted) + " of " + std::to_string(kept.size()) +
+                           " views show the board tilted by " + Fmt(options.tilted_view_deg, 0) +
+                           " deg or more (the most: " + Fmt(most_tilted, 0) +
+                           " deg): a board facing the camera squarely looks the same to a longer lens further away, "
+                           "so the focal length is not determined (whatever its deviation says); tilt the board "
+                           "20-45 deg towards different sides");
   for (const CalibrationViewResult& v : out.views)
     if (!v.used)
       out.warnings.push_back("dropped view " + v.source + ": its RMS " + Fmt(v.rms_px) + " px is far above the median " +
@@ -227,7 +255,7 @@ void SaveCalibration(const CalibrationResult& r, const std::string& path) {
   fs << "views" << "[";
   for (const auto& v : r.views)
     fs << "{" << "source" << v.source << "corners" << v.corners << "rms_px" << v.rms_px << "used" << (v.used ? 1 : 0)
-       << "}";
+       << "tilt_deg" << v.tilt_deg << "}";
   fs << "]";
   fs << "warnings" << "[";
   for (const auto& w : r.warnings) fs << w;
@@ -251,8 +279,8 @@ std::string CalibrationSummary(const CalibrationResult& r) {
   s << "reprojection RMS " << Fmt(r.intrinsics.avg_reprojection_error_px, 3) << " px; image coverage "
     << Fmt(100 * r.coverage, 0) << " %, " << r.grid_cells_covered << "/9 grid cells\n";
   for (const auto& v : r.views)
-    s << "  " << v.source << ": " << v.corners << " corners, RMS " << Fmt(v.rms_px, 3) << " px" << (v.used ? "" : " (dropped)")
-      << "\n";
+    s << "  " << v.source << ": " << v.corners << " corners, RMS " << Fmt(v.rms_px, 3) << " px, tilt " << Fmt(v.tilt_deg, 0)
+      << " deg" << (v.used ? "" : " (dropped)") << "\n";
   return s.str();
 }
 

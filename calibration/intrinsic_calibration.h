@@ -23,6 +23,11 @@ struct CalibrationOptions {
   bool fix_k3 = false;              // hold the 6th-order radial term k3 at 0...
   bool auto_fix_k3 = true;          // ...also whenever fewer than recommended_views views are used (few
                                     // views cannot pin k3; a free k3 then takes wild values)
+  double tilted_view_deg = 15;      // a view counts as tilted when the board's plane is this far from
+                                    // the image plane, deg...
+  int min_tilted_views = 3;         // ...fewer tilted views: a warning (a board facing the camera
+                                    // squarely looks the same to a longer lens further away, so the
+                                    // focal length is not determined, whatever its std dev says)
   bool Check(std::string* error) const;
 };
 
@@ -31,6 +36,7 @@ struct CalibrationViewResult {
   int corners = 0;
   double rms_px = 0;     // this view's reprojection RMS, px (in the final calibration when used)
   bool used = true;      // false: dropped as an outlier
+  double tilt_deg = 0;   // angle between the board's plane and the image plane, deg
 };
 
 struct CalibrationResult {

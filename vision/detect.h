@@ -1,16 +1,15 @@
 #pragma once
-// Marker detection tuned for small ArUco markers seen from above (OpenCV 4.6 aruco, old API), with
-// Vedette's own edge refinement on top: every marker side is re-fitted as a straight line through
-// sub-pixel edge points sampled along it, and the corners become the lines' intersections. That
-// removes the ~0.3 px inward bias stock corner refinement leaves on small, blurred markers.
+// Marker detection tuned for small ArUco markers seen from above. Vedette finds and reads the
+// candidates itself (vision/marker_candidates.h, vision/marker_decode.h: thresholds fitted to the
+// roster's marker sizes, cells sampled where they are) and then re-fits every marker side as a
+// straight line through sub-pixel edge points; the corners become the lines' intersections. That
+// removes the ~0.3 px inward bias stock corner refinement leaves on small, blurred markers, and a
+// cold frame costs a fraction of cv::aruco::detectMarkers (which the benchmark runs side by side).
 //
-// OpenCV 4.6 traps handled here (see /work/shared/STACK.md):
-//  - detectMarkers writes into the DetectorParameters passed in: a fresh object per call;
-//  - the default minMarkerPerimeterRate (0.03) loses small rotated markers: limits come from the
-//    roster's marker sizes and the camera;
-//  - the default SUBPIX window (5 px) snaps small markers' corners to the wrong place: the window is
-//    matched to the marker's cell size;
-//  - APRILTAG refinement is never used (about a second per 1080p frame and a half-pixel offset).
+// OpenCV 4.6 traps that made us leave detectMarkers (see /work/shared/STACK.md): it writes into the
+// DetectorParameters passed in; its default minMarkerPerimeterRate (0.03) loses small rotated
+// markers; its default SUBPIX window (5 px) snaps small markers' corners to the wrong place; its
+// APRILTAG refinement costs about a second per 1080p frame and leaves a half-pixel offset.
 #include <array>
 #include <string>
 #include <vector>
@@ -21,27 +20,31 @@
 #include "calibration/camera_model.h"
 #include "calibration/marker_observation.h"
 #include "rules/scene/scene.h"
+#include "vision/marker_candidates.h"
 
 namespace vedette::vision {
 
 struct DetectorOptions {
-  double min_marker_side_px = 8.0;     // smallest marker side to look for, px (sets OpenCV's min perimeter rate)
-  double max_marker_side_px = 2000.0;  // largest marker side, px (sets the max perimeter rate)
-  int subpix_window_px = 2;            // half-size of cornerSubPix's window, px; about half a marker cell (0: no SUBPIX)
+  double min_marker_side_px = 8.0;     // smallest marker side to look for, px
+  double max_marker_side_px = 2000.0;  // largest marker side, px
+  std::vector<ThresholdPass> threshold_passes;  // adaptive thresholds outlined for quads (empty: fitted to the side range, see Passes())
+  double threshold_offset = 7.0;       // dark = this far below the box's mean, grey levels
+  double polygon_accuracy = 0.05;      // outline to quad tolerance, fraction of the outline's length
+  double min_corner_distance = 0.05;   // quads with corners closer than this fraction of the outline are dropped
+  double min_contrast = 15;            // light minus dark cells of a marker, grey levels
+  double border_error_rate = 0.35;     // light border cells allowed, fraction of markerSize^2
+  int error_correction_bits_rate_x100 = 60;  // share of the dictionary's correctable bits used (0..100)
+  int subpix_window_px = 2;            // cornerSubPix half-window where edge lines fail or are off, px; about half a marker cell (0: none)
   bool edge_refinement = true;         // re-fit each side as a line through sub-pixel edge points
   double edge_search_px = 2.0;         // how far across the rough side edge points are searched, px
   double max_edge_shift_px = 2.5;      // a refined corner moving further than this keeps its rough position, px
   bool verify_bits = true;             // re-read the cells through the refined corners; drop markers the image contradicts
+  double small_marker_cell_margin = 0.1;  // cells under 3 px read only through refined corners: every cell this far from the split, fraction of the light-dark gap
   double duplicate_merge_px = 0.0;     // same id reported with centres closer than this is one marker, px (0: half the smaller side)
-  int adaptive_win_min_px = 3;         // OpenCV adaptiveThreshWinSizeMin, px
-  int adaptive_win_max_px = 23;        // OpenCV adaptiveThreshWinSizeMax, px
-  int adaptive_win_step_px = 10;       // OpenCV adaptiveThreshWinSizeStep, px
-  double polygonal_approx_accuracy = 0.05;  // OpenCV polygonalApproxAccuracyRate (of the perimeter)
-  double min_corner_distance_rate = 0.05;   // OpenCV minCornerDistanceRate (of the perimeter)
-  int bit_pixels_per_cell = 8;              // OpenCV perspectiveRemovePixelPerCell (default 4), px
-  double bit_ignored_margin = 0.3;          // OpenCV perspectiveRemoveIgnoredMarginPerCell (default 0.13), of a cell
-  int error_correction_bits_rate_x100 = 60; // OpenCV errorCorrectionRate x 100 (0..100)
   bool Check(std::string* error) const;
+  // The threshold passes used: threshold_passes, or without them OpenCV's three boxes (3, 13, 23 px)
+  // when the side range is unknown (wider than 20x), else passes fitted to it (ThresholdPassesFor).
+  std::vector<ThresholdPass> Passes(int cells) const;
 };
 
 // Options for a roster seen through a camera: perimeter limits from the smallest and largest

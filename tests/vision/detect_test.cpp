@@ -100,13 +100,20 @@ TEST(DetectSynthetic, EdgeRefinementBeatsStockCorners) {
   for (const auto& t : s.r.truth.markers) truth[t.placement.id] = &t;
   ASSERT_EQ(ours.markers.size(), truth.size());  // 4 anchors + 4 units
   double worst_ours = 0, sum_ours = 0, sum_plain = 0;
+  std::string errors;
   for (const auto& m : ours.markers) {
     ASSERT_TRUE(truth.count(m.id));
     worst_ours = std::max(worst_ours, MaxCornerError(m, *truth[m.id]));
     sum_ours += MaxCornerError(m, *truth[m.id]);
+    errors += "id " + std::to_string(m.id) + " side " + std::to_string(truth[m.id]->side_px) + " px: " +
+              std::to_string(MaxCornerError(m, *truth[m.id])) + " px; corners (found / true):";
+    for (int j = 0; j < 4; ++j)
+      errors += " " + std::to_string(m.corners_px[j].x) + "," + std::to_string(m.corners_px[j].y) + " / " +
+                std::to_string(truth[m.id]->corners_px[j].x) + "," + std::to_string(truth[m.id]->corners_px[j].y);
+    errors += "\n";
   }
   for (const auto& m : plain.markers) sum_plain += MaxCornerError(m, *truth.at(m.id));
-  EXPECT_LT(worst_ours, 0.4);
+  EXPECT_LT(worst_ours, 0.4) << errors;
   EXPECT_LT(sum_ours / ours.markers.size(), 0.2);
   EXPECT_LT(sum_ours * 2.5, sum_plain) << "ours " << sum_ours << " vs SUBPIX only " << sum_plain;
 }

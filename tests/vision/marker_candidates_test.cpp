@@ -1,0 +1,107 @@
+// Candidate quads: dark square outlines found by Vedette's own thresholding and outline fitting.
+#include <gtest/gtest.h>
+
+#include <opencv2/imgproc.hpp>
+
+#include "vision/marker_candidates.h"
+
+namespace vedette::vision {
+namespace {
+
+// A grey (120) image with a white card (220) carrying a black square (30), drawn 8x supersampled so
+// its edges sit where the corners say; corners clockwise on screen from the top-left.
+cv::Mat SquareOnCard(const std::array<cv::Point2f, 4>& square, double card_scale = 1.6) {
+  const int s = 8;
+  cv::Mat big(300 * s, 400 * s, CV_8UC1, cv::Scalar(120));
+  const cv::Point2f c = 0.25f * (square[0] + square[1] + square[2] + square[3]);
+  std::vector<cv::Point> card, dark;
+  for (const auto& p : square) {
+    const cv::Point2f q = c + float(card_scale) * (p - c);
+    card.emplace_back(int(std::lround((q.x + 0.5f) * s)), int(std::lround((q.y + 0.5f) * s)));
+    dark.emplace_back(int(std::lround((p.x + 0.5f) * s)), int(std::lround((p.y + 0.5f) * s)));
+  }
+  cv::fillConvexPoly(big, card, cv::Scalar(220));
+  cv::fillConvexPoly(big, dark, cv::Scalar(30));
+  cv::Mat small;
+  cv::resize(big, small, cv::Size(400, 300), 0, 0, cv::INTER_AREA);
+  cv::GaussianBlur(small, small, cv::Size(0, 0), 0.8);
+  return small;
+}
+
+// A square of side ~42 px turned by about 20 deg:
+//      (200,90)
+//   (160,105)    (215,130)      corners clockwise on screen from the top-left
+//      (175,145)
+TEST(FindMarkerCandidates, OutlinesATurnedSquareWithinAFractionOfAPixel) {
+  const std::array<cv::Point2f, 4> truth = {cv::Point2f(160.3f, 104.6f), cv::Point2f(199.8f, 90.2f), cv::Point2f(214.2f, 129.7f),
+                                            cv::Point2f(174.7f, 144.1f)};
+  const cv::Mat image = SquareOnCard(truth);
+  CandidateOptions o;
+  o.min_side_px = 20;
+  o.max_side_px = 80;
+  o.passes = ThresholdPassesFor(o.min_side_px, o.max_side_px, 6);
+  const std::vector<Quad> quads = FindMarkerCandidates(o, image);
+  int matched = 0;
+  for (const Quad& q : quads) {
+    // Find which corner is the top-left one (order is clockwise, the start is free).
+    for (int s = 0; s < 4; ++s) {
+      double worst = 0;
+      for (int i = 0; i < 4; ++i) worst = std::max(worst, double(cv::norm(q[(i + s) % 4] - truth[i])));
+      if (worst < 0.8) {
+        ++matched;
+        const cv::Point2f a = q[1] - q[0], b = q[2] - q[0];
+        EXPECT_GE(a.x * b.y - a.y * b.x, 0) << "clockwise on screen, as OpenCV orders candidates";
+      }
+    }
+  }
+  EXPECT_EQ(matched, 1) << quads.size() << " quads";
+}
+
+// Outlines outside [min, max] marker side are left out. The 12 px square sits on a 19 px card,
+// whose outline also shows (the grey around a light card is dark against its mean): both go below
+// a 22 px minimum.
+TEST(FindMarkerCandidates, SideLimitsAreKept) {
+  const std::array<cv::Point2f, 4> small = {cv::Point2f(100, 100), cv::Point2f(112, 100), cv::Point2f(112, 112), cv::Point2f(100, 112)};
+  const cv::Mat image = SquareOnCard(small);
+  CandidateOptions o;
+  o.passes = {{5, 1, 0}};
+  o.min_side_px = 8;
+  o.max_side_px = 40;
+  EXPECT_FALSE(FindMarkerCandidates(o, image).empty());
+  o.min_side_px = 22;
+  EXPECT_TRUE(FindMarkerCandidates(o, image).empty());
+  o.min_side_px = 4;
+  o.max_side_px = 9;
+  EXPECT_TRUE(FindMarkerCandidates(o, image).empty());
+}
+
+// One box of about 2.5 cells of the smallest marker; cells of 8 px or more are outlined on the
+// half-size image with half the box.
+TEST(ThresholdPassesFor, BoxFitsTheSmallestMarkersCells) {
+  const auto small = ThresholdPassesFor(18, 200, 6);  // 3 px cells: 2.5 * 3 + 1 = 8.5 -> 9
+  ASSERT_EQ(small.size(), 1u);
+  EXPECT_EQ(small[0].window_px, 9);
+  EXPECT_EQ(small[0].scale, 1);
+  const auto large = ThresholdPassesFor(60, 400, 6);  // 10 px cells: 2.5 * 5 + 1 = 13.5 -> 15 on the half-size image
+  ASSERT_EQ(large.size(), 1u);
+  EXPECT_EQ(large[0].scale, 2);
+  EXPECT_EQ(large[0].window_px % 2, 1);
+  EXPECT_EQ(large[0].window_px, 15);
+}
+
+TEST(CandidateOptions, CheckNamesTheProblem) {
+  CandidateOptions o;
+  std::string error;
+  EXPECT_TRUE(o.Check(&error)) << error;
+  o.passes = {{8, 1, 0}};
+  EXPECT_FALSE(o.Check(&error));
+  EXPECT_NE(error.find("odd"), std::string::npos);
+  o.passes = {{9, 3, 0}};
+  EXPECT_FALSE(o.Check(&error));
+  EXPECT_NE(error.find("scale"), std::string::npos);
+  o.passes.clear();
+  EXPECT_FALSE(o.Check(&error));
+}
+
+}  // namespace
+}  // namespace vedette::vision

@@ -1,0 +1,92 @@
+// Reading a candidate's cells where they are: IDs, the corner order OpenCV reports, and the checks
+// that keep a misread out.
+#include <gtest/gtest.h>
+
+#include <opencv2/aruco.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include "calibration/dictionary.h"
+#include "vision/marker_decode.h"
+
+namespace vedette::vision {
+namespace {
+
+// Marker `id` drawn 60 px wide (10 px cells) with a 20 px white margin, on a 100 x 100 image:
+// its own top-left corner at image (20, 20), clockwise (20,20) (79,20) (79,79) (20,79) in pixel
+// centres, with edges at the pixel boundaries (19.5 .. 79.5).
+cv::Mat MarkerImage(const cv::aruco::Dictionary& dict, int id) {
+  cv::Mat marker;
+  cv::aruco::drawMarker(cv::makePtr<cv::aruco::Dictionary>(dict), id, 60, marker, 1);
+  cv::Mat image(100, 100, CV_8UC1, cv::Scalar(255));
+  marker.copyTo(image(cv::Rect(20, 20, 60, 60)));
+  return image;
+}
+
+const Quad kEdges = {cv::Point2f(19.5f, 19.5f), cv::Point2f(79.5f, 19.5f), cv::Point2f(79.5f, 79.5f), cv::Point2f(19.5f, 79.5f)};
+
+TEST(DecodeMarker, ReadsTheIdAndTurnsTheCornersLikeOpenCv) {
+  const auto dict = calib::DictionaryByName("DICT_4X4_50");
+  // Turned by 90 deg clockwise, the marker's own top-left corner is at image top-right (79.5, 19.5).
+  cv::Mat turned;
+  cv::rotate(MarkerImage(*dict, 7), turned, cv::ROTATE_90_CLOCKWISE);
+  DecodedMarker m;
+  ASSERT_EQ(DecodeMarker(DecodeOptions{}, turned, kEdges, *dict, &m), DecodeResult::kMarker);
+  EXPECT_EQ(m.id, 7);
+  EXPECT_NEAR(m.corners_px[0].x, 79.5, 1e-3);
+  EXPECT_NEAR(m.corners_px[0].y, 19.5, 1e-3);
+  // Stock OpenCV on the same image names the same corner first.
+  std::vector<int> ids;
+  std::vector<std::vector<cv::Point2f>> corners;
+  cv::aruco::detectMarkers(turned, cv::makePtr<cv::aruco::Dictionary>(*dict), corners, ids);
+  ASSERT_EQ(ids.size(), 1u);
+  EXPECT_EQ(ids[0], 7);
+  EXPECT_NEAR(corners[0][0].x, m.corners_px[0].x, 1.5);
+  EXPECT_NEAR(corners[0][0].y, m.corners_px[0].y, 1.5);
+  // Any starting corner of the same quad gives the same answer.
+  const Quad shifted = {kEdges[2], kEdges[3], kEdges[0], kEdges[1]};
+  ASSERT_EQ(DecodeMarker(DecodeOptions{}, turned, shifted, *dict, &m), DecodeResult::kMarker);
+  EXPECT_NEAR(m.corners_px[0].x, 79.5, 1e-3);
+}
+
+TEST(DecodeMarker, FlatOrUncodedQuadsAreNotRead) {
+  const auto dict = calib::DictionaryByName("DICT_4X4_50");
+  DecodedMarker m;
+  const cv::Mat flat(100, 100, CV_8UC1, cv::Scalar(128));
+  EXPECT_EQ(DecodeMarker(DecodeOptions{}, flat, kEdges, *dict, &m), DecodeResult::kNotMarker);
+  // A black border around a pattern that is no code of the dictionary (checked first): it looks
+  // like a marker but reads as none.
+  cv::Mat bits(4, 4, CV_8UC1);
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) bits.at<uchar>(r, c) = (r == c || r + c == 3) ? 1 : 0;
+  int id = -1, rotation = 0;
+  ASSERT_FALSE(dict->identify(bits, id, rotation, 0.6)) << "the X pattern is code " << id;
+  cv::Mat image(100, 100, CV_8UC1, cv::Scalar(255));
+  image(cv::Rect(20, 20, 60, 60)).setTo(0);
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c)
+      if (bits.at<uchar>(r, c)) image(cv::Rect(30 + 10 * c, 30 + 10 * r, 10, 10)).setTo(255);
+  EXPECT_EQ(DecodeMarker(DecodeOptions{}, image, kEdges, *dict, &m), DecodeResult::kUnreadable);
+  // A quad that leaves the image is not read.
+  const Quad outside = {cv::Point2f(-5, -5), cv::Point2f(40, -5), cv::Point2f(40, 40), cv::Point2f(-5, 40)};
+  EXPECT_EQ(DecodeMarker(DecodeOptions{}, image, outside, *dict, &m), DecodeResult::kNotMarker);
+}
+
+TEST(CellsAgreeWithId, RightIdAgreesOthersDoNotAndDoubtfulCellsFailTheMargin) {
+  const auto dict = calib::DictionaryByName("DICT_4X4_50");
+  cv::Mat image = MarkerImage(*dict, 7);
+  EXPECT_TRUE(CellsAgreeWithId(image, kEdges, *dict, 7, 0));
+  EXPECT_FALSE(CellsAgreeWithId(image, kEdges, *dict, 8, 1));
+  // Make one light inner cell barely light: 55 % of the way from black (0) to white (255). It is
+  // still on the light side (no mismatch) but only 5 % of the gap from the split.
+  const cv::Mat code = cv::aruco::Dictionary::getBitsFromByteList(dict->bytesList.rowRange(7, 8), 4);
+  int r = -1, c = -1;
+  for (int i = 0; i < 16 && r < 0; ++i)
+    if (code.at<uchar>(i / 4, i % 4)) r = i / 4, c = i % 4;
+  ASSERT_GE(r, 0);
+  image(cv::Rect(30 + 10 * c, 30 + 10 * r, 10, 10)).setTo(140);
+  EXPECT_TRUE(CellsAgreeWithId(image, kEdges, *dict, 7, 0, 0.0));
+  EXPECT_FALSE(CellsAgreeWithId(image, kEdges, *dict, 7, 0, 0.1));
+}
+
+}  // namespace
+}  // namespace vedette::vision

@@ -1,0 +1,149 @@
+#include "vision/marker_decode.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <opencv2/imgproc.hpp>
+
+namespace vedette::vision {
+
+bool DecodeOptions::Check(std::string* error) const {
+  auto fail = [&](const std::string& m) { if (error) *error = m; return false; };
+  if (!(min_contrast >= 0)) return fail("min_contrast must be >= 0 grey levels");
+  if (!(border_error_rate >= 0 && border_error_rate < 1)) return fail("border_error_rate must be in [0, 1)");
+  if (!(correction_rate >= 0 && correction_rate <= 1)) return fail("correction_rate must be in [0, 1]");
+  return true;
+}
+
+namespace {
+
+constexpr int kMaxCells = 12;  // up to 10x10 codes with their border
+
+// Bilinear sample; false outside the image.
+inline bool Sample(const cv::Mat& g, double x, double y, double* v) {
+  if (!(x >= 0 && y >= 0 && x < g.cols - 1.001 && y < g.rows - 1.001)) return false;
+  const int x0 = int(x), y0 = int(y);
+  const double fx = x - x0, fy = y - y0;
+  const uchar* r0 = g.ptr<uchar>(y0) + x0;
+  const uchar* r1 = g.ptr<uchar>(y0 + 1) + x0;
+  *v = (1 - fy) * ((1 - fx) * r0[0] + fx * r0[1]) + fy * ((1 - fx) * r1[0] + fx * r1[1]);
+  return true;
+}
+
+// image_from_cells: cell grid coordinates (0..cells along the marker's x and y) to pixels.
+cv::Matx33d ImageFromCells(const Quad& q, int cells) {
+  const float c = float(cells);
+  const cv::Point2f square[4] = {{0, 0}, {c, 0}, {c, c}, {0, c}};
+  const cv::Point2f quad[4] = {q[0], q[1], q[2], q[3]};
+  return cv::Matx33d(cv::getPerspectiveTransform(square, quad));
+}
+
+// Mean brightness of every cell (row-major, border included) from a k x k grid of samples spread
+// over the middle half of the cell. False if a sample leaves the image.
+bool CellMeans(const cv::Mat& g, const cv::Matx33d& h, int cells, int k, double* means) {
+  for (int r = 0; r < cells; ++r)
+    for (int c = 0; c < cells; ++c) {
+      double acc = 0;
+      for (int i = 0; i < k; ++i)
+        for (int j = 0; j < k; ++j) {
+          const double u = k == 1 ? c + 0.5 : c + 0.25 + 0.5 * j / (k - 1);
+          const double v = k == 1 ? r + 0.5 : r + 0.25 + 0.5 * i / (k - 1);
+          const double w = h(2, 0) * u + h(2, 1) * v + h(2, 2);
+          double val;
+          if (!Sample(g, (h(0, 0) * u + h(0, 1) * v + h(0, 2)) / w, (h(1, 0) * u + h(1, 1) * v + h(1, 2)) / w, &val))
+            return false;
+          acc += val;
+        }
+      means[r * cells + c] = acc / (k * k);
+    }
+  return true;
+}
+
+// Otsu's split of a few values: the threshold between the two classes with the largest
+// between-class variance, and the two class means.
+void OtsuSplit(const double* v, int n, double* threshold, double* dark_mean, double* light_mean) {
+  double s[kMaxCells * kMaxCells] = {};
+  std::copy(v, v + n, s);
+  std::sort(s, s + n);
+  double total = 0;
+  for (int i = 0; i < n; ++i) total += s[i];
+  double best = -1, left = 0;
+  *threshold = s[0], *dark_mean = s[0], *light_mean = s[n - 1];
+  for (int k = 1; k < n; ++k) {
+    left += s[k - 1];
+    const double m0 = left / k, m1 = (total - left) / (n - k);
+    const double between = double(k) * (n - k) * (m1 - m0) * (m1 - m0);
+    if (between > best) best = between, *threshold = 0.5 * (s[k - 1] + s[k]), *dark_mean = m0, *light_mean = m1;
+  }
+}
+
+bool IsBorder(int r, int c, int cells) { return r == 0 || c == 0 || r == cells - 1 || c == cells - 1; }
+
+}  // namespace
+
+DecodeResult DecodeMarker(const DecodeOptions& o, const cv::Mat& gray, const Quad& quad_px, const cv::aruco::Dictionary& dict,
+                  DecodedMarker* out) {
+  const int n = dict.markerSize, cells = n + 2;
+  if (cells > kMaxCells) return DecodeResult::kNotMarker;
+  const cv::Matx33d h = ImageFromCells(quad_px, cells);
+  double means[kMaxCells * kMaxCells];
+  double t, dark, light;
+  // One sample per cell first: most candidates (texture, shadows, other squares) fail here cheaply.
+  if (!CellMeans(gray, h, cells, 1, means)) return DecodeResult::kNotMarker;
+  OtsuSplit(means, cells * cells, &t, &dark, &light);
+  const int allowed_border = int(n * n * o.border_error_rate);
+  auto border_errors = [&]() {
+    int e = 0;
+    for (int r = 0; r < cells; ++r)
+      for (int c = 0; c < cells; ++c)
+        if (IsBorder(r, c, cells) && means[r * cells + c] > t) ++e;
+    return e;
+  };
+  if (light - dark < o.min_contrast || border_errors() > allowed_border) return DecodeResult::kNotMarker;
+  if (!CellMeans(gray, h, cells, 3, means)) return DecodeResult::kNotMarker;
+  OtsuSplit(means, cells * cells, &t, &dark, &light);
+  if (light - dark < o.min_contrast || border_errors() > allowed_border) return DecodeResult::kUnreadable;
+  cv::Mat bits(n, n, CV_8UC1);
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c < n; ++c) bits.at<uchar>(r, c) = means[(r + 1) * cells + c + 1] > t ? 1 : 0;
+  int id = -1, rotation = 0;
+  if (!dict.identify(bits, id, rotation, o.correction_rate)) return DecodeResult::kUnreadable;
+  out->id = id;
+  out->corners_px = quad_px;
+  // identify() names the rotation that maps the read bits onto the code; OpenCV turns the corners
+  // the same way so corner 0 is the marker's own top-left.
+  std::rotate(out->corners_px.begin(), out->corners_px.begin() + (4 - rotation) % 4, out->corners_px.end());
+  return DecodeResult::kMarker;
+}
+
+bool CellsAgreeWithId(const cv::Mat& gray, const Quad& corners_px, const cv::aruco::Dictionary& dict, int id,
+                      int allowed_mismatches, double min_margin) {
+  const int n = dict.markerSize, cells = n + 2;
+  if (cells > kMaxCells || id < 0 || id >= dict.bytesList.rows) return false;
+  double means[kMaxCells * kMaxCells];
+  if (!CellMeans(gray, ImageFromCells(corners_px, cells), cells, 3, means)) return false;
+  const cv::Mat code = cv::aruco::Dictionary::getBitsFromByteList(dict.bytesList.rowRange(id, id + 1), n);
+  double sum_w = 0, sum_b = 0;
+  int n_w = 0, n_b = 0;
+  auto light = [&](int r, int c) { return !IsBorder(r, c, cells) && code.at<uchar>(r - 1, c - 1) != 0; };
+  for (int r = 0; r < cells; ++r)
+    for (int c = 0; c < cells; ++c) {
+      const bool w = light(r, c);
+      (w ? sum_w : sum_b) += means[r * cells + c];
+      ++(w ? n_w : n_b);
+    }
+  if (n_w == 0) return true;  // an all-dark code has nothing to compare
+  const double w = sum_w / n_w, b = sum_b / n_b;
+  if (w - b < 15) return false;
+  const double t = 0.5 * (w + b);
+  int wrong = 0;
+  for (int r = 0; r < cells; ++r)
+    for (int c = 0; c < cells; ++c) {
+      const double m = means[r * cells + c];
+      if ((m > t) != light(r, c)) ++wrong;
+      else if (std::abs(m - t) < min_margin * (w - b)) return false;
+    }
+  return wrong <= allowed_mismatches;
+}
+
+}  // namespace vedette::vision
