@@ -1,13 +1,14 @@
 #include "vision/detect.h"
 
-#include "vision/marker_candidates.h"
-#include "vision/marker_decode.h"
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 
 #include <opencv2/imgproc.hpp>
+
+#include "vision/bilinear.h"
+#include "vision/marker_candidates.h"
+#include "vision/marker_decode.h"
 
 namespace vedette::vision {
 
@@ -86,16 +87,6 @@ cv::Mat ToGray(const cv::Mat& image) {
   return gray;
 }
 
-// Bilinear sample of an 8-bit gray image; false outside.
-inline bool Sample(const cv::Mat& g, double x, double y, double* v) {
-  if (x < 0 || y < 0 || x > g.cols - 1.001 || y > g.rows - 1.001) return false;
-  const int x0 = int(x), y0 = int(y);
-  const double fx = x - x0, fy = y - y0;
-  const uchar* r0 = g.ptr<uchar>(y0) + x0;
-  const uchar* r1 = g.ptr<uchar>(y0 + 1) + x0;
-  *v = (1 - fy) * ((1 - fx) * r0[0] + fx * r0[1]) + fy * ((1 - fx) * r1[0] + fx * r1[1]);
-  return true;
-}
 
 struct Line {  // n . p = d, |n| = 1
   cv::Point2d n;
@@ -140,7 +131,7 @@ bool FitEdge(const cv::Mat& g, const cv::Point2d& a, const cv::Point2d& b, cv::P
     bool ok = true;
     for (int j = -half; j <= half && ok; ++j) {
       const cv::Point2d q = c + (j * step) * outward;
-      ok = Sample(g, q.x, q.y, &prof[j + half]);
+      ok = SampleBilinear(g, q.x, q.y, &prof[j + half]);
     }
     if (!ok) continue;
     // First differences d_j = prof[j+1] - prof[j] sit at (j + 0.5) steps. The edge is the centroid
@@ -245,10 +236,13 @@ bool EdgeRefine(const DetectorOptions& o, const cv::Mat& g, std::array<cv::Point
 }
 
 // cornerSubPix on the four corners; kept only if no corner jumps further than max_edge_shift_px.
+// Eight iterations: it only has to bring the corners within the edge lines' search, and left to
+// run (30) its small window drifted on large markers (benchmark: anchors' registration 0.053 ->
+// 0.045 mm median, unit headings unchanged, a third of its time).
 void SubPix(const DetectorOptions& o, const cv::Mat& gray, std::array<cv::Point2f, 4>* c) {
   std::vector<cv::Point2f> v(c->begin(), c->end());
   cv::cornerSubPix(gray, v, cv::Size(o.subpix_window_px, o.subpix_window_px), cv::Size(-1, -1),
-                   cv::TermCriteria(cv::TermCriteria::MAX_ITER | cv::TermCriteria::EPS, 30, 0.01));
+                   cv::TermCriteria(cv::TermCriteria::MAX_ITER | cv::TermCriteria::EPS, 8, 0.03));
   for (int i = 0; i < 4; ++i)
     if (!(cv::norm(v[i] - (*c)[i]) <= o.max_edge_shift_px)) return;
   std::copy(v.begin(), v.end(), c->begin());

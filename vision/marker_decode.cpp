@@ -5,6 +5,8 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "vision/bilinear.h"
+
 namespace vedette::vision {
 
 bool DecodeOptions::Check(std::string* error) const {
@@ -19,16 +21,6 @@ namespace {
 
 constexpr int kMaxCells = 12;  // up to 10x10 codes with their border
 
-// Bilinear sample; false outside the image.
-inline bool Sample(const cv::Mat& g, double x, double y, double* v) {
-  if (!(x >= 0 && y >= 0 && x < g.cols - 1.001 && y < g.rows - 1.001)) return false;
-  const int x0 = int(x), y0 = int(y);
-  const double fx = x - x0, fy = y - y0;
-  const uchar* r0 = g.ptr<uchar>(y0) + x0;
-  const uchar* r1 = g.ptr<uchar>(y0 + 1) + x0;
-  *v = (1 - fy) * ((1 - fx) * r0[0] + fx * r0[1]) + fy * ((1 - fx) * r1[0] + fx * r1[1]);
-  return true;
-}
 
 // image_from_cells: cell grid coordinates (0..cells along the marker's x and y) to pixels.
 cv::Matx33d ImageFromCells(const Quad& q, int cells) {
@@ -50,7 +42,7 @@ bool CellMeans(const cv::Mat& g, const cv::Matx33d& h, int cells, int k, double*
           const double v = k == 1 ? r + 0.5 : r + 0.25 + 0.5 * i / (k - 1);
           const double w = h(2, 0) * u + h(2, 1) * v + h(2, 2);
           double val;
-          if (!Sample(g, (h(0, 0) * u + h(0, 1) * v + h(0, 2)) / w, (h(1, 0) * u + h(1, 1) * v + h(1, 2)) / w, &val))
+          if (!SampleBilinear(g, (h(0, 0) * u + h(0, 1) * v + h(0, 2)) / w, (h(1, 0) * u + h(1, 1) * v + h(1, 2)) / w, &val))
             return false;
           acc += val;
         }

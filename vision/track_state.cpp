@@ -1,5 +1,6 @@
 #include "vision/track_state.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -145,10 +146,13 @@ SpotSamples SampleSpot(const SpotOptions& o, const cv::Mat& image, const calib::
       }
   }
   SpotSamples out;
+  float x0 = 1e9f, y0 = 1e9f, x1 = -1e9f, y1 = -1e9f;
   auto sample = [&](const std::vector<cv::Point3d>& pts, std::vector<float>* v) {
     int inside = 0;
     if (pts.empty()) return true;
     for (const cv::Point2d& p : calib::ProjectToImage(k, camera_from_table, pts)) {
+      if (std::isfinite(p.x) && std::isfinite(p.y))
+        x0 = std::min(x0, float(p.x)), y0 = std::min(y0, float(p.y)), x1 = std::max(x1, float(p.x)), y1 = std::max(y1, float(p.y));
       const float g = std::isfinite(p.x) && std::isfinite(p.y) ? GreyAt(image, p.x, p.y) : std::numeric_limits<float>::quiet_NaN();
       v->push_back(g);
       inside += std::isfinite(g) ? 1 : 0;
@@ -158,6 +162,8 @@ SpotSamples SampleSpot(const SpotOptions& o, const cv::Mat& image, const calib::
   const bool a = sample(ring, &out.ring);
   const bool b = sample(marker, &out.marker);
   out.valid = a && b;
+  if (x1 >= x0 && y1 >= y0)
+    out.bounds_px = cv::Rect(cv::Point(int(std::floor(x0)) - 1, int(std::floor(y0)) - 1), cv::Point(int(std::ceil(x1)) + 2, int(std::ceil(y1)) + 2));
   return out;
 }
 

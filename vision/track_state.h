@@ -74,6 +74,7 @@ struct SpotSamples {
   std::vector<float> ring;    // grey levels, NaN outside the image
   std::vector<float> marker;
   bool valid = false;         // at least half of each set inside the image
+  cv::Rect bounds_px;         // the image area the samples cover, px (where a change makes them stale)
 };
 
 // Samples the unit's spot for the unit (roster entry, for its bases and marker mount) at `pose`.

@@ -8,6 +8,7 @@
 #include <opencv2/calib3d.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "calibration/dictionary.h"
 #include "rules/input_error.h"
 #include "vision/locate.h"
 #include "vision/marker_geometry.h"
@@ -23,6 +24,8 @@ bool TrackerOptions::Check(std::string* error) const {
   if (!filter.Check(&sub)) return fail("filter: " + sub);
   if (!visibility.Check(&sub)) return fail("visibility: " + sub);
   if (!spot.Check(&sub)) return fail("spot: " + sub);
+  if (!rest_refine.Check(&sub)) return fail("rest_refine: " + sub);
+  if (!move_refine.Check(&sub)) return fail("move_refine: " + sub);
   if (change_step_px < 0 || change_step_px > 16) return fail("change_step_px must be 1..16 px (0: automatic)");
   if (!(change_levels > 0 && change_levels < 255)) return fail("change_levels must be in (0, 255)");
   if (rest_refine_every < 1) return fail("rest_refine_every must be >= 1 frame");
@@ -31,10 +34,13 @@ bool TrackerOptions::Check(std::string* error) const {
   if (!(upscale_below_px >= 0)) return fail("upscale_below_px must be >= 0 (px)");
   if (!(band_cycle_s >= 0)) return fail("band_cycle_s must be >= 0 (s; 0: no band pass)");
   if (!(band_strip_sides >= 1)) return fail("band_strip_sides must be at least 1 (marker sides)");
+  if (!(band_half_res_min_side_px >= 0)) return fail("band_half_res_min_side_px must be >= 0 (px; 0: never)");
   if (!(max_full_detect_hz > 0)) return fail("max_full_detect_hz must be positive");
   if (!(full_detect_every_s >= 0)) return fail("full_detect_every_s must be >= 0 (s)");
   if (!(bump_px > 0)) return fail("bump_px must be positive (px)");
   if (!(registration_window_s > 0)) return fail("registration_window_s must be positive (s)");
+  if (!(registration_refresh_px > 0)) return fail("registration_refresh_px must be positive (px)");
+  if (spot_refresh_max < 8) return fail("spot_refresh_max must be at least 8 measurements");
   if (!(move_min_mm >= 0) || !(move_min_deg >= 0)) return fail("move_min_mm and move_min_deg must be >= 0");
   if (!(group_window_s >= 0)) return fail("group_window_s must be >= 0 (s)");
   if (max_path_points < 2) return fail("max_path_points must be at least 2");
@@ -101,6 +107,56 @@ bool Finite(const std::array<cv::Point2f, 4>& c) {
   return true;
 }
 
+// The grey level of every step-th pixel of every step-th row (nearest sample, BGR weighted as
+// cv::cvtColor does). Reading only the sampled pixels is what makes the change map cheap at 4K: a
+// resize reads (and a colour conversion converts) far more of the frame than it keeps.
+cv::Mat SampleGrey(const cv::Mat& image, int step) {
+  const int w = std::max(1, image.cols / step), h = std::max(1, image.rows / step), cn = image.channels();
+  cv::Mat out(h, w, CV_8U);
+  const size_t row_bytes = size_t(image.cols) * cn;
+  for (int y = 0; y < h; ++y) {
+    const uchar* src = image.ptr<uchar>(y * step);
+    uchar* dst = out.ptr<uchar>(y);
+    // The next sampled row is far away in memory (a 4K frame is 24 MB): ask for it now, so its
+    // fetch overlaps this row's work instead of stalling on every cache line.
+    if (y + 1 < h) {
+      const uchar* next = image.ptr<uchar>((y + 1) * step);
+      for (size_t b = 0; b < row_bytes; b += 64) __builtin_prefetch(next + b);
+    }
+    if (cn == 1) {
+      for (int x = 0; x < w; ++x) dst[x] = src[x * step];
+    } else {
+      for (int x = 0; x < w; ++x) {
+        const uchar* p = src + size_t(x) * step * cn;
+        dst[x] = uchar((p[0] * 1868 + p[1] * 9617 + p[2] * 4899 + 8192) >> 14);
+      }
+    }
+  }
+  return out;
+}
+
+// 255 where the two sampled frames differ by more than `levels`; *fraction: the share of such samples.
+cv::Mat ChangeMask(const cv::Mat& now, const cv::Mat& before, double levels, double* fraction) {
+  cv::Mat diff, mask;
+  cv::absdiff(now, before, diff);
+  cv::compare(diff, cv::Scalar(std::floor(levels)), mask, cv::CMP_GT);
+  *fraction = double(cv::countNonZero(mask)) / double(mask.total());
+  return mask;
+}
+
+// The mask pooled 2 x 2 (a pooled cell is set when any of its samples is): the components of
+// change are labelled at this resolution, a quarter of the work of labelling the map itself, and
+// the pooling joins samples a few px apart as the dilation it replaces did.
+cv::Mat Pool2(const cv::Mat& mask) {
+  cv::Mat out((mask.rows + 1) / 2, (mask.cols + 1) / 2, CV_8U, cv::Scalar(0));
+  for (int y = 0; y < mask.rows; ++y) {
+    const uchar* s = mask.ptr<uchar>(y);
+    uchar* d = out.ptr<uchar>(y / 2);
+    for (int x = 0; x < mask.cols; ++x) d[x / 2] |= s[x];
+  }
+  return out;
+}
+
 nlohmann::json TestsJson(const std::vector<RequiredTest>& tests) {
   nlohmann::json a = nlohmann::json::array();
   for (const RequiredTest& t : tests) {
@@ -121,6 +177,7 @@ struct Tracker::Impl {
     VisibilityState vis;
     SpotSamples spot_ref;
     int spot_age = 0;              // measurements since spot_ref was taken
+    bool spot_stale = false;       // something changed around the spot since spot_ref was taken
     bool has_rest_pose = false;
     Pose rest_pose;
     std::vector<Pose> path;
@@ -160,7 +217,7 @@ struct Tracker::Impl {
   bool has_camera = false;
   calib::CameraFromTable camera;
   double reg_rms = 0;
-  int reg_skips = 0;
+  std::vector<calib::MarkerObservation> reg_used;  // the averaged anchor corners of the current camera pose
   double last_fresh_reg_t = -1;
   bool reg_lost_reported = false;
   int frame_index = 0;
@@ -175,6 +232,17 @@ struct Tracker::Impl {
   std::deque<RecentMove> recent_moves;
   double max_side_px = 20;                  // largest marker side seen, px
   double max_unit_side_px = 16;             // largest unit marker side seen, px
+  std::map<int, cv::Mat> cells_of;          // marker id -> its cells (calib::MarkerCells), for the bit checks
+
+  const cv::Mat& CellsOf(int id) {
+    auto it = cells_of.find(id);
+    if (it == cells_of.end()) {
+      cv::Mat c;
+      if (id >= 0 && id < calib::DictionarySize(dict)) c = calib::MarkerCells(dict, id);
+      it = cells_of.emplace(id, c).first;
+    }
+    return it->second;
+  }
 };
 
 Tracker::Tracker(const TrackerOptions& options, const calib::CameraIntrinsics& intrinsics, const Scene& roster,
@@ -252,15 +320,10 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
   auto ts = Clock::now();
   const int step = o_.change_step_px > 0 ? o_.change_step_px
                                          : std::clamp(int(o_.detector.min_marker_side_px / 4), 4, 8);
-  cv::Mat small, mask;
-  cv::resize(image, small, cv::Size(std::max(1, image.cols / step), std::max(1, image.rows / step)), 0, 0, cv::INTER_NEAREST);
-  if (small.channels() == 3) cv::cvtColor(small, small, cv::COLOR_BGR2GRAY);
+  cv::Mat small = SampleGrey(image, step), mask;
   double changed_fraction = 0;
   if (!m.prev_small.empty() && m.prev_small.size() == small.size()) {
-    cv::Mat diff;
-    cv::absdiff(small, m.prev_small, diff);
-    cv::threshold(diff, mask, o_.change_levels, 255, cv::THRESH_BINARY);
-    changed_fraction = double(cv::countNonZero(mask)) / double(mask.total());
+    mask = ChangeMask(small, m.prev_small, o_.change_levels, &changed_fraction);
   }
   m.prev_small = small;
   auto changed_near = [&](const cv::Rect& r) {
@@ -270,7 +333,10 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
     return s.area() > 0 && cv::countNonZero(mask(s)) > 0;
   };
   for (auto& a : m.anchors) a.dirty = a.dirty || !a.has_last || changed_near(a.window);
-  for (auto& u : m.units) u.dirty = u.dirty || changed_near(u.window);
+  for (auto& u : m.units) {
+    u.dirty = u.dirty || changed_near(u.window);
+    if (u.spot_ref.valid && !u.spot_stale) u.spot_stale = u.dirty || changed_near(u.spot_ref.bounds_px);
+  }
   out.timing.change_ms = Ms(ts);
 
   // Full detection: first frame, no camera yet, the periodic one, or most of the image changed.
@@ -289,10 +355,18 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
     for (size_t i = 0; i < m.units.size(); ++i) attempted_units.insert(int(i));
   };
 
+  // A marker already found at this spot this frame.
+  auto known_here = [&](const calib::MarkerObservation& mo) {
+    for (const auto& o : obs)
+      if (o.id == mo.id && cv::norm(Centre(o.corners_px) - Centre(mo.corners_px)) < 0.5 * Side(mo.corners_px)) return true;
+    return false;
+  };
+
   // Local detection in a window; returns the markers in image coordinates.
   // Small windows of small markers are searched at twice the resolution (OpenCV's contour stage
   // misses markers of 12-14 px in noise), then refined at the true resolution.
-  auto detect_in = [&](cv::Rect r, bool small_window) {
+  // half: at half resolution (the band, when every marker is large), new markers refined at 1x.
+  auto detect_in = [&](cv::Rect r, bool small_window, bool half = false) {
     r &= image_rect;
     std::vector<calib::MarkerObservation> found;
     if (r.width < 24 || r.height < 24) return found;
@@ -313,7 +387,29 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
         for (auto& c : mo.corners_px) c = (c + cv::Point2f(0.5f, 0.5f)) * 0.5f - cv::Point2f(0.5f, 0.5f);
         std::array<cv::Point2f, 4> refined = mo.corners_px;
         if (RefineMarkerCorners(o_.detector, g, &refined)) {
-          const BitCheck bits = CheckMarkerBits(g, refined, m.dict, mo.id);
+          const BitCheck bits = CheckMarkerBits(g, refined, m.CellsOf(mo.id));
+          if (bits.errors >= 0 && bits.errors <= o_.max_bit_errors) mo.corners_px = refined;
+        }
+      }
+    } else if (half) {
+      cv::Mat gh;
+      cv::resize(g, gh, cv::Size(g.cols / 2, g.rows / 2), 0, 0, cv::INTER_AREA);
+      DetectorOptions od = o_.detector;
+      od.min_marker_side_px /= 2;
+      od.max_marker_side_px /= 2;
+      if (od.subpix_window_px > 0) od.subpix_window_px = std::max(1, od.subpix_window_px / 2);
+      od.edge_search_px = std::max(0.5, 0.5 * od.edge_search_px);
+      od.max_edge_shift_px *= 0.5;
+      d = DetectMarkers(od, gh, m.dict);
+      for (auto& mo : d.markers) {
+        for (auto& c : mo.corners_px) c = (c + cv::Point2f(0.5f, 0.5f)) * 2.0f - cv::Point2f(0.5f, 0.5f);
+        // Markers the windows found already are dropped by the caller: only new ones are refined.
+        calib::MarkerObservation at = mo;
+        for (auto& c : at.corners_px) c += cv::Point2f(float(r.x), float(r.y));
+        if (known_here(at)) continue;
+        std::array<cv::Point2f, 4> refined = mo.corners_px;
+        if (RefineMarkerCorners(o_.detector, g, &refined)) {
+          const BitCheck bits = CheckMarkerBits(g, refined, m.CellsOf(mo.id));
           if (bits.errors >= 0 && bits.errors <= o_.max_bit_errors) mo.corners_px = refined;
         }
       }
@@ -328,25 +424,27 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
   };
 
   // Searches one marker near a predicted quad: refine + bit check, else a local detection.
-  // A resting marker's prediction is its last measured quad, good to a tenth of a pixel: its edges
-  // are searched within 1 px and cornerSubPix (there to mend a contour's rough corners) is skipped,
-  // which halves the cost of the most frequent window. A failure falls back to the full search.
-  DetectorOptions near_options = o_.detector;
-  near_options.subpix_window_px = 0;
-  near_options.edge_search_px = std::min(1.0, o_.detector.edge_search_px);
+  // The prediction is good (a tenth of a pixel at rest, a pixel or two moving), so the marker is
+  // first re-measured by RefinePredictedMarker (one pass of at most 24 edge profiles a side searched
+  // within 1 px at rest, 32 within 2 px moving; no cornerSubPix): a fraction of the general
+  // refinement's cost, for every window of every frame. A failure falls back to the
+  // general refinement, from the prediction and from the last seen corners, then to a local detection.
+  const int cells = m.dict.markerSize + 2;
   auto search = [&](int id, const std::array<cv::Point2f, 4>& predicted, const std::array<cv::Point2f, 4>* last,
                     cv::Rect* window, std::array<cv::Point2f, 4>* found, bool resting) {
     if (!Finite(predicted)) return false;
     const double side = std::max(4.0, Side(predicted));
     // Refinement from a quad: the prediction, then (when it differs) where the marker was last seen.
-    auto refine_from = [&](const std::array<cv::Point2f, 4>& start, const DetectorOptions& od) {
+    // od: the general refinement with these options; null: the predicted-quad refinement po.
+    auto refine_from = [&](const std::array<cv::Point2f, 4>& start, const DetectorOptions* od,
+                           const PredictedRefineOptions* po = nullptr) {
       const cv::Rect tight = BoundsOf(start, 6) & image_rect;
       if (tight.width < 8 || tight.height < 8 || tight != BoundsOf(start, 6)) return false;
       std::array<cv::Point2f, 4> c = start;
       for (auto& p : c) p -= cv::Point2f(float(tight.x), float(tight.y));
       const cv::Mat g = gray_of(tight);
-      if (!RefineMarkerCorners(od, g, &c)) return false;
-      const BitCheck bits = CheckMarkerBits(g, c, m.dict, id);
+      if (od ? !RefineMarkerCorners(*od, g, &c) : !RefinePredictedMarker(*po, g, cells, &c)) return false;
+      const BitCheck bits = CheckMarkerBits(g, c, m.CellsOf(id));
       if (bits.errors < 0 || bits.errors > o_.max_bit_errors) return false;
       for (auto& p : c) p += cv::Point2f(float(tight.x), float(tight.y));
       *found = c;
@@ -354,9 +452,9 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
       ++out.timing.windows_refined;
       return true;
     };
-    if (resting && refine_from(predicted, near_options)) return true;
-    if (refine_from(predicted, o_.detector)) return true;
-    if (last && cv::norm(Centre(*last) - Centre(predicted)) > 0.5 && refine_from(*last, o_.detector)) return true;
+    if (refine_from(predicted, nullptr, resting ? &o_.rest_refine : &o_.move_refine)) return true;
+    if (refine_from(predicted, &o_.detector)) return true;
+    if (last && cv::norm(Centre(*last) - Centre(predicted)) > 0.5 && refine_from(*last, &o_.detector)) return true;
     double motion = 0;
     if (last) motion = cv::norm(Centre(predicted) - Centre(*last));
     const cv::Rect wide = BoundsOf(predicted, o_.window_margin_sides * side + motion + 4) & image_rect;
@@ -408,6 +506,11 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
       }
       const bool dirty = u.dirty;
       u.dirty = false;
+      const bool resting = u.vis.v == Visibility::kSeen && u.filter.at_rest() && !dirty;
+      // The marker is searched where the filter predicts it, not where it was last measured: at rest
+      // that is the projection of the averaged pose, so each measurement starts from the mean and
+      // not from the last (noisy) measurement, whose pull would make the rest estimate wander
+      // (tested: Tracker.MoveEventAndRestJitter).
       Unit placed = ru;
       placed.pose = u.filter.Predict(t);
       const auto tc = MarkerCornersInTable(PlacementOf(placed));
@@ -416,7 +519,6 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
       for (int c = 0; c < 4; ++c) pred[c] = cv::Point2f(float(px[c].x), float(px[c].y));
       attempted_units.insert(int(i));
       std::array<cv::Point2f, 4> found;
-      const bool resting = u.vis.v == Visibility::kSeen && u.filter.at_rest() && !dirty;
       if (search(ru.marker->id, pred, u.has_corners ? &u.corners : nullptr, &u.window, &found, resting))
         obs.push_back({ru.marker->id, found});
     }
@@ -426,11 +528,6 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
   // Step 3: surprises: unexplained change, the rotating band, lost anchors.
   const auto tsur = Clock::now();
   bool surprise = false;
-  auto known_here = [&](const calib::MarkerObservation& mo) {
-    for (const auto& o : obs)
-      if (o.id == mo.id && cv::norm(Centre(o.corners_px) - Centre(mo.corners_px)) < 0.5 * Side(mo.corners_px)) return true;
-    return false;
-  };
   auto take_new = [&](const std::vector<calib::MarkerObservation>& found) {
     for (const auto& mo : found) {
       if (known_here(mo)) continue;
@@ -451,15 +548,16 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
     // A still table changes nowhere: labelling an empty mask is skipped. (Blanking the explained
     // boxes first is not equivalent: a unit put down between two others lies in their union.)
     const bool any_unexplained = changed_fraction > 0;
-    cv::Mat grown, labels, stats, centroids;
-    if (any_unexplained) cv::dilate(mask, grown, cv::Mat());
-    const int n = any_unexplained ? cv::connectedComponentsWithStats(grown, labels, stats, centroids, 8, CV_32S) : 0;
+    cv::Mat pooled, labels, stats, centroids;
+    if (any_unexplained) cv::dilate(Pool2(mask), pooled, cv::Mat());
+    const int n = any_unexplained ? cv::connectedComponentsWithStats(pooled, labels, stats, centroids, 8, CV_32S) : 0;
+    const int pstep = 2 * step;  // px per pooled cell
     std::vector<cv::Rect> regions;
     double area = 0;
     for (int c = 1; c < n; ++c) {
       const cv::Rect s(stats.at<int>(c, cv::CC_STAT_LEFT), stats.at<int>(c, cv::CC_STAT_TOP), stats.at<int>(c, cv::CC_STAT_WIDTH),
                        stats.at<int>(c, cv::CC_STAT_HEIGHT));
-      const cv::Rect r(s.x * step, s.y * step, s.width * step, s.height * step);
+      const cv::Rect r(s.x * pstep, s.y * pstep, s.width * pstep, s.height * pstep);
       if (std::any_of(explained.begin(), explained.end(), [&](const cv::Rect& e) { return (r & e) == r; })) continue;
       const int grow = int(std::ceil(m.max_side_px)) + step;
       const cv::Rect g = cv::Rect(r.x - grow, r.y - grow, r.width + 2 * grow, r.height + 2 * grow) & image_rect;
@@ -488,7 +586,8 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
     if (!full && m.band_rows_owed >= std::min(min_rows, rows_left)) {
       const auto tb = Clock::now();
       const int h = std::min(rows_left, int(m.band_rows_owed));
-      take_new(detect_in(cv::Rect(0, m.band_row - overlap, image.cols, h + 2 * overlap) & image_rect, false));
+      const bool half = o_.band_half_res_min_side_px > 0 && o_.detector.min_marker_side_px >= o_.band_half_res_min_side_px;
+      take_new(detect_in(cv::Rect(0, m.band_row - overlap, image.cols, h + 2 * overlap) & image_rect, false, half));
       m.band_rows_owed -= h;
       m.band_row = (m.band_row + h) % image.rows;
       out.timing.band_ms = Ms(tb);
@@ -576,13 +675,12 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
     while (a.samples.size() > 1 && t - a.samples.front().first > o_.registration_window_s) a.samples.pop_front();
   }
   out.registration.anchors_seen = int(anchors_now.size()) + (full ? 0 : held_anchors);
-  // Once the average holds many samples, one more changes it little: re-register every 8th time.
-  size_t min_samples = SIZE_MAX;
-  for (const auto& a : m.anchors)
-    if (a.seen_now) min_samples = std::min(min_samples, a.samples.size());
-  if (!anchors_now.empty() && (bump || !m.has_camera || min_samples < 16 || ++m.reg_skips >= 8)) {
-    m.reg_skips = 0;
-    std::vector<calib::MarkerObservation> mean_obs;
+  // The camera pose is re-estimated when the averaged anchor corners have moved by more than
+  // registration_refresh_px since it was last estimated (or anchors came or went): once the average
+  // holds a few samples one more changes it by far less, and the pose would not change either.
+  std::vector<calib::MarkerObservation> mean_obs;
+  bool refresh = false;
+  if (!anchors_now.empty()) {
     for (const auto& a : m.anchors) {
       if (a.samples.empty() || (!a.seen_now && bump)) continue;
       calib::MarkerObservation mo;
@@ -592,8 +690,17 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
       for (auto& p : mo.corners_px) p *= 1.0f / float(a.samples.size());
       mean_obs.push_back(mo);
     }
+    refresh = bump || !m.has_camera || mean_obs.size() != m.reg_used.size();
+    for (size_t j = 0; j < mean_obs.size() && !refresh; ++j) {
+      refresh = mean_obs[j].id != m.reg_used[j].id;
+      for (int i = 0; i < 4 && !refresh; ++i)
+        refresh = cv::norm(mean_obs[j].corners_px[i] - m.reg_used[j].corners_px[i]) > o_.registration_refresh_px;
+    }
+  }
+  if (refresh) {
     const calib::Registration reg = calib::RegisterTable(o_.registration, m.k, roster_.anchors, mean_obs);
     if (reg.ok) {
+      m.reg_used = mean_obs;
       const calib::CameraFromTable before = m.camera;
       const bool had = m.has_camera;
       m.camera = reg.camera_from_table;
@@ -725,7 +832,9 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
     j["turn_side"] = m.turn_side;
     j["second_move"] = req.second_move;
     try {
+      const auto tr = Clock::now();
       const MoveCheck mc = m.ruleset->CheckMove(scene, req);
+      out.timing.rules_ms += Ms(tr);
       if (!mc.supported) {
         j["classification"] = nullptr;
         j["note"] = "ruleset '" + o_.ruleset + "' does not judge moves";
@@ -828,9 +937,13 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
       // The spot as it looks with the unit on it, for telling occluded from lifted later: taken
       // when the unit settles and refreshed every 8th measurement at rest (neighbours come and go)
       // and every 4th while it moves (a unit lifted mid-move is compared with where it just was).
-      if (!u.spot_ref.valid || fs.came_to_rest || fs.nudged || ++u.spot_age >= (u.filter.at_rest() ? 8 : 4)) {
+      ++u.spot_age;
+      const bool refresh_spot = u.filter.at_rest() ? (u.spot_stale && u.spot_age >= 8) || u.spot_age >= o_.spot_refresh_max
+                                                   : u.spot_age >= 4;
+      if (!u.spot_ref.valid || fs.came_to_rest || fs.nudged || refresh_spot) {
         u.spot_ref = SampleSpot(o_.spot, image, m.k, m.camera, ru, u.filter.pose());
         u.spot_age = 0;
+        u.spot_stale = false;
       }
     } else if (attempted && u.filter.initialized() && m.has_camera) {
       const SpotSamples now = SampleSpot(o_.spot, image, m.k, m.camera, ru, u.filter.pose());
@@ -889,7 +1002,9 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
           reqs.push_back(r);
         }
         try {
+          const auto tr = Clock::now();
           const GroupMoveCheck gc = m.ruleset->CheckGroupMove(scene_with(starts), reqs);
+          out.timing.rules_ms += Ms(tr);
           if (gc.supported) {
             ev["group_allowed"] = gc.allowed;
             ev["rules"] = gc.report;

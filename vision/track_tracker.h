@@ -7,9 +7,10 @@
 //          what changed marks the markers near it dirty and names regions nobody explains.
 //  Step 2  predicted windows: each known marker (anchors, units not removed) is projected at its
 //          predicted pose (constant velocity) through the current camera; dirty markers, and resting
-//          ones every rest_refine_every frames, are refined there with RefineMarkerCorners and their
-//          bits checked against their ID; when that fails a local detection runs in a window grown by
-//          the marker's speed.
+//          ones every rest_refine_every frames, are refined there (RefinePredictedMarker,
+//          vision/track_verify.h; the general RefineMarkerCorners when that fails) and their bits
+//          checked against their ID; when that fails a local detection runs in a window grown by the
+//          marker's speed.
 //  Step 3  surprises: unexplained change regions get a local detection (a unit put down shows up in
 //          the frame it appears), and a band sweeping down the image gets a full detection, so
 //          anything the rest missed is found within band_cycle_s. A surprise (an unknown or duplicated ID, anchors lost) triggers a full-frame
@@ -40,6 +41,7 @@
 #include "vision/detect.h"
 #include "vision/track_filter.h"
 #include "vision/track_state.h"
+#include "vision/track_verify.h"
 
 namespace vedette::vision {
 
@@ -54,16 +56,27 @@ struct TrackerOptions {
                                        // of the smallest marker side, 4..8 px (8 at 4K, where the map costs 4x)
   double change_levels = 30;           // a sample changed when its grey level moved by more than this (of 255)
   int rest_refine_every = 2;           // a resting, undisturbed marker is re-measured every this many frames (1: every frame)
+  PredictedRefineOptions rest_refine;  // how a resting marker is re-measured from its prediction (vision/track_verify.h)
+  PredictedRefineOptions move_refine = {1.5, 1, 1.0, 8, 32, 2.5};  // ... and a moving one (one pass within 1.5 px
+                                       // measured as well as two passes in track_bench; the general refinement of
+                                       // vision/detect.h, which searches 2 px, when it fails)
   double window_margin_sides = 0.75;   // local detection window: the predicted marker grown by this many sides, plus its motion
   double upscale_below_px = 20;        // local windows are searched at 2x when the smallest marker is below this side, px
   int max_bit_errors = 1;              // a refined marker whose cells disagree with its ID in more cells is not accepted
   double band_cycle_s = 2.0;           // the sweeping detection band covers the whole image once per this long, s (0: no band)
   double band_strip_sides = 4;         // a band strip is at least this many marker sides tall: strips overlap by one
                                        // marker, so taller, rarer strips waste less (larger: lumpier frame times)
+  double band_half_res_min_side_px = 24;  // the band is searched at half resolution (a quarter of the work) when the
+                                          // smallest marker side looked for (detector.min_marker_side_px, a margin below
+                                          // the smallest marker expected) is at least this, px; halved, every marker is
+                                          // still at least 12 px, which the full-frame detection handles (0: never)
   double max_full_detect_hz = 4;       // surprise-driven full detections per second at most (the first frame always)
   double full_detect_every_s = 0;      // also a full detection this often, s (0: only on surprise)
   double bump_px = 1.0;                // anchors moved by more than this (mean over their corners): the camera moved, px
   double registration_window_s = 10;   // anchor corners averaged over at most this long while the camera is still, s
+  double registration_refresh_px = 0.02;  // the camera pose is re-estimated when an averaged anchor corner moved this far, px
+  int spot_refresh_max = 240;          // a resting unit's spot reference (track_state.h) is retaken after this many
+                                       // measurements even when nothing changed around it (slow light drift)
   double move_min_mm = 1.0;            // a unit resting this far from its last rest pose has moved, mm
   double move_min_deg = 0.5;           // ... or turned this much, deg
   double group_window_s = 0.75;        // moves starting and ending within this of each other form a group, s
@@ -104,6 +117,7 @@ struct TrackRegistration {
 struct TrackTiming {
   double total_ms = 0, change_ms = 0, windows_ms = 0, surprise_ms = 0, full_ms = 0, update_ms = 0;
   double regions_ms = 0, band_ms = 0;  // the two parts of surprise_ms: change regions, rotating band
+  double rules_ms = 0;                 // part of update_ms: the ruleset judging moves (CheckMove, CheckGroupMove)
   bool full_detection = false;
   int windows_refined = 0, windows_local = 0, windows_skipped = 0, regions = 0;
 };

@@ -344,6 +344,26 @@ TEST(Tracker, OptionsCheckNamesTheProblem) {
   o.filter.step_frames = 0;
   EXPECT_FALSE(o.Check(&error));
   EXPECT_NE(error.find("filter: step_frames"), std::string::npos);
+  o = {};
+  o.move_refine.search_px = 0;
+  EXPECT_FALSE(o.Check(&error));
+  EXPECT_NE(error.find("move_refine: search_px"), std::string::npos) << error;
+  o = {};
+  o.rest_refine.passes = 0;
+  EXPECT_FALSE(o.Check(&error));
+  EXPECT_NE(error.find("rest_refine: passes"), std::string::npos) << error;
+  o = {};
+  o.registration_refresh_px = 0;
+  EXPECT_FALSE(o.Check(&error));
+  EXPECT_NE(error.find("registration_refresh_px"), std::string::npos) << error;
+  o = {};
+  o.spot_refresh_max = 2;
+  EXPECT_FALSE(o.Check(&error));
+  EXPECT_NE(error.find("spot_refresh_max"), std::string::npos) << error;
+  o = {};
+  o.band_half_res_min_side_px = -1;
+  EXPECT_FALSE(o.Check(&error));
+  EXPECT_NE(error.find("band_half_res_min_side_px"), std::string::npos) << error;
 }
 
 }  // namespace
