@@ -6,7 +6,7 @@
 
 #include <opencv2/imgproc.hpp>
 
-#include "vision/bilinear.h"
+#include "vision/edge_lines.h"
 #include "vision/marker_candidates.h"
 #include "vision/marker_decode.h"
 
@@ -88,151 +88,21 @@ cv::Mat ToGray(const cv::Mat& image) {
 }
 
 
-struct Line {  // n . p = d, |n| = 1
-  cv::Point2d n;
-  double d = 0;
-};
-
-bool Intersect(const Line& a, const Line& b, cv::Point2d* p) {
-  const double det = a.n.x * b.n.y - a.n.y * b.n.x;
-  if (std::abs(det) < 1e-9) return false;
-  p->x = (a.d * b.n.y - a.n.y * b.d) / det;
-  p->y = (a.n.x * b.d - a.d * b.n.x) / det;
-  return true;
-}
-
-// Fits the edge between corners a and b (the marker's dark inside on the left of a->b when the
-// quad runs clockwise in the image, as OpenCV's corners do) as a line through sub-pixel edge
-// points: along the side, each sample's profile across the edge gives the position of the steepest
-// dark-to-light rise (parabola through the derivative's peak). Total least squares with one pass of
-// outlier rejection.
-bool FitEdge(const cv::Mat& g, const cv::Point2d& a, const cv::Point2d& b, cv::Point2d outward, double search_px,
-             double cell_px, Line* line) {
-  const cv::Point2d ab = b - a;
-  const double len = std::hypot(ab.x, ab.y);
-  if (len < 4) return false;
-  const cv::Point2d t = ab / len;
-  // The profile must stay within one cell inward (the next cell may be white) and outward (the
-  // quiet zone is at least one cell).
-  const double reach = std::min(search_px, 0.9 * cell_px);
-  const double step = 0.25;
-  const int half = std::max(2, int(std::ceil(reach / step)));
-  // 1.5 profiles per pixel of side, at most 48: beyond that the line's error hardly falls
-  // (1/sqrt(n)) while the cost keeps growing with the side (4K windows).
-  const int n_samples = std::clamp(int(len * 1.5), 6, 48);
-  // Stay away from the corners, where the neighbouring sides bend the profile.
-  const double margin = std::min(0.25 * len, std::max(1.5 * cell_px * 0.5, 1.5));
-  std::vector<cv::Point2d> pts;
-  pts.reserve(n_samples);
-  std::vector<double> prof(2 * half + 1);
-  for (int i = 0; i < n_samples; ++i) {
-    const double s = margin + (len - 2 * margin) * (i + 0.5) / n_samples;
-    const cv::Point2d c = a + s * t;
-    bool ok = true;
-    for (int j = -half; j <= half && ok; ++j) {
-      const cv::Point2d q = c + (j * step) * outward;
-      ok = SampleBilinear(g, q.x, q.y, &prof[j + half]);
-    }
-    if (!ok) continue;
-    // First differences d_j = prof[j+1] - prof[j] sit at (j + 0.5) steps. The edge is the centroid
-    // of the rise around its steepest part: unbiased for a symmetrically blurred step, and unlike a
-    // parabola through the peak it is not fooled by bilinear sampling, whose derivative is flat
-    // between pixel rows when the edge runs along the pixel grid.
-    const int m = int(prof.size()) - 1;
-    int best = -1;
-    double best_d = 0;
-    for (int j = 0; j < m; ++j) {
-      const double d = prof[j + 1] - prof[j];
-      if (d > best_d) { best_d = d, best = j; }
-    }
-    if (best < 1 || best > m - 2) continue;
-    const double lo = *std::min_element(prof.begin(), prof.end());
-    const double hi = *std::max_element(prof.begin(), prof.end());
-    if (hi - lo < 12) continue;  // no edge here (occluded, washed out)
-    const int w = int(std::ceil(1.5 / step));
-    int j0 = best, j1 = best;
-    while (j0 > 0 && j0 > best - w && prof[j0] - prof[j0 - 1] > 0) --j0;
-    while (j1 < m - 1 && j1 < best + w && prof[j1 + 2] - prof[j1 + 1] > 0) ++j1;
-    double sw = 0, swx = 0;
-    for (int j = j0; j <= j1; ++j) {
-      const double d = prof[j + 1] - prof[j];
-      sw += d, swx += d * (j + 0.5);
-    }
-    if (sw <= 0) continue;
-    const double off = swx / sw - best;
-    pts.push_back(c + ((best + off - half) * step) * outward);
-  }
-  if (int(pts.size()) < std::max(4, n_samples / 3)) return false;
-  auto fit = [&](const std::vector<cv::Point2d>& p, Line* l) {
-    cv::Point2d m(0, 0);
-    for (const auto& q : p) m += q;
-    m /= double(p.size());
-    double sxx = 0, sxy = 0, syy = 0;
-    for (const auto& q : p) {
-      const cv::Point2d d = q - m;
-      sxx += d.x * d.x, sxy += d.x * d.y, syy += d.y * d.y;
-    }
-    // Normal = eigenvector of the smaller eigenvalue of the scatter matrix.
-    const double theta = 0.5 * std::atan2(2 * sxy, sxx - syy);  // direction of the line
-    l->n = {-std::sin(theta), std::cos(theta)};
-    l->d = l->n.dot(m);
-  };
-  fit(pts, line);
-  std::vector<double> res;
-  for (const auto& q : pts) res.push_back(std::abs(line->n.dot(q) - line->d));
-  std::vector<double> sorted = res;
-  std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
-  const double thr = std::max(0.15, 3.0 * 1.4826 * sorted[sorted.size() / 2]);
-  std::vector<cv::Point2d> in;
-  for (size_t i = 0; i < pts.size(); ++i)
-    if (res[i] <= thr) in.push_back(pts[i]);
-  if (int(in.size()) < std::max(4, n_samples / 3)) return false;
-  fit(in, line);
-  return true;
-}
-
 double SignedArea(const std::array<cv::Point2d, 4>& q) {
   double a = 0;
   for (int i = 0; i < 4; ++i) a += q[i].x * q[(i + 1) % 4].y - q[(i + 1) % 4].x * q[i].y;
   return 0.5 * a;
 }
 
-bool EdgeRefine(const DetectorOptions& o, const cv::Mat& g, std::array<cv::Point2f, 4>* corners, int cells) {
-  std::array<cv::Point2d, 4> q;
-  for (int i = 0; i < 4; ++i) q[i] = (*corners)[i];
-  const double area = SignedArea(q);
-  if (std::abs(area) < 9) return false;
-  double side = 0;
-  for (int i = 0; i < 4; ++i) side += cv::norm(q[(i + 1) % 4] - q[i]);
-  side /= 4;
-  const double cell_px = side / cells;
-  const std::array<cv::Point2d, 4> start = q;
-  // Two passes: the second searches a narrower band around the first pass's lines.
-  for (int pass = 0; pass < 2; ++pass) {
-    std::array<Line, 4> lines;
-    for (int i = 0; i < 4; ++i) {
-      const cv::Point2d a = q[i], b = q[(i + 1) % 4];
-      cv::Point2d t = b - a;
-      t /= std::max(1e-9, cv::norm(t));
-      // Outward normal: for a quad with positive signed area (counter-clockwise in a y-down image
-      // as drawn = clockwise on screen), the outside of a->b is on the left (t.y, -t.x)... pick by
-      // testing against the centroid instead of reasoning about orientation.
-      cv::Point2d n(t.y, -t.x);
-      const cv::Point2d centre = 0.25 * (q[0] + q[1] + q[2] + q[3]);
-      if (n.dot(0.5 * (a + b) - centre) < 0) n = -n;
-      const double search = pass == 0 ? o.edge_search_px : std::min(o.edge_search_px, 1.0);
-      if (!FitEdge(g, a, b, n, search, cell_px, &lines[i])) return false;
-    }
-    std::array<cv::Point2d, 4> r;
-    for (int i = 0; i < 4; ++i)
-      if (!Intersect(lines[(i + 3) % 4], lines[i], &r[i])) return false;
-    for (int i = 0; i < 4; ++i)
-      if (cv::norm(r[i] - start[i]) > o.max_edge_shift_px) return false;
-    if (SignedArea(r) * area <= 0) return false;
-    q = r;
-  }
-  for (int i = 0; i < 4; ++i) (*corners)[i] = cv::Point2f(float(q[i].x), float(q[i].y));
-  return true;
+EdgeLineOptions EdgeLinesFor(const DetectorOptions& o) {
+  EdgeLineOptions e;
+  e.search_px = o.edge_search_px;
+  e.max_shift_px = o.max_edge_shift_px;
+  return e;
+}
+
+bool EdgeRefine(const DetectorOptions& o, const cv::Mat& gray, std::array<cv::Point2f, 4>* corners, int cells) {
+  return RefineEdgeLines(EdgeLinesFor(o), gray, cells, corners);
 }
 
 // cornerSubPix on the four corners; kept only if no corner jumps further than max_edge_shift_px.

@@ -425,7 +425,7 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
 
   // Searches one marker near a predicted quad: refine + bit check, else a local detection.
   // The prediction is good (a tenth of a pixel at rest, a pixel or two moving), so the marker is
-  // first re-measured by RefinePredictedMarker (one pass of at most 24 edge profiles a side searched
+  // first re-measured by RefineEdgeLines (one pass of at most 24 edge profiles a side searched
   // within 1 px at rest, 32 within 2 px moving; no cornerSubPix): a fraction of the general
   // refinement's cost, for every window of every frame. A failure falls back to the
   // general refinement, from the prediction and from the last seen corners, then to a local detection.
@@ -437,13 +437,13 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
     // Refinement from a quad: the prediction, then (when it differs) where the marker was last seen.
     // od: the general refinement with these options; null: the predicted-quad refinement po.
     auto refine_from = [&](const std::array<cv::Point2f, 4>& start, const DetectorOptions* od,
-                           const PredictedRefineOptions* po = nullptr) {
+                           const EdgeLineOptions* po = nullptr) {
       const cv::Rect tight = BoundsOf(start, 6) & image_rect;
       if (tight.width < 8 || tight.height < 8 || tight != BoundsOf(start, 6)) return false;
       std::array<cv::Point2f, 4> c = start;
       for (auto& p : c) p -= cv::Point2f(float(tight.x), float(tight.y));
       const cv::Mat g = gray_of(tight);
-      if (od ? !RefineMarkerCorners(*od, g, &c) : !RefinePredictedMarker(*po, g, cells, &c)) return false;
+      if (od ? !RefineMarkerCorners(*od, g, &c) : !RefineEdgeLines(*po, g, cells, &c)) return false;
       const BitCheck bits = CheckMarkerBits(g, c, m.CellsOf(id));
       if (bits.errors < 0 || bits.errors > o_.max_bit_errors) return false;
       for (auto& p : c) p += cv::Point2f(float(tight.x), float(tight.y));

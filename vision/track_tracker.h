@@ -7,7 +7,7 @@
 //          what changed marks the markers near it dirty and names regions nobody explains.
 //  Step 2  predicted windows: each known marker (anchors, units not removed) is projected at its
 //          predicted pose (constant velocity) through the current camera; dirty markers, and resting
-//          ones every rest_refine_every frames, are refined there (RefinePredictedMarker,
+//          ones every rest_refine_every frames, are refined there (RefineEdgeLines,
 //          vision/track_verify.h; the general RefineMarkerCorners when that fails) and their bits
 //          checked against their ID; when that fails a local detection runs in a window grown by the
 //          marker's speed.
@@ -39,6 +39,7 @@
 #include "rules/ruleset.h"
 #include "rules/scene/scene.h"
 #include "vision/detect.h"
+#include "vision/edge_lines.h"
 #include "vision/track_filter.h"
 #include "vision/track_state.h"
 #include "vision/track_verify.h"
@@ -56,8 +57,8 @@ struct TrackerOptions {
                                        // of the smallest marker side, 4..8 px (8 at 4K, where the map costs 4x)
   double change_levels = 30;           // a sample changed when its grey level moved by more than this (of 255)
   int rest_refine_every = 2;           // a resting, undisturbed marker is re-measured every this many frames (1: every frame)
-  PredictedRefineOptions rest_refine;  // how a resting marker is re-measured from its prediction (vision/track_verify.h)
-  PredictedRefineOptions move_refine = {1.5, 1, 1.0, 8, 32, 2.5};  // ... and a moving one (one pass within 1.5 px
+  EdgeLineOptions rest_refine = {1.0, 1, 1.0, 8, 24, 1.0};  // how a resting marker is re-measured from its prediction (vision/edge_lines.h): one pass within 1 px, 8-24 profiles a side
+  EdgeLineOptions move_refine = {1.5, 1, 1.0, 8, 32, 2.5};  // ... and a moving one (one pass within 1.5 px
                                        // measured as well as two passes in track_bench; the general refinement of
                                        // vision/detect.h, which searches 2 px, when it fails)
   double window_margin_sides = 0.75;   // local detection window: the predicted marker grown by this many sides, plus its motion
