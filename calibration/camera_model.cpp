@@ -125,13 +125,43 @@ std::vector<cv::Point2d> ProjectToImage(const CameraIntrinsics& k, const CameraF
                                         const std::vector<cv::Point3d>& points_in_table_mm) {
   std::vector<cv::Point2d> out;
   if (points_in_table_mm.empty()) return out;
-  cv::projectPoints(points_in_table_mm, RvecOf(pose), pose.translation_mm, k.camera_matrix, k.distortion, out);
-  // projectPoints divides by depth without looking at its sign: a point behind the camera would land
-  // mirrored inside the image.
+  const int n_dist = k.distortion.empty() ? 0 : int(k.distortion.total());
+  if (n_dist > 12) {
+    // The tilted-sensor model (14 values): OpenCV's own projection.
+    cv::projectPoints(points_in_table_mm, RvecOf(pose), pose.translation_mm, k.camera_matrix, k.distortion, out);
+    for (size_t i = 0; i < out.size(); ++i) {
+      const cv::Point3d& p = points_in_table_mm[i];
+      const cv::Vec3d c = pose.rotation * cv::Vec3d(p.x, p.y, p.z) + pose.translation_mm;
+      if (!(c[2] > 0)) out[i] = {kNaN, kNaN};
+    }
+    return out;
+  }
+  // OpenCV's model written out (cv::projectPoints builds Mats and a Rodrigues vector on every call,
+  // which cost the tracker a tenth of its frame projecting a few corners at a time): radial
+  // k1 k2 k3 over k4 k5 k6, tangential p1 p2, thin prism s1..s4; the camera matrix's skew is
+  // ignored, as projectPoints ignores it.
+  double d[12] = {0};
+  if (n_dist > 0) {
+    cv::Mat d64;
+    k.distortion.reshape(1, 1).convertTo(d64, CV_64F);
+    for (int i = 0; i < n_dist; ++i) d[i] = d64.at<double>(0, i);
+  }
+  const double fx = k.camera_matrix(0, 0), fy = k.camera_matrix(1, 1), cx = k.camera_matrix(0, 2), cy = k.camera_matrix(1, 2);
+  out.resize(points_in_table_mm.size());
   for (size_t i = 0; i < out.size(); ++i) {
     const cv::Point3d& p = points_in_table_mm[i];
     const cv::Vec3d c = pose.rotation * cv::Vec3d(p.x, p.y, p.z) + pose.translation_mm;
-    if (!(c[2] > 0)) out[i] = {kNaN, kNaN};
+    // A point behind the camera would otherwise land mirrored inside the image.
+    if (!(c[2] > 0)) {
+      out[i] = {kNaN, kNaN};
+      continue;
+    }
+    const double x = c[0] / c[2], y = c[1] / c[2];
+    const double r2 = x * x + y * y, r4 = r2 * r2, r6 = r4 * r2;
+    const double radial = (1 + d[0] * r2 + d[1] * r4 + d[4] * r6) / (1 + d[5] * r2 + d[6] * r4 + d[7] * r6);
+    const double xd = x * radial + 2 * d[2] * x * y + d[3] * (r2 + 2 * x * x) + d[8] * r2 + d[9] * r4;
+    const double yd = y * radial + d[2] * (r2 + 2 * y * y) + 2 * d[3] * x * y + d[10] * r2 + d[11] * r4;
+    out[i] = {fx * xd + cx, fy * yd + cy};
   }
   return out;
 }

@@ -425,7 +425,7 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
 
   // Searches one marker near a predicted quad: refine + bit check, else a local detection.
   // The prediction is good (a tenth of a pixel at rest, a pixel or two moving), so the marker is
-  // first re-measured by RefineEdgeLines (one pass of at most 24 edge profiles a side searched
+  // first re-measured by RefineEdgeLines (one pass of at most 16 edge profiles a side searched
   // within 1 px at rest, 32 within 2 px moving; no cornerSubPix): a fraction of the general
   // refinement's cost, for every window of every frame. A failure falls back to the
   // general refinement, from the prediction and from the last seen corners, then to a local detection.

@@ -57,7 +57,7 @@ struct TrackerOptions {
                                        // of the smallest marker side, 4..8 px (8 at 4K, where the map costs 4x)
   double change_levels = 30;           // a sample changed when its grey level moved by more than this (of 255)
   int rest_refine_every = 2;           // a resting, undisturbed marker is re-measured every this many frames (1: every frame)
-  EdgeLineOptions rest_refine = {1.0, 1, 1.0, 8, 24, 1.0};  // how a resting marker is re-measured from its prediction (vision/edge_lines.h): one pass within 1 px, 8-24 profiles a side
+  EdgeLineOptions rest_refine = {1.0, 1, 0.6, 8, 16, 1.0};  // how a resting marker is re-measured from its prediction (vision/edge_lines.h): one pass within 1 px, 8-16 profiles a side (its pose averages many measurements)
   EdgeLineOptions move_refine = {1.5, 1, 1.0, 8, 32, 2.5};  // ... and a moving one (one pass within 1.5 px
                                        // measured as well as two passes in track_bench; the general refinement of
                                        // vision/detect.h, which searches 2 px, when it fails)

@@ -47,8 +47,9 @@ struct PlannedTest {
 
 class MoveJudge {
  public:
-  MoveJudge(const TotskData& d, const TotskSettings& s, const Scene& scene, const MoveRequest& move)
-      : d_(d), s_(s), scene_(scene), move_(move) {}
+  MoveJudge(const TotskData& d, const TotskSettings& s, const Scene& scene, const MoveRequest& move,
+            const TotskAnalysis* start_analysis)
+      : d_(d), s_(s), scene_(scene), move_(move), given_analysis_(start_analysis) {}
   MoveCheck Run();
 
  private:
@@ -67,6 +68,7 @@ class MoveJudge {
   const TotskSettings& s_;
   const Scene& scene_;
   const MoveRequest& move_;
+  const TotskAnalysis* given_analysis_;
   const Unit* u_ = nullptr;
   bool legal_ = true;
   std::string reason_;
@@ -229,7 +231,9 @@ MoveCheck MoveJudge::Run() {
   if (formation_change) half_move = true;
 
   // Step 3: the start position (zone of control, fire) from the analysis of the scene as it stands.
-  const TotskAnalysis start_analysis = AnalyzeTotsk(d_, s_, scene_);
+  TotskAnalysis own_analysis;
+  if (!given_analysis_) own_analysis = AnalyzeTotsk(d_, s_, scene_);
+  const TotskAnalysis& start_analysis = given_analysis_ ? *given_analysis_ : own_analysis;
   const UnitAnalysis* ua = start_analysis.Find(U.id);
   std::vector<std::string> zoc = ua ? ua->zoc_of : std::vector<std::string>{};
   report["zoc_of"] = zoc;
@@ -483,8 +487,9 @@ MoveCheck MoveJudge::Run() {
 
 }  // namespace
 
-MoveCheck CheckTotskMove(const TotskData& data, const TotskSettings& settings, const Scene& scene, const MoveRequest& move) {
-  MoveJudge j(data, settings, scene, move);
+MoveCheck CheckTotskMove(const TotskData& data, const TotskSettings& settings, const Scene& scene, const MoveRequest& move,
+                         const TotskAnalysis* start_analysis) {
+  MoveJudge j(data, settings, scene, move, start_analysis);
   return j.Run();
 }
 

@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <opencv2/calib3d.hpp>
+
 #include "rules/input_error.h"
 #include "tests/calibration/test_scene.h"
 
@@ -108,6 +110,31 @@ TEST(ProjectToImage, HandComputedPinhole) {
   EXPECT_NEAR(px[1].y, 440, 1e-9);
   EXPECT_NEAR(px[2].x, 1160, 1e-9);  // raised 500 mm: half the depth, twice the offset
   EXPECT_TRUE(std::isnan(px[3].x));  // above the camera: not projectable
+}
+
+// ProjectToImage writes OpenCV's lens model out by hand: it must agree with cv::projectPoints for
+// every distortion length it handles (5: k1 k2 p1 p2 k3; 8: rational; 12: thin prism) and hand the
+// 14-value tilted model to OpenCV, over points spread across a tilted view.
+TEST(ProjectToImage, AgreesWithOpenCvForEveryDistortionModel) {
+  const CameraFromTable pose = OverheadPose({600, 450, 1100}, 12, 25);
+  std::vector<cv::Point3d> pts;
+  for (double x = 0; x <= 1200; x += 150)
+    for (double y = 0; y <= 900; y += 150) pts.push_back({x, y, std::fmod(x + y, 7.0)});
+  const double all[14] = {-0.21, 0.09, 0.0007, -0.0004, -0.015, 0.02, -0.01, 0.005, 0.001, -0.0005, 0.0008, 0.0002, 0.01, -0.02};
+  for (int n : {4, 5, 8, 12, 14}) {
+    CameraIntrinsics k;
+    k.camera_matrix = cv::Matx33d(1400, 0, 955.5, 0, 1395, 542.25, 0, 0, 1);
+    k.distortion = cv::Mat(1, n, CV_64F, const_cast<double*>(all)).clone();
+    k.image_size = {1920, 1080};
+    std::vector<cv::Point2d> ref;
+    cv::projectPoints(pts, RvecOf(pose), pose.translation_mm, k.camera_matrix, k.distortion, ref);
+    const auto ours = ProjectToImage(k, pose, pts);
+    ASSERT_EQ(ours.size(), ref.size());
+    for (size_t i = 0; i < pts.size(); ++i) {
+      EXPECT_NEAR(ours[i].x, ref[i].x, 1e-6) << n << " coefficients, point " << i;
+      EXPECT_NEAR(ours[i].y, ref[i].y, 1e-6) << n << " coefficients, point " << i;
+    }
+  }
 }
 
 TEST(ImageToTablePlane, InvertsProjectionAtHeightsZeroAndThree) {
