@@ -123,37 +123,33 @@ cv::Point3d CameraCentreInTable(const CameraFromTable& pose) {
 
 std::vector<cv::Point2d> ProjectToImage(const CameraIntrinsics& k, const CameraFromTable& pose,
                                         const std::vector<cv::Point3d>& points_in_table_mm) {
-  std::vector<cv::Point2d> out;
+  std::vector<cv::Point2d> out(points_in_table_mm.size());
   if (points_in_table_mm.empty()) return out;
   const int n_dist = k.distortion.empty() ? 0 : int(k.distortion.total());
-  if (n_dist > 12) {
-    // The tilted-sensor model (14 values): OpenCV's own projection.
-    cv::projectPoints(points_in_table_mm, RvecOf(pose), pose.translation_mm, k.camera_matrix, k.distortion, out);
-    for (size_t i = 0; i < out.size(); ++i) {
-      const cv::Point3d& p = points_in_table_mm[i];
-      const cv::Vec3d c = pose.rotation * cv::Vec3d(p.x, p.y, p.z) + pose.translation_mm;
-      if (!(c[2] > 0)) out[i] = {kNaN, kNaN};
-    }
-    return out;
-  }
   // OpenCV's model written out (cv::projectPoints builds Mats and a Rodrigues vector on every call,
   // which cost the tracker a tenth of its frame projecting a few corners at a time): radial
   // k1 k2 k3 over k4 k5 k6, tangential p1 p2, thin prism s1..s4; the camera matrix's skew is
-  // ignored, as projectPoints ignores it.
+  // ignored, as projectPoints ignores it. The tilted-sensor model (14 values) is left to OpenCV.
+  std::vector<cv::Point2d> by_opencv;
+  if (n_dist > 12)
+    cv::projectPoints(points_in_table_mm, RvecOf(pose), pose.translation_mm, k.camera_matrix, k.distortion, by_opencv);
   double d[12] = {0};
-  if (n_dist > 0) {
+  if (n_dist > 0 && by_opencv.empty()) {
     cv::Mat d64;
     k.distortion.reshape(1, 1).convertTo(d64, CV_64F);
     for (int i = 0; i < n_dist; ++i) d[i] = d64.at<double>(0, i);
   }
   const double fx = k.camera_matrix(0, 0), fy = k.camera_matrix(1, 1), cx = k.camera_matrix(0, 2), cy = k.camera_matrix(1, 2);
-  out.resize(points_in_table_mm.size());
   for (size_t i = 0; i < out.size(); ++i) {
     const cv::Point3d& p = points_in_table_mm[i];
     const cv::Vec3d c = pose.rotation * cv::Vec3d(p.x, p.y, p.z) + pose.translation_mm;
     // A point behind the camera would otherwise land mirrored inside the image.
     if (!(c[2] > 0)) {
       out[i] = {kNaN, kNaN};
+      continue;
+    }
+    if (!by_opencv.empty()) {
+      out[i] = by_opencv[i];
       continue;
     }
     const double x = c[0] / c[2], y = c[1] / c[2];

@@ -38,7 +38,7 @@ bool DetectorOptions::Check(std::string* error) const {
 std::vector<ThresholdPass> DetectorOptions::Passes(int cells) const {
   if (!threshold_passes.empty()) return threshold_passes;
   if (max_marker_side_px > 20 * min_marker_side_px) return CandidateOptions{}.passes;
-  return ThresholdPassesFor(min_marker_side_px, max_marker_side_px, cells);
+  return ThresholdPassesFor(min_marker_side_px, cells);
 }
 
 DetectorOptions DetectorOptionsFor(const Scene& roster, const calib::CameraIntrinsics& k, double camera_height_mm_hint) {
@@ -181,58 +181,57 @@ Detections DetectMarkers(const DetectorOptions& o, const cv::Mat& image, const c
   deco.min_contrast = o.min_contrast;
   deco.border_error_rate = o.border_error_rate;
   deco.correction_rate = o.error_correction_bits_rate_x100 / 100.0;
-  Detections out;
-  std::vector<double> sides;
-  std::vector<char> second_readings;  // read only through refined corners
+  struct Found {
+    calib::MarkerObservation marker;
+    double side_px;       // the outline's mean side
+    bool second_reading;  // read only through refined corners (which it keeps)
+  };
+  std::vector<Found> found;
   for (Quad q : FindMarkerCandidates(co, gray)) {
     DecodedMarker m;
     DecodeResult read = DecodeMarker(deco, gray, q, dict, &m);
-    const bool second_reading = read == DecodeResult::kUnreadable;
-    if (second_reading && o.edge_refinement) {
+    const bool second_reading = read == DecodeResult::kUnreadable && o.edge_refinement;
+    if (second_reading) {
       // Small markers' cells are 3 px: read again through corners refined from the outline.
       if (o.subpix_window_px > 0) SubPix(o, gray, &q);
       if (EdgeRefine(o, gray, &q, cells)) read = DecodeMarker(deco, gray, q, dict, &m);
     }
     if (read != DecodeResult::kMarker) continue;
-    // The same marker is often outlined twice (two passes, or both rings of a hollow border): refine it once.
     const cv::Point2f c = 0.25f * (m.corners_px[0] + m.corners_px[1] + m.corners_px[2] + m.corners_px[3]);
     const double side = 0.25 * (cv::norm(q[1] - q[0]) + cv::norm(q[2] - q[1]) + cv::norm(q[3] - q[2]) + cv::norm(q[0] - q[3]));
-    // A threshold box narrower than the black border splits it into two rings, whose inner outline
-    // reads as the marker too: the outer outline is the marker's.
+    const Found f{{m.id, m.corners_px}, side, second_reading};
+    // The same marker is often outlined twice (a box narrower than the black border splits it into
+    // two rings, whose inner outline reads as the marker too): the outer outline is the marker's,
+    // and it is refined once.
     bool seen = false;
-    for (size_t i = 0; i < out.markers.size() && !seen; ++i) {
-      const auto& p = out.markers[i].corners_px;
-      seen = out.markers[i].id == m.id && cv::norm(0.25f * (p[0] + p[1] + p[2] + p[3]) - c) < 0.25 * std::min(side, sides[i]);
-      if (seen && side > sides[i]) out.markers[i].corners_px = m.corners_px, sides[i] = side;
+    for (Found& g : found) {
+      const auto& p = g.marker.corners_px;
+      seen = g.marker.id == m.id && cv::norm(0.25f * (p[0] + p[1] + p[2] + p[3]) - c) < 0.25 * std::min(side, g.side_px);
+      if (seen) {
+        if (side > g.side_px) g = f;
+        break;
+      }
     }
-    if (seen) continue;
-    calib::MarkerObservation obs;
-    obs.id = m.id;
-    obs.corners_px = m.corners_px;
-    out.markers.push_back(obs);
-    sides.push_back(side);
-    second_readings.push_back(second_reading);
+    if (!seen) found.push_back(f);
   }
-  for (auto& m : out.markers) {
+  for (Found& f : found) {
+    if (f.second_reading) continue;  // refined before it was read
     // Outline corners are good to about a pixel; cornerSubPix brings them within the edge lines'
     // narrow search, and from there the lines converge alike for every marker (started straight
     // from the outline, a few grid-aligned markers settled 0.4 px off).
-    if (o.subpix_window_px > 0) SubPix(o, gray, &m.corners_px);
-    if (o.edge_refinement) EdgeRefine(o, gray, &m.corners_px, cells);
+    if (o.subpix_window_px > 0) SubPix(o, gray, &f.marker.corners_px);
+    if (o.edge_refinement) EdgeRefine(o, gray, &f.marker.corners_px, cells);
   }
-  if (o.verify_bits) {
-    const int allowed = int(dict.maxCorrectionBits * o.error_correction_bits_rate_x100 / 100.0);
-    std::vector<calib::MarkerObservation> kept;
-    for (size_t i = 0; i < out.markers.size(); ++i) {
-      const auto& m = out.markers[i];
-      // A small marker the outline could not read, read through refined corners, is now and then
-      // another marker's code: its cells must read clearly (benchmark: one wrong ID in 1,200 markers
-      // without this, none with it; markers read at once need no margin).
-      const bool doubtful = second_readings[i] && sides[i] < 3.0 * cells;
-      if (CellsAgreeWithId(gray, m.corners_px, dict, m.id, allowed, doubtful ? o.small_marker_cell_margin : 0.0))
-        kept.push_back(m);
-    }
-    out.markers = std::move(kept);
+  Detections out;
+  const int allowed = int(dict.maxCorrectionBits * o.error_correction_bits_rate_x100 / 100.0);
+  for (const Found& f : found) {
+    // A small marker the outline could not read, read through refined corners, is now and then
+    // another marker's code: its cells must read clearly (benchmark: one wrong ID in 1,200 markers
+    // without this, none with it; markers read at once need no margin).
+    const bool doubtful = f.second_reading && f.side_px < 3.0 * cells;
+    if (!o.verify_bits ||
+        CellsAgreeWithId(gray, f.marker.corners_px, dict, f.marker.id, allowed, doubtful ? o.small_marker_cell_margin : 0.0))
+      out.markers.push_back(f.marker);
   }
   MergeAndFlag(o, &out);
   out.ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();

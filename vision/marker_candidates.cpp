@@ -25,7 +25,7 @@ bool CandidateOptions::Check(std::string* error) const {
   return true;
 }
 
-std::vector<ThresholdPass> ThresholdPassesFor(double min_side_px, double max_side_px, int cells) {
+std::vector<ThresholdPass> ThresholdPassesFor(double min_side_px, int cells) {
   auto odd = [](double w) { int i = std::max(3, int(std::lround(w))); return i % 2 ? i : i + 1; };
   // One box about two and a half cells of the smallest marker wide: a pixel of its black border
   // then sees the light quiet zone and inner cells, so the border is dark against its mean at
@@ -33,7 +33,6 @@ std::vector<ThresholdPass> ThresholdPassesFor(double min_side_px, double max_sid
   // the mean) but their outer outline is still the marker's, so more boxes found nothing more on
   // the benchmark's 16 scenes (markers 6-220 px) while each cost as much as the first.
   // With cells of 8 px or more the outline is taken from the half-size image, at a quarter of the cost.
-  (void)max_side_px;
   const double cell = min_side_px / std::max(cells, 1);
   const int scale = cell >= 8 ? 2 : 1;
   return {{odd(2.5 * cell / scale + 1), scale, 0.0}};

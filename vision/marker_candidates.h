@@ -38,7 +38,8 @@ struct CandidateOptions {
 // thresholds are kept once. gray: 8-bit, one channel.
 std::vector<Quad> FindMarkerCandidates(const CandidateOptions& o, const cv::Mat& gray);
 
-// Passes that fit markers of min_side..max_side px (cells: per side, border included).
-std::vector<ThresholdPass> ThresholdPassesFor(double min_side_px, double max_side_px, int cells);
+// Passes that fit markers from min_side px up (cells: per side, border included): one box sized for
+// the smallest marker serves the larger ones too (see the .cpp).
+std::vector<ThresholdPass> ThresholdPassesFor(double min_side_px, int cells);
 
 }  // namespace vedette::vision

@@ -7,6 +7,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "calibration/dictionary.h"
+#include "vision/bilinear.h"
 #include "vision/track_state.h"
 
 namespace vedette::vision {
@@ -35,13 +36,10 @@ BitCheck CheckMarkerBits(const cv::Mat& image, const std::array<cv::Point2f, 4>&
         const double z = h(2, 0) * u + h(2, 1) * w + h(2, 2);
         const double x = (h(0, 0) * u + h(0, 1) * w + h(0, 2)) / z, y = (h(1, 0) * u + h(1, 1) * w + h(1, 2)) / z;
         if (gray) {
-          // The tracker's crops are grey: bilinear inline (GreyAt's colour handling is the slow part).
-          if (!(x >= 0 && y >= 0 && x <= image.cols - 1.001 && y <= image.rows - 1.001)) return out;
-          const int x0 = int(x), y0 = int(y);
-          const double fx = x - x0, fy = y - y0;
-          const uchar* r0 = image.ptr<uchar>(y0) + x0;
-          const uchar* r1 = r0 + image.step[0];
-          sum += (1 - fy) * ((1 - fx) * r0[0] + fx * r0[1]) + fy * ((1 - fx) * r1[0] + fx * r1[1]);
+          // The tracker's crops are grey: plain bilinear (GreyAt's colour handling is the slow part).
+          double g;
+          if (!SampleBilinear(image, x, y, &g)) return out;
+          sum += g;
         } else {
           const float g = GreyAt(image, x, y);
           if (!std::isfinite(g)) return out;

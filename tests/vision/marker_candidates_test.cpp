@@ -39,7 +39,7 @@ TEST(FindMarkerCandidates, OutlinesATurnedSquareWithinAFractionOfAPixel) {
   CandidateOptions o;
   o.min_side_px = 20;
   o.max_side_px = 80;
-  o.passes = ThresholdPassesFor(o.min_side_px, o.max_side_px, 6);
+  o.passes = ThresholdPassesFor(o.min_side_px, 6);
   const std::vector<Quad> quads = FindMarkerCandidates(o, image);
   int matched = 0;
   for (const Quad& q : quads) {
@@ -78,11 +78,11 @@ TEST(FindMarkerCandidates, SideLimitsAreKept) {
 // One box of about 2.5 cells of the smallest marker; cells of 8 px or more are outlined on the
 // half-size image with half the box.
 TEST(ThresholdPassesFor, BoxFitsTheSmallestMarkersCells) {
-  const auto small = ThresholdPassesFor(18, 200, 6);  // 3 px cells: 2.5 * 3 + 1 = 8.5 -> 9
+  const auto small = ThresholdPassesFor(18, 6);  // 3 px cells: 2.5 * 3 + 1 = 8.5 -> 9
   ASSERT_EQ(small.size(), 1u);
   EXPECT_EQ(small[0].window_px, 9);
   EXPECT_EQ(small[0].scale, 1);
-  const auto large = ThresholdPassesFor(60, 400, 6);  // 10 px cells: 2.5 * 5 + 1 = 13.5 -> 15 on the half-size image
+  const auto large = ThresholdPassesFor(60, 6);  // 10 px cells: 2.5 * 5 + 1 = 13.5 -> 15 on the half-size image
   ASSERT_EQ(large.size(), 1u);
   EXPECT_EQ(large[0].scale, 2);
   EXPECT_EQ(large[0].window_px % 2, 1);
