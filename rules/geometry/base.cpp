@@ -21,16 +21,24 @@ Vec2 Right(const Base& b) {
   return {f.y(), -f.x()};
 }
 
-Vec2 ToTableFrame(const Base& b, const Vec2& p) { return b.centre_mm + p.x() * Right(b) + p.y() * Forward(b); }
+// The rules ask for corners and frames thousands of times a frame: one sine and cosine per call.
+Vec2 ToTableFrame(const Base& b, const Vec2& p) {
+  const Vec2 f = Forward(b);
+  return b.centre_mm + p.x() * Vec2(f.y(), -f.x()) + p.y() * f;
+}
 
 Vec2 ToBaseFrame(const Base& b, const Vec2& p) {
+  const Vec2 f = Forward(b);
   const Vec2 d = p - b.centre_mm;
-  return {d.dot(Right(b)), d.dot(Forward(b))};
+  return {d.dot(Vec2(f.y(), -f.x())), d.dot(f)};
 }
 
 std::array<Vec2, 4> Corners(const Base& b) {
-  const double w = b.width_mm / 2.0, d = b.depth_mm / 2.0;
-  return {ToTableFrame(b, {-w, d}), ToTableFrame(b, {w, d}), ToTableFrame(b, {w, -d}), ToTableFrame(b, {-w, -d})};
+  const Vec2 f = Forward(b);
+  const Vec2 r(f.y(), -f.x());
+  const Vec2 fw = (b.depth_mm / 2.0) * f, rw = (b.width_mm / 2.0) * r;
+  const Vec2& c = b.centre_mm;
+  return {c - rw + fw, c + rw + fw, c + rw - fw, c - rw - fw};
 }
 
 Segment EdgeSegment(const Base& b, Edge e) {

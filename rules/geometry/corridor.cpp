@@ -62,4 +62,25 @@ CorridorHit InCorridor(const Base& base, Edge edge, double depth_mm, const Base&
   return hit;
 }
 
+bool InsideCorridor(const Base& base, Edge edge, double depth_mm, const Base& other, double tol) {
+  const EdgeFrame f = FrameOf(base, edge);
+  const Vec2 along = (f.b - f.a).normalized();
+  const Vec2 a = f.a + tol * along, b = f.b - tol * along;
+  // The corridor is convex: when every corner of `other` lies beyond one of its four sides, nothing of
+  // `other` is inside and the clipping below would give an empty polygon.
+  const auto corners = Corners(other);
+  const double span = (b - a).dot(along);
+  bool before = true, beyond = true, left = true, right = true;
+  for (const Vec2& c : corners) {
+    const double out = (c - f.a).dot(f.out), side = (c - a).dot(along);
+    before = before && out < -tol;
+    beyond = beyond && out > depth_mm + tol;
+    left = left && side < 0.0;
+    right = right && side > span;
+  }
+  if (before || beyond || (span >= 0.0 && (left || right))) return false;
+  const Polygon in_zone = ClipConvex(PolygonCcw(other), SweptRect(a, b, f.out, -tol, depth_mm + tol));
+  return in_zone.size() >= 3 && Area(in_zone) > 1e-9;
+}
+
 }  // namespace vedette::geom

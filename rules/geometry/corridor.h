@@ -23,4 +23,8 @@ struct CorridorHit {
 // `other` is in line with the edge, reach is the distance from the corridor and margin negative.
 CorridorHit InCorridor(const Base& b, Edge edge, double depth_mm, const Base& other, double tolerance_mm = 0.5);
 
+// InCorridor(...).inside alone, without measuring how far a base outside is: the rules ask this of
+// every pair of units near each other, and most pairs are nowhere near each other's corridors.
+bool InsideCorridor(const Base& b, Edge edge, double depth_mm, const Base& other, double tolerance_mm = 0.5);
+
 }  // namespace vedette::geom

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -52,13 +53,15 @@ class Analyzer {
         radius_.push_back(std::hypot(fp_.back().width_mm, fp_.back().depth_mm) / 2.0);
       }
     n_ = units_.size();
+    std::map<std::string, int> sides;
+    for (const Unit* u : units_) side_.push_back(sides.emplace(u->side, int(sides.size())).first->second);
     tol_ = d.tolerances;
   }
 
   TotskAnalysis Run();
 
  private:
-  bool Enemy(size_t a, size_t b) const { return units_[a]->side != units_[b]->side; }
+  bool Enemy(size_t a, size_t b) const { return side_[a] != side_[b]; }
   // True when no part of a and b can be within `reach_mm` (bounding circles): skips the exact geometry.
   bool Far(size_t a, size_t b, double reach_mm) const {
     return (fp_[a].centre_mm - fp_[b].centre_mm).norm() - radius_[a] - radius_[b] > reach_mm + 1.0;
@@ -91,6 +94,7 @@ class Analyzer {
   std::vector<std::vector<geom::Base>> bases_;
   std::vector<double> bw_;
   std::vector<double> radius_;  // half the footprint's diagonal, mm
+  std::vector<int> side_;       // the units' sides numbered, so telling enemies apart compares no strings
   size_t n_ = 0;
   std::vector<std::vector<Cause>> cause_;           // [enemy][unit]
   std::vector<std::string> target_;                 // per unit: the unit its one test falls on
@@ -162,10 +166,9 @@ Cause Analyzer::CauseOn(size_t e, size_t u) const {
       }
     } else {
       const double range = (E.type == UnitType::kArtillery ? r.artillery : r.foot) * bw_[e];
-      const geom::CorridorHit hit = geom::InCorridor(fp_[e], geom::Edge::kFront, range, fp_[u], tol_.line_mm);
-      if (hit.inside) {
+      if (geom::InsideCorridor(fp_[e], geom::Edge::kFront, range, fp_[u], tol_.line_mm)) {
         c.kind = "under_fire";
-        c.distance_mm = hit.reach_mm;
+        c.distance_mm = geom::InCorridor(fp_[e], geom::Edge::kFront, range, fp_[u], tol_.line_mm).reach_mm;
         return c;
       }
     }
@@ -187,9 +190,7 @@ bool Analyzer::ComputeBombard(size_t e, size_t u) const {
   const Unit& E = *units_[e];
   if (!Enemy(e, u) || !Acts(e) || E.type != UnitType::kArtillery || !CanFire(e) || IsGeneral(*units_[u])) return false;
   if (Far(e, u, d_.bombardment_range_bw * bw_[e])) return false;
-  const geom::CorridorHit hit =
-      geom::InCorridor(fp_[e], geom::Edge::kFront, d_.bombardment_range_bw * bw_[e], fp_[u], tol_.line_mm);
-  return hit.inside;
+  return geom::InsideCorridor(fp_[e], geom::Edge::kFront, d_.bombardment_range_bw * bw_[e], fp_[u], tol_.line_mm);
 }
 
 // Where enemy e stands behind u's flanks or rear (any of its bases), if it does not face away.
@@ -236,7 +237,7 @@ std::vector<std::string> Analyzer::RearSupport(size_t u) const {
     const double reach = (S.type == UnitType::kCavalry ? d_.rear_support_cavalry_bw : d_.rear_support_infantry_bw) * bw_[u];
     if (Far(s, u, reach)) continue;
     if (HeadingGap(fp_[s].heading_deg, fp_[u].heading_deg) >= 90.0) continue;
-    if (!geom::InCorridor(fp_[u], geom::Edge::kRear, reach, fp_[s], tol_.line_mm).inside) continue;
+    if (!geom::InsideCorridor(fp_[u], geom::Edge::kRear, reach, fp_[s], tol_.line_mm)) continue;
     if (InContactWithEnemy(s)) continue;
     out.push_back(S.id);
   }
@@ -604,7 +605,7 @@ TotskAnalysis Analyzer::Run() {
       if (!Enemy(e, u) || IsGeneral(*units_[e])) continue;
       if (Far(e, u, std::max(d_.zoc_depth_bw * bw_[e], threat_bw * bw_[u]))) continue;
       for (const geom::Base& b : bases_[e])
-        if (geom::InCorridor(b, geom::Edge::kFront, d_.zoc_depth_bw * bw_[e], fp_[u], tol_.line_mm).inside) {
+        if (geom::InsideCorridor(b, geom::Edge::kFront, d_.zoc_depth_bw * bw_[e], fp_[u], tol_.line_mm)) {
           a.zoc_of.push_back(Id(e));
           break;
         }

@@ -256,11 +256,15 @@ MoveCheck MoveJudge::Run() {
   std::vector<std::string> contact_kinds;
   std::vector<const Unit*> contacted;
   bool in_combat_at_start = false;
+  const double from_radius = std::hypot(from_fp.width_mm, from_fp.depth_mm) / 2.0;
   for (const Unit& o : scene_.units) {
-    if (&o == u_ || !o.pose || IsGeneral(o)) continue;
+    if (&o == u_ || !o.pose || IsGeneral(o) || o.side == U.side) continue;
     const geom::Base ofp = Footprint(o);
-    const bool enemy = o.side != U.side;
-    if (enemy && geom::FindContact(from_fp, ofp, tol.contact_mm).in_contact) in_combat_at_start = true;
+    // Bounding circles apart by more than the contact slack: no need for the exact test.
+    if ((ofp.centre_mm - from_fp.centre_mm).norm() - std::hypot(ofp.width_mm, ofp.depth_mm) / 2.0 - from_radius >
+        tol.contact_mm + 1.0)
+      continue;
+    if (geom::FindContact(from_fp, ofp, tol.contact_mm).in_contact) in_combat_at_start = true;
   }
   // Bounding circle of the whole move: units outside it can neither be met nor passed through.
   const geom::Vec2 move_centre = (from_fp.centre_mm + to_fp.centre_mm) / 2.0;

@@ -1,6 +1,8 @@
 // Zone of control / straight-ahead corridors, rear support area, contact and frontage in terrain.
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "rules/geometry/contact.h"
 #include "rules/geometry/corridor.h"
 
@@ -53,6 +55,29 @@ TEST(Corridor, PolygonIsSweptFromEdge) {
   EXPECT_NEAR(Area(z), 40.0 * 40.0, 1e-9);
   EXPECT_TRUE(PolygonContains(z, {0, 30}));
   EXPECT_FALSE(PolygonContains(z, {0, 5}));
+}
+
+// The quick yes/no must agree with the full measurement everywhere, including bases flush with the
+// corridor's sides, touching its edge, or just past its far end (positions snapped to a 0.5 mm grid
+// and headings to 15 deg so those boundary cases actually occur).
+TEST(Corridor, InsideCorridorAgreesWithInCorridor) {
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> pos(-160, 160), ang(0, 23), size(20, 100);
+  int inside = 0, trials = 0;
+  for (Edge edge : {Edge::kFront, Edge::kRight, Edge::kRear, Edge::kLeft})
+    for (double depth : {0.0, 20.0, 40.0, 120.0})
+      for (double tol : {0.0, 0.5, 2.0})
+        for (int i = 0; i < 150; ++i) {
+          const Base other{{pos(rng) * 0.5, pos(rng) * 0.5}, ang(rng) * 15.0, size(rng) * 0.5, size(rng) * 0.25};
+          const bool full = InCorridor(U, edge, depth, other, tol).inside;
+          EXPECT_EQ(InsideCorridor(U, edge, depth, other, tol), full)
+              << "edge " << ToString(edge) << " depth " << depth << " tol " << tol << " other at ("
+              << other.centre_mm.x() << ", " << other.centre_mm.y() << ") heading " << other.heading_deg;
+          inside += full;
+          ++trials;
+        }
+  EXPECT_GT(inside, trials / 10);      // both answers are exercised
+  EXPECT_LT(inside, trials * 9 / 10);
 }
 
 TEST(Contact, FrontToFrontWithinTolerance) {
