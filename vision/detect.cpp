@@ -166,7 +166,8 @@ Detections Collect(const std::vector<int>& ids, const std::vector<std::vector<cv
 
 }  // namespace
 
-Detections DetectMarkers(const DetectorOptions& o, const cv::Mat& image, const cv::aruco::Dictionary& dict) {
+Detections DetectMarkers(const DetectorOptions& o, const cv::Mat& image, const cv::aruco::Dictionary& dict,
+                         const std::vector<std::array<cv::Point2f, 4>>& known_px) {
   const auto t0 = Clock::now();
   const cv::Mat gray = ToGray(image);
   const int cells = dict.markerSize + 2;
@@ -186,8 +187,20 @@ Detections DetectMarkers(const DetectorOptions& o, const cv::Mat& image, const c
     double side_px;       // the outline's mean side
     bool second_reading;  // read only through refined corners (which it keeps)
   };
+  struct Known {
+    cv::Point2f centre;
+    double reach_px;  // half the mean side, px
+  };
+  std::vector<Known> known;
+  for (const auto& k : known_px) {
+    const double side = 0.25 * (cv::norm(k[1] - k[0]) + cv::norm(k[2] - k[1]) + cv::norm(k[3] - k[2]) + cv::norm(k[0] - k[3]));
+    known.push_back({0.25f * (k[0] + k[1] + k[2] + k[3]), 0.5 * side});
+  }
   std::vector<Found> found;
   for (Quad q : FindMarkerCandidates(co, gray)) {
+    const cv::Point2f qc = 0.25f * (q[0] + q[1] + q[2] + q[3]);
+    if (std::any_of(known.begin(), known.end(), [&](const Known& k) { return cv::norm(qc - k.centre) < k.reach_px; }))
+      continue;
     DecodedMarker m;
     DecodeResult read = DecodeMarker(deco, gray, q, dict, &m);
     const bool second_reading = read == DecodeResult::kUnreadable && o.edge_refinement;

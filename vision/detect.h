@@ -60,8 +60,12 @@ struct Detections {
   double ms = 0;                                  // detection time, ms
 };
 
-// image: 8-bit gray or BGR.
-Detections DetectMarkers(const DetectorOptions& o, const cv::Mat& image, const cv::aruco::Dictionary& dict);
+// image: 8-bit gray or BGR. known_px: markers already measured in this image (corners px, any
+// order): a candidate outline whose centre lies within half a side of one's centre is that marker
+// and is neither read nor refined again (the tracker's band and change regions mostly meet markers
+// its windows have just measured; reading and refining them was half of their cost).
+Detections DetectMarkers(const DetectorOptions& o, const cv::Mat& image, const cv::aruco::Dictionary& dict,
+                         const std::vector<std::array<cv::Point2f, 4>>& known_px = {});
 
 // Refines one marker's corners in place from a rough quad (OpenCV order): SUBPIX on each corner,
 // then the edge-line fit. False (corners unchanged) when the quad is degenerate, leaves the image,

@@ -10,6 +10,7 @@
 
 #include "calibration/dictionary.h"
 #include "rules/input_error.h"
+#include "vision/grey.h"
 #include "vision/locate.h"
 #include "vision/marker_geometry.h"
 #include "vision/track_verify.h"
@@ -107,8 +108,8 @@ bool Finite(const std::array<cv::Point2f, 4>& c) {
   return true;
 }
 
-// The grey level of every step-th pixel of every step-th row (nearest sample, BGR weighted as
-// cv::cvtColor does). Reading only the sampled pixels is what makes the change map cheap at 4K: a
+// The grey level of every step-th pixel of every step-th row (nearest sample, weighted as
+// vision/grey.h). Reading only the sampled pixels is what makes the change map cheap at 4K: a
 // resize reads (and a colour conversion converts) far more of the frame than it keeps.
 cv::Mat SampleGrey(const cv::Mat& image, int step) {
   const int w = std::max(1, image.cols / step), h = std::max(1, image.rows / step), cn = image.channels();
@@ -127,8 +128,7 @@ cv::Mat SampleGrey(const cv::Mat& image, int step) {
       for (int x = 0; x < w; ++x) dst[x] = src[x * step];
     } else {
       for (int x = 0; x < w; ++x) {
-        const uchar* p = src + size_t(x) * step * cn;
-        dst[x] = uchar((p[0] * 1868 + p[1] * 9617 + p[2] * 4899 + 8192) >> 14);
+        dst[x] = GreyOfBgr(src + size_t(x) * step * cn);
       }
     }
   }
@@ -308,12 +308,7 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
     for (auto it = extra.begin(); it != extra.end(); ++it) j[it.key()] = it.value();
     out.events.push_back({type, unit, std::move(j)});
   };
-  auto gray_of = [&](const cv::Rect& r) {
-    cv::Mat g;
-    if (image.channels() == 1) g = image(r);
-    else cv::cvtColor(image(r), g, cv::COLOR_BGR2GRAY);
-    return g;
-  };
+  auto gray_of = [&](const cv::Rect& r) { return GreyCrop(image, r); };
   auto can_full = [&]() { return t - m.last_full_t >= 1.0 / o_.max_full_detect_hz - 1e-9; };
 
   // Step 1: change map against the previous frame, subsampled.
@@ -372,6 +367,16 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
     if (r.width < 24 || r.height < 24) return found;
     const cv::Mat g = gray_of(r);
     const bool up = small_window && o_.detector.min_marker_side_px < o_.upscale_below_px;
+    // The markers measured so far this frame, in the searched image's px: not read again.
+    const float scale = up ? 2.0f : half ? 0.5f : 1.0f;
+    std::vector<std::array<cv::Point2f, 4>> known;
+    for (const auto& o : obs) {
+      if ((BoundsOf(o.corners_px, 0) & r).area() == 0) continue;
+      std::array<cv::Point2f, 4> k;
+      for (int i = 0; i < 4; ++i)
+        k[i] = (o.corners_px[i] - cv::Point2f(float(r.x), float(r.y)) + cv::Point2f(0.5f, 0.5f)) * scale - cv::Point2f(0.5f, 0.5f);
+      known.push_back(k);
+    }
     Detections d;
     if (up) {
       cv::Mat g2;
@@ -382,7 +387,7 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
       od.subpix_window_px = std::clamp(2 * od.subpix_window_px, 1, 20);
       od.edge_search_px = std::min(10.0, 2 * od.edge_search_px);
       od.max_edge_shift_px *= 2;
-      d = DetectMarkers(od, g2, m.dict);
+      d = DetectMarkers(od, g2, m.dict, known);
       for (auto& mo : d.markers) {
         for (auto& c : mo.corners_px) c = (c + cv::Point2f(0.5f, 0.5f)) * 0.5f - cv::Point2f(0.5f, 0.5f);
         std::array<cv::Point2f, 4> refined = mo.corners_px;
@@ -400,7 +405,7 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
       if (od.subpix_window_px > 0) od.subpix_window_px = std::max(1, od.subpix_window_px / 2);
       od.edge_search_px = std::max(0.5, 0.5 * od.edge_search_px);
       od.max_edge_shift_px *= 0.5;
-      d = DetectMarkers(od, gh, m.dict);
+      d = DetectMarkers(od, gh, m.dict, known);
       for (auto& mo : d.markers) {
         for (auto& c : mo.corners_px) c = (c + cv::Point2f(0.5f, 0.5f)) * 2.0f - cv::Point2f(0.5f, 0.5f);
         // Markers the windows found already are dropped by the caller: only new ones are refined.
@@ -414,7 +419,7 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
         }
       }
     } else {
-      d = DetectMarkers(o_.detector, g, m.dict);
+      d = DetectMarkers(o_.detector, g, m.dict, known);
     }
     for (calib::MarkerObservation mo : d.markers) {
       for (auto& c : mo.corners_px) c += cv::Point2f(float(r.x), float(r.y));

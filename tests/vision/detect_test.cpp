@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -121,6 +122,37 @@ TEST(DetectSynthetic, EdgeRefinementBeatsStockCorners) {
   EXPECT_LT(sum_ours / ours.markers.size(), 0.2);
   ASSERT_GE(stock.markers.size(), 4u);
   EXPECT_LT(sum_ours_common * 2.5, sum_plain) << "ours " << sum_ours_common << " vs stock " << sum_plain;
+}
+
+// Markers the caller has already measured are skipped (the tracker's band and change regions), by
+// position, whatever quad the caller had; the others come out exactly as without the list.
+TEST(DetectSynthetic, KnownMarkersAreNotReadAgain) {
+  RenderOptions o;
+  o.seed = 3;
+  o.blur_sigma_px = 0.8;
+  const Rendered s = RenderSmall(o);
+  const auto dict = calib::DictionaryByName("DICT_4X4_50");
+  const DetectorOptions opt = DetectorOptionsFor(s.scene, s.cam.intrinsics, s.cam.centre_in_table_mm.z);
+  const Detections all = DetectMarkers(opt, s.r.image, *dict);
+  ASSERT_EQ(all.markers.size(), 8u);
+  std::vector<std::array<cv::Point2f, 4>> known;
+  std::set<int> known_ids;
+  for (const auto& m : all.markers)
+    if (m.id % 2 == 0) {
+      auto q = m.corners_px;
+      for (auto& p : q) p += cv::Point2f(0.7f, -0.5f);  // the caller's measurement need not be this one
+      std::rotate(q.begin(), q.begin() + 1, q.end());
+      known.push_back(q);
+      known_ids.insert(m.id);
+    }
+  const Detections rest = DetectMarkers(opt, s.r.image, *dict, known);
+  EXPECT_EQ(rest.markers.size(), all.markers.size() - known.size());
+  for (const auto& m : rest.markers) {
+    EXPECT_FALSE(known_ids.count(m.id)) << "id " << m.id << " was known";
+    const auto same = std::find_if(all.markers.begin(), all.markers.end(), [&](const auto& a) { return a.id == m.id; });
+    ASSERT_NE(same, all.markers.end());
+    for (int j = 0; j < 4; ++j) EXPECT_EQ(m.corners_px[j], same->corners_px[j]) << "id " << m.id << " corner " << j;
+  }
 }
 
 // The tracker's entry point: a quad about 1 px off in a noise-free render comes back to within

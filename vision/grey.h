@@ -1,0 +1,17 @@
+#pragma once
+// Grey levels from colour frames, as cv::cvtColor(BGR2GRAY) computes them (the same fixed-point
+// weights and rounding, so a crop converted here equals the same crop converted by OpenCV). The
+// tracker converts dozens of small crops a frame, where OpenCV's per-call overhead costs more than
+// the pixels; whole frames still go through cv::cvtColor.
+#include <opencv2/core.hpp>
+
+namespace vedette::vision {
+
+// p: one pixel, B, G, R first.
+inline uchar GreyOfBgr(const uchar* p) { return uchar((p[0] * 3735 + p[1] * 19235 + p[2] * 9798 + (1 << 14)) >> 15); }
+
+// The grey crop r (inside the image) of an 8-bit image with 1, 3 (BGR) or 4 (BGRA) channels: a
+// view of a grey image, a new matrix otherwise.
+cv::Mat GreyCrop(const cv::Mat& image, const cv::Rect& r);
+
+}  // namespace vedette::vision
