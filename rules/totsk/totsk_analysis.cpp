@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -59,6 +60,9 @@ class Analyzer {
   }
 
   TotskAnalysis Run();
+  // What judging a move of one unit reads, and only that: the unit's zone of control and its action
+  // tests (every enemy that could target it chooses among all its candidates, as in Run()).
+  TotskAnalysis RunFor(const std::string& id);
 
  private:
   bool Enemy(size_t a, size_t b) const { return side_[a] != side_[b]; }
@@ -72,8 +76,17 @@ class Analyzer {
   bool Acts(size_t e) const;     // may cause tests and give modifiers (not a general, no bonus move)
   bool CanFire(size_t e) const;  // artillery limbered or pivoted cannot
   bool ComputeCanFire(size_t e) const;
-  void Cache();  // the pairwise facts every rule reads: contacts, who acts, who can fire
+  void Validate() const;  // the declarations this ruleset reads have the right types
+  void CacheUnits();      // who acts, who can fire
+  void Cache();           // and the pairwise facts every rule reads: contacts, bombardment candidates
+  geom::Contact ContactOf(size_t a, size_t b) const;  // FindContact(a, b), from the cache when there is one
   Cause CauseOn(size_t e, size_t u) const;
+  // CauseOn with the FAQ's secured flanks applied; secured: u's analysis with its security filled
+  // (null: worked out here).
+  Cause CauseWithSecurity(size_t e, size_t u, const UnitAnalysis* secured) const;
+  std::vector<std::string> ZocOf(size_t u) const;
+  // Enemy e's one test: its target among cause_[e] and the bombarded (none when it has no candidate).
+  std::optional<TargetChoice> ChooseTarget(size_t e, std::vector<std::string>* notes) const;
   bool BombardCandidate(size_t e, size_t u) const;
   bool ComputeBombard(size_t e, size_t u) const;
   std::optional<Side> ThreatSide(size_t e, size_t u) const;
@@ -148,7 +161,7 @@ Cause Analyzer::CauseOn(size_t e, size_t u) const {
   const MoraleRanges& reach = s_.Ranges(d_);
   if (Far(e, u, std::max({reach.foot, reach.light_infantry, reach.cavalry, reach.artillery}) * bw_[e] + tol_.contact_mm))
     return c;
-  const geom::Contact& contact = contact_[u][e];
+  const geom::Contact contact = ContactOf(u, e);
   if (contact.in_contact && contact.edge_b == geom::Edge::kFront && !contact.corner_only) {
     c.kind = "contact_front";
     c.distance_mm = 0.0;
@@ -184,7 +197,7 @@ Cause Analyzer::CauseOn(size_t e, size_t u) const {
 }
 
 // QRS reason 4: artillery bombarding up to 6 BW, straight ahead, beyond its own firing range.
-bool Analyzer::BombardCandidate(size_t e, size_t u) const { return bombard_[e][u]; }
+bool Analyzer::BombardCandidate(size_t e, size_t u) const { return bombard_.empty() ? ComputeBombard(e, u) : bombard_[e][u]; }
 
 bool Analyzer::ComputeBombard(size_t e, size_t u) const {
   const Unit& E = *units_[e];
@@ -206,17 +219,35 @@ std::optional<Side> Analyzer::ThreatSide(size_t e, size_t u) const {
 
 bool Analyzer::InContactWithEnemy(size_t i) const { return enemy_contact_[i]; }
 
+geom::Contact Analyzer::ContactOf(size_t a, size_t b) const {
+  if (!contact_.empty()) return contact_[a][b];
+  return a != b && !Far(a, b, tol_.contact_mm) ? geom::FindContact(fp_[a], fp_[b], tol_.contact_mm) : geom::Contact{};
+}
+
+void Analyzer::Validate() const {
+  for (size_t i = 0; i < n_; ++i) {
+    for (const char* key : {"failed_morale", "moved", "bonus_move", "pursued", "pivoted"}) Flag(i, key);
+    for (const char* key : {"target", "general_attached"}) DeclaredString(i, key);
+  }
+}
+
+void Analyzer::CacheUnits() {
+  acts_.assign(n_, false);
+  can_fire_.assign(n_, false);
+  for (size_t i = 0; i < n_; ++i) {
+    acts_[i] = !IsGeneral(*units_[i]) && !Flag(i, "bonus_move").value_or(false);
+    can_fire_[i] = ComputeCanFire(i);
+  }
+}
+
 void Analyzer::Cache() {
+  CacheUnits();
   contact_.assign(n_, std::vector<geom::Contact>(n_));
   for (size_t i = 0; i < n_; ++i)
     for (size_t j = 0; j < n_; ++j)
       if (i != j && !Far(i, j, tol_.contact_mm)) contact_[i][j] = geom::FindContact(fp_[i], fp_[j], tol_.contact_mm);
-  acts_.assign(n_, false);
-  can_fire_.assign(n_, false);
   enemy_contact_.assign(n_, false);
   for (size_t i = 0; i < n_; ++i) {
-    acts_[i] = !IsGeneral(*units_[i]) && !Flag(i, "bonus_move").value_or(false);
-    can_fire_[i] = ComputeCanFire(i);
     for (size_t j = 0; j < n_; ++j)
       if (j != i && Enemy(i, j) && !IsGeneral(*units_[j]) && contact_[i][j].in_contact) enemy_contact_[i] = true;
   }
@@ -303,6 +334,15 @@ TerrainState Analyzer::TerrainOf(size_t u) const {
 void Analyzer::ChooseTargets(TotskAnalysis* out) {
   target_.assign(n_, "");
   for (size_t e = 0; e < n_; ++e) {
+    const std::optional<TargetChoice> choice = ChooseTarget(e, &out->notes);
+    if (!choice) continue;
+    target_[e] = choice->target;
+    out->choices.push_back(*choice);
+  }
+}
+
+std::optional<TargetChoice> Analyzer::ChooseTarget(size_t e, std::vector<std::string>* notes) const {
+  {
     struct Cand {
       size_t u;
       int rank;
@@ -315,7 +355,7 @@ void Analyzer::ChooseTargets(TotskAnalysis* out) {
       else if (BombardCandidate(e, u))
         cands.push_back({u, 2, geom::BaseToBase(fp_[e], fp_[u]).distance_mm, LateralOffset(fp_[e], fp_[u])});
     }
-    if (cands.empty()) continue;
+    if (cands.empty()) return std::nullopt;
     auto before = [&](const Cand& a, const Cand& b) {
       if (a.rank != b.rank) return a.rank < b.rank;
       if (std::abs(a.dist - b.dist) > tol_.line_mm) return a.dist < b.dist;
@@ -332,7 +372,7 @@ void Analyzer::ChooseTargets(TotskAnalysis* out) {
         pick = it->u;
         why = "declared target";
       } else {
-        out->notes.push_back(Id(e) + ": declared target " + declared + " is not in range or contact; default choice used");
+        notes->push_back(Id(e) + ": declared target " + declared + " is not in range or contact; default choice used");
       }
     }
     if (why.empty()) {
@@ -342,8 +382,7 @@ void Analyzer::ChooseTargets(TotskAnalysis* out) {
       else if (std::abs(cands[0].lateral - cands[1].lateral) > tol_.line_mm) why = "the most in front";
       else why = "equal priority: first by id (the player may choose another)";
     }
-    target_[e] = Id(pick);
-    out->choices.push_back({Id(e), Id(pick), why});
+    return TargetChoice{Id(e), Id(pick), why};
   }
 }
 
@@ -558,13 +597,72 @@ void Analyzer::ActionTests(size_t u, UnitAnalysis* a) const {
   a->action_tests.push_back(test);
 }
 
+Cause Analyzer::CauseWithSecurity(size_t e, size_t u, const UnitAnalysis* secured) const {
+  Cause c = CauseOn(e, u);
+  if (c.kind != "cavalry_threat") return c;
+  UnitAnalysis own;
+  if (!secured) {
+    Secure(u, &own);
+    own.secure = units_[u]->type == UnitType::kInfantry && !own.secure_left.empty() && !own.secure_right.empty();
+    secured = &own;
+  }
+  // FAQ "Infantry vs cavalry": a secured flank stops the cavalry on that side.
+  const bool left = geom::OutsideLeftLine(fp_[u]).SignedDistance(fp_[e].centre_mm) > 0.0;
+  const bool right = geom::OutsideRightLine(fp_[u]).SignedDistance(fp_[e].centre_mm) > 0.0;
+  if (secured->secure || (left && !secured->secure_left.empty()) || (right && !secured->secure_right.empty())) return Cause{};
+  return c;
+}
+
+// QRS "Zone of control: 1 BW in front" of any of the enemy's bases.
+std::vector<std::string> Analyzer::ZocOf(size_t u) const {
+  std::vector<std::string> out;
+  for (size_t e = 0; e < n_; ++e) {
+    if (!Enemy(e, u) || IsGeneral(*units_[e])) continue;
+    if (Far(e, u, d_.zoc_depth_bw * bw_[e])) continue;
+    for (const geom::Base& b : bases_[e])
+      if (geom::InsideCorridor(b, geom::Edge::kFront, d_.zoc_depth_bw * bw_[e], fp_[u], tol_.line_mm)) {
+        out.push_back(Id(e));
+        break;
+      }
+  }
+  return out;
+}
+
+TotskAnalysis Analyzer::RunFor(const std::string& id) {
+  TotskAnalysis out;
+  Validate();
+  size_t u = 0;
+  while (u < n_ && Id(u) != id) ++u;
+  if (u == n_) return out;
+  CacheUnits();
+  UnitAnalysis a;
+  a.id = id;
+  a.general = IsGeneral(*units_[u]);
+  a.infantry = units_[u]->type == UnitType::kInfantry;
+  if (!a.general) {
+    a.zoc_of = ZocOf(u);
+    // Only guns and light infantry give action tests, and only one whose choice could fall on u
+    // (it has u among its candidates) needs its choice made.
+    target_.assign(n_, "");
+    cause_.assign(n_, {});
+    std::vector<std::string> notes;
+    for (size_t e = 0; e < n_; ++e) {
+      if (units_[e]->type != UnitType::kArtillery && !IsLightInfantry(*units_[e])) continue;
+      if (CauseOn(e, u).kind.empty() && !BombardCandidate(e, u)) continue;
+      cause_[e].resize(n_);
+      for (size_t v = 0; v < n_; ++v) cause_[e][v] = CauseWithSecurity(e, v, nullptr);
+      if (const auto choice = ChooseTarget(e, &notes)) target_[e] = choice->target;
+    }
+    ActionTests(u, &a);
+  }
+  out.units.push_back(std::move(a));
+  return out;
+}
+
 TotskAnalysis Analyzer::Run() {
   TotskAnalysis out;
   // Step 0: the declarations this ruleset reads must have the right type (other keys belong to others).
-  for (size_t i = 0; i < n_; ++i) {
-    for (const char* key : {"failed_morale", "moved", "bonus_move", "pursued", "pivoted"}) Flag(i, key);
-    for (const char* key : {"target", "general_attached"}) DeclaredString(i, key);
-  }
+  Validate();
   out.units.resize(n_);
   Cache();
   rear_support_.assign(n_, {});
@@ -583,17 +681,7 @@ TotskAnalysis Analyzer::Run() {
   // Step 2: every enemy's reasons on every unit.
   cause_.assign(n_, std::vector<Cause>(n_));
   for (size_t e = 0; e < n_; ++e)
-    for (size_t u = 0; u < n_; ++u) {
-      Cause c = CauseOn(e, u);
-      if (c.kind == "cavalry_threat") {
-        // FAQ "Infantry vs cavalry": a secured flank stops the cavalry on that side.
-        const UnitAnalysis& a = out.units[u];
-        const bool left = geom::OutsideLeftLine(fp_[u]).SignedDistance(fp_[e].centre_mm) > 0.0;
-        const bool right = geom::OutsideRightLine(fp_[u]).SignedDistance(fp_[e].centre_mm) > 0.0;
-        if (a.secure || (left && !a.secure_left.empty()) || (right && !a.secure_right.empty())) c = Cause{};
-      }
-      cause_[e][u] = c;
-    }
+    for (size_t u = 0; u < n_; ++u) cause_[e][u] = CauseWithSecurity(e, u, &out.units[u]);
   ChooseTargets(&out);
   // Step 3: zone of control, threats behind flanks and rear, rear support.
   in_range_by_.assign(n_, {});
@@ -601,15 +689,10 @@ TotskAnalysis Analyzer::Run() {
   for (size_t u = 0; u < n_; ++u) {
     UnitAnalysis& a = out.units[u];
     if (a.general) continue;
+    a.zoc_of = ZocOf(u);
     for (size_t e = 0; e < n_; ++e) {
-      if (!Enemy(e, u) || IsGeneral(*units_[e])) continue;
+      if (!Enemy(e, u) || IsGeneral(*units_[e]) || !Acts(e)) continue;
       if (Far(e, u, std::max(d_.zoc_depth_bw * bw_[e], threat_bw * bw_[u]))) continue;
-      for (const geom::Base& b : bases_[e])
-        if (geom::InsideCorridor(b, geom::Edge::kFront, d_.zoc_depth_bw * bw_[e], fp_[u], tol_.line_mm)) {
-          a.zoc_of.push_back(Id(e));
-          break;
-        }
-      if (!Acts(e)) continue;
       const auto side = ThreatSide(e, u);
       if (!side) continue;
       double dist = kInf;
@@ -693,6 +776,12 @@ ActionTest MakeActionTest(const TotskData& data, const std::string& unit, const 
 TotskAnalysis AnalyzeTotsk(const TotskData& data, const TotskSettings& settings, const Scene& scene) {
   Analyzer a(data, settings, scene);
   return a.Run();
+}
+
+TotskAnalysis AnalyzeTotskUnit(const TotskData& data, const TotskSettings& settings, const Scene& scene,
+                               const std::string& unit) {
+  Analyzer a(data, settings, scene);
+  return a.RunFor(unit);
 }
 
 }  // namespace vedette::totsk

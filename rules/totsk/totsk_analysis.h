@@ -69,6 +69,14 @@ struct TotskAnalysis {
 // InputError for a declaration of the wrong type (naming the scene file and line).
 TotskAnalysis AnalyzeTotsk(const TotskData& data, const TotskSettings& settings, const Scene& scene);
 
+// What judging a move of `unit` reads from AnalyzeTotsk, worked out for that unit alone: one entry
+// (none when the unit is not placed) whose zoc_of and action_tests equal the whole analysis's; the
+// other fields are left empty. Validates the declarations as AnalyzeTotsk does. The whole analysis
+// weighs every pair of units; this one the unit's neighbours and the candidates of the guns and
+// light infantry that could target it, which is what makes judging moves cheap on a busy table.
+TotskAnalysis AnalyzeTotskUnit(const TotskData& data, const TotskSettings& settings, const Scene& scene,
+                               const std::string& unit);
+
 // The action test numbers for one difficulty: score needed, P(success) for the total.
 ActionTest MakeActionTest(const TotskData& data, const std::string& unit, const std::string& key,
                           const std::string& reason, const std::string& difficulty, std::vector<Modifier> modifiers);

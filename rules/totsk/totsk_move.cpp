@@ -232,7 +232,7 @@ MoveCheck MoveJudge::Run() {
 
   // Step 3: the start position (zone of control, fire) from the analysis of the scene as it stands.
   TotskAnalysis own_analysis;
-  if (!given_analysis_) own_analysis = AnalyzeTotsk(d_, s_, scene_);
+  if (!given_analysis_) own_analysis = AnalyzeTotskUnit(d_, s_, scene_, U.id);
   const TotskAnalysis& start_analysis = given_analysis_ ? *given_analysis_ : own_analysis;
   const UnitAnalysis* ua = start_analysis.Find(U.id);
   std::vector<std::string> zoc = ua ? ua->zoc_of : std::vector<std::string>{};

@@ -10,7 +10,7 @@
 namespace vedette::totsk {
 
 // start_analysis: AnalyzeTotsk of this very scene, when the caller has it (a group's members are all
-// judged on one start scene, and the whole-scene analysis is most of a move's cost); null: analysed here.
+// judged on one start scene); null: the mover alone is analysed here (AnalyzeTotskUnit).
 MoveCheck CheckTotskMove(const TotskData& data, const TotskSettings& settings, const Scene& scene,
                          const MoveRequest& move, const TotskAnalysis* start_analysis = nullptr);
 

@@ -5,6 +5,7 @@
 
 #include <random>
 
+#include "rules/totsk/totsk_analysis.h"
 #include "tests/rules/totsk/totsk_test_util.h"
 
 namespace vedette {
@@ -58,6 +59,77 @@ TEST(TotskMoveProperties, RandomMovesOfTheSampleScene) {
       }
   }
   EXPECT_GT(legal, 20);  // the generator is not all illegal
+}
+
+// Judging a move analyses the mover alone (AnalyzeTotskUnit); what it reads must be exactly what the
+// whole-table analysis says: crowded random tables of three copies of the sample army plus
+// generals, with declared targets, failed tests, bonus moves and pivoted guns.
+TEST(TotskAnalysisProperties, OneUnitAnalysisEqualsTheWholeTables) {
+  const Scene sample = LoadScene(AssetsDir() + "/scenes/sample_totsk.yaml");
+  const totsk::TotskData data = totsk::LoadTotskData(AssetsDir() + "/rulesets/totsk.yaml");
+  std::mt19937 rng(77);
+  std::uniform_real_distribution<double> x(0.0, 500.0), y(0.0, 380.0), h(-180.0, 180.0), coin(0.0, 1.0);
+  int compared = 0, with_zoc = 0, with_tests = 0, with_two_guns = 0;
+  for (const char* ruleset_settings : {"faq", "qrs"}) {
+    const totsk::TotskSettings settings =
+        totsk::ParseTotskSettings(std::string(ruleset_settings) == "qrs" ? std::map<std::string, std::string>{{"rules", "qrs"}}
+                                                                         : std::map<std::string, std::string>{},
+                                  "settings");
+    for (int trial = 0; trial < 25; ++trial) {
+      Scene s = sample;
+      s.units.clear();
+      for (int copy = 0; copy < 3; ++copy)
+        for (Unit u : sample.units) {
+          u.id += "_" + std::to_string(copy);
+          if (copy == 2 && u.type == UnitType::kCavalry) u.type = UnitType::kGeneral;
+          u.pose = Pose{x(rng), y(rng), h(rng)};
+          s.units.push_back(u);
+        }
+      std::vector<std::string> ids;
+      for (const Unit& u : s.units) ids.push_back(u.id);
+      for (const Unit& u : s.units) {
+        auto& d = s.declarations.units[u.id];
+        if (coin(rng) < 0.3) d["target"] = Declared{ids[size_t(coin(rng) * ids.size()) % ids.size()], 1};
+        if (coin(rng) < 0.3) d["failed_morale"] = Declared{true, 1};
+        if (coin(rng) < 0.1) d["bonus_move"] = Declared{true, 1};
+        if (u.type == UnitType::kArtillery && coin(rng) < 0.2) d["pivoted"] = Declared{true, 1};
+      }
+      const totsk::TotskAnalysis whole = totsk::AnalyzeTotsk(data, settings, s);
+      for (const Unit& u : s.units) {
+        const totsk::TotskAnalysis one = totsk::AnalyzeTotskUnit(data, settings, s, u.id);
+        ASSERT_EQ(one.units.size(), 1u);
+        const totsk::UnitAnalysis* w = whole.Find(u.id);
+        ASSERT_NE(w, nullptr);
+        const totsk::UnitAnalysis& o = one.units[0];
+        SCOPED_TRACE(std::string(ruleset_settings) + " trial " + std::to_string(trial) + " unit " + u.id);
+        EXPECT_EQ(o.zoc_of, w->zoc_of);
+        ASSERT_EQ(o.action_tests.size(), w->action_tests.size());
+        for (size_t i = 0; i < o.action_tests.size(); ++i) {
+          const totsk::ActionTest &a = o.action_tests[i], &b = w->action_tests[i];
+          EXPECT_EQ(a.key, b.key);
+          EXPECT_EQ(a.by, b.by);
+          EXPECT_EQ(a.need, b.need);
+          EXPECT_EQ(a.test.total, b.test.total);
+          EXPECT_EQ(a.test.odds, b.test.odds);
+          ASSERT_EQ(a.test.modifiers.size(), b.test.modifiers.size());
+          for (size_t j = 0; j < a.test.modifiers.size(); ++j) {
+            EXPECT_EQ(a.test.modifiers[j].rule, b.test.modifiers[j].rule);
+            EXPECT_EQ(a.test.modifiers[j].value, b.test.modifiers[j].value);
+            EXPECT_EQ(a.test.modifiers[j].by, b.test.modifiers[j].by);
+          }
+          with_two_guns += b.by.size() > 1;
+        }
+        ++compared;
+        with_zoc += !w->zoc_of.empty();
+        with_tests += !w->action_tests.empty();
+      }
+    }
+  }
+  // The tables are crowded enough that both answers are often non-trivial.
+  EXPECT_GT(with_zoc, compared / 20) << compared << " units compared";
+  EXPECT_GT(with_tests, compared / 20) << compared << " units compared";
+  EXPECT_GT(with_two_guns, 0);
+  EXPECT_TRUE(totsk::AnalyzeTotskUnit(data, totsk::ParseTotskSettings({}, "settings"), sample, "nobody").units.empty());
 }
 
 }  // namespace
