@@ -102,6 +102,30 @@ cv::Rect BoundsOf(const std::array<cv::Point2f, 4>& c, double grow) {
                   cv::Point(int(std::ceil(x1 + grow)) + 1, int(std::ceil(y1 + grow)) + 1));
 }
 
+// The table in the image: its outline at the table top and at the highest unit marker (parallax),
+// 8 points a side so a bowed (distorted) side is inside too.
+cv::Rect TableInImage(const calib::CameraIntrinsics& k, const calib::CameraFromTable& camera, const Scene& roster) {
+  double top = 0;
+  for (const Unit& u : roster.units)
+    if (u.marker) top = std::max(top, u.marker->height_mm);
+  std::vector<cv::Point3d> outline;
+  const double w = roster.table_width_mm, d = roster.table_depth_mm;
+  for (double z : {0.0, top})
+    for (int i = 0; i < 8; ++i) {
+      const double f = i / 8.0;
+      outline.insert(outline.end(), {{f * w, 0, z}, {w, f * d, z}, {w - f * w, d, z}, {0, d - f * d, z}});
+    }
+  const std::vector<cv::Point2d> px = calib::ProjectToImage(k, camera, outline);
+  double x0 = 1e9, y0 = 1e9, x1 = -1e9, y1 = -1e9;
+  for (const auto& p : px) {
+    if (!std::isfinite(p.x) || !std::isfinite(p.y)) return {};
+    x0 = std::min(x0, p.x), y0 = std::min(y0, p.y), x1 = std::max(x1, p.x), y1 = std::max(y1, p.y);
+  }
+  const double lim = 1e6;  // a table far outside the picture (a bad registration) is no bound
+  if (x0 < -lim || y0 < -lim || x1 > lim || y1 > lim) return {};
+  return cv::Rect(cv::Point(int(std::floor(x0)), int(std::floor(y0))), cv::Point(int(std::ceil(x1)) + 1, int(std::ceil(y1)) + 1));
+}
+
 bool Finite(const std::array<cv::Point2f, 4>& c) {
   for (const auto& p : c)
     if (!std::isfinite(p.x) || !std::isfinite(p.y)) return false;
@@ -224,7 +248,8 @@ struct Tracker::Impl {
   double last_full_t = -1e9;
   std::string turn_side;                       // side whose turn it is (declared, or of the last ordered move)
   std::map<std::string, int> moves_this_turn;  // unit -> ordered moves in this turn
-  int band_row = 0;            // the sweeping band's next strip starts at this image row
+  cv::Rect table_px;           // the table and markers raised above it in the image, px (empty: no camera yet)
+  int band_row = 0;            // the sweeping band's next strip starts this many rows below table_px's top
   double band_rows_owed = 0;   // image rows the band is behind, px
   double band_last_t = -1;     // s; < 0: no frame yet
   cv::Mat prev_small;
@@ -546,6 +571,16 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
 
   // Step 3: surprises: unexplained change, the rotating band, lost anchors.
   const auto tsur = Clock::now();
+  // New markers are looked for on the table (grown by a base), not in the room around it: a 4:3
+  // table in a 16:9 frame leaves a third of the columns to the floor, and the players' arms beside
+  // the table change the picture all the time.
+  cv::Rect table_area = image_rect;
+  if (!m.table_px.empty()) {
+    const int grow = int(std::ceil(1.5 * m.max_unit_side_px));
+    const cv::Rect a = cv::Rect(m.table_px.x - grow, m.table_px.y - grow, m.table_px.width + 2 * grow,
+                                m.table_px.height + 2 * grow) & image_rect;
+    if (a.width >= 24 && a.height >= 24) table_area = a;
+  }
   bool surprise = false;
   auto take_new = [&](const std::vector<calib::MarkerObservation>& found) {
     for (const auto& mo : found) {
@@ -579,7 +614,8 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
       const cv::Rect r(s.x * pstep, s.y * pstep, s.width * pstep, s.height * pstep);
       if (std::any_of(explained.begin(), explained.end(), [&](const cv::Rect& e) { return (r & e) == r; })) continue;
       const int grow = int(std::ceil(m.max_side_px)) + step;
-      const cv::Rect g = cv::Rect(r.x - grow, r.y - grow, r.width + 2 * grow, r.height + 2 * grow) & image_rect;
+      const cv::Rect g = cv::Rect(r.x - grow, r.y - grow, r.width + 2 * grow, r.height + 2 * grow) & table_area;
+      if (g.empty()) continue;
       regions.push_back(g);
       area += g.area();
     }
@@ -594,21 +630,24 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
   if (o_.band_cycle_s > 0) {
     // The band owes image rows at image.rows per band_cycle_s; a strip runs once enough are owed,
     // so the cost per second does not depend on the frame rate.
-    if (m.band_last_t >= 0) m.band_rows_owed += std::max(0.0, t - m.band_last_t) * image.rows / o_.band_cycle_s;
-    m.band_rows_owed = std::min(m.band_rows_owed, double(image.rows));  // after a long gap one sweep is enough
+    // It sweeps the table, not the room around it.
+    const cv::Rect& area = table_area;
+    if (m.band_row >= area.height) m.band_row = 0;  // the camera moved
+    if (m.band_last_t >= 0) m.band_rows_owed += std::max(0.0, t - m.band_last_t) * area.height / o_.band_cycle_s;
+    m.band_rows_owed = std::min(m.band_rows_owed, double(area.height));  // after a long gap one sweep is enough
     m.band_last_t = t;
     // Anchors are never looked for here (windows and full detections keep them): the overlap only
     // has to hold the largest unit marker.
     const int overlap = int(std::ceil(m.max_unit_side_px * 1.1)) + 2;
     const int min_rows = std::max(16, int(o_.band_strip_sides * m.max_unit_side_px));
-    const int rows_left = image.rows - m.band_row;
+    const int rows_left = area.height - m.band_row;
     if (!full && m.band_rows_owed >= std::min(min_rows, rows_left)) {
       const auto tb = Clock::now();
       const int h = std::min(rows_left, int(m.band_rows_owed));
       const bool half = o_.band_half_res_min_side_px > 0 && o_.detector.min_marker_side_px >= o_.band_half_res_min_side_px;
-      take_new(detect_in(cv::Rect(0, m.band_row - overlap, image.cols, h + 2 * overlap) & image_rect, false, half));
+      take_new(detect_in(cv::Rect(area.x, area.y + m.band_row - overlap, area.width, h + 2 * overlap) & image_rect, false, half));
       m.band_rows_owed -= h;
-      m.band_row = (m.band_row + h) % image.rows;
+      m.band_row = (m.band_row + h) % area.height;
       out.timing.band_ms = Ms(tb);
     }
     if (full) m.band_rows_owed = 0;  // a full detection has just looked everywhere
@@ -724,6 +763,7 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
       const bool had = m.has_camera;
       m.camera = reg.camera_from_table;
       m.has_camera = true;
+      m.table_px = TableInImage(m.k, m.camera, roster_);
       m.reg_rms = reg.rms_px;
       m.last_fresh_reg_t = t;
       m.reg_lost_reported = false;

@@ -11,6 +11,8 @@
 //   y=0   +---------------------------------+ x=600
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include <cmath>
 #include <map>
 
@@ -287,6 +289,42 @@ units:
   EXPECT_EQ(EventsOf(r, "appeared", "R1").size(), 1u);
   EXPECT_EQ(UnitOf(r.frames.front(), "R1").state, "unseen");
   EXPECT_FALSE(UnitOf(r.frames.front(), "R1").has_pose);
+}
+
+// New markers are looked for on the table, not on the floor beside it: after the first frame a
+// stray marker 31 is put on the floor, in view; neither the change it makes nor the band sweeping
+// the table (twice here) reports it. (Anything surprising on the table would start a whole-picture
+// detection, which sees everything.)
+TEST(Tracker, NewMarkersAreLookedForOnTheTableOnly) {
+  const ClipScript script = ParseClipScript(std::string(kRoster) + "duration_s: 1\n", "test.clip.yaml");
+  ClipRenderer clip(script);
+  const Scene start = ClipMomentAt(script, 0).scene;
+  Scene shown = start;
+  Unit on_floor = *shown.FindUnit("B2");
+  on_floor.id = "Y";
+  on_floor.marker->id = 31;
+  on_floor.pose = Pose{-36, 200, 0};
+  shown.units.push_back(on_floor);
+  SceneRenderer renderer(clip.intrinsics());
+  RenderOptions ro = script.render;
+  TrackerOptions options;
+  options.band_cycle_s = 0.4;
+  Tracker tracker(options, clip.intrinsics(), script.roster, clip.dictionary());
+  int unknown = 0, full = 0;
+  cv::Mat last;
+  for (int f = 0; f < 13; ++f) {
+    last = renderer.Render(ro, f == 0 ? start : shown, clip.initial_camera_from_table(), clip.dictionary()).image;
+    const TrackFrame tf = tracker.Process(last, f / 15.0);
+    full += f > 0 && tf.timing.full_detection;
+    for (const auto& e : tf.events) unknown += e.type == "unknown_marker";
+  }
+  EXPECT_EQ(unknown, 0);
+  EXPECT_EQ(full, 0);
+  DetectorOptions whole;
+  whole.min_marker_side_px = 8;
+  bool floor_marker_visible = false;
+  for (const auto& mo : DetectMarkers(whole, last, clip.dictionary()).markers) floor_marker_visible |= mo.id == 31;
+  EXPECT_TRUE(floor_marker_visible) << "the test needs marker 31 in view";
 }
 
 // A second marker 11 (B2's) and a marker 30 nobody owns lie on the table: both are reported as
