@@ -157,6 +157,7 @@ Registration RegisterTable(const RegistrationOptions& options, const CameraIntri
   for (const Candidate& c : candidates) all.push_back(&c);
   CameraFromTable best_pose;
   Consensus best;
+  std::vector<const Candidate*> best_fitted;  // the sightings best_pose was fitted to
   bool have = false;
   auto consider = [&](const std::vector<const Candidate*>& subset) {
     CameraFromTable pose;
@@ -165,6 +166,7 @@ Registration RegisterTable(const RegistrationOptions& options, const CameraIntri
     if (!have || Better(c, best)) {
       best = std::move(c);
       best_pose = pose;
+      best_fitted = subset;
       have = true;
     }
   };
@@ -179,8 +181,11 @@ Registration RegisterTable(const RegistrationOptions& options, const CameraIntri
     }
   }
 
-  // Step 3: refit on the consensus until it stops changing.
-  for (int round = 0; have && round < 4 && !best.inliers.empty(); ++round) {
+  // Step 3: refit on the consensus until it stops changing (a pose fitted to its own consensus is
+  // already that fit: the tracker re-registers often, and the usual case is all anchors agreeing).
+  for (int round = 0; have && round < 4 && !best.inliers.empty() &&
+                                  !std::is_permutation(best.inliers.begin(), best.inliers.end(), best_fitted.begin(), best_fitted.end());
+       ++round) {
     CameraFromTable pose;
     if (!FitPose(intrinsics, best.inliers, &pose)) break;
     Consensus c = Score(intrinsics, pose, candidates, options.ransac_reprojection_px);
@@ -188,6 +193,7 @@ Registration RegisterTable(const RegistrationOptions& options, const CameraIntri
     if (c.inliers.size() < best.inliers.size()) break;
     best = std::move(c);
     best_pose = pose;
+    best_fitted = best.inliers;
     if (same) break;
   }
 
