@@ -10,6 +10,7 @@
 
 #include "calibration/dictionary.h"
 #include "rules/input_error.h"
+#include "vision/change_map.h"
 #include "vision/grey.h"
 #include "vision/locate.h"
 #include "vision/marker_geometry.h"
@@ -130,55 +131,6 @@ bool Finite(const std::array<cv::Point2f, 4>& c) {
   for (const auto& p : c)
     if (!std::isfinite(p.x) || !std::isfinite(p.y)) return false;
   return true;
-}
-
-// The grey level of every step-th pixel of every step-th row (nearest sample, weighted as
-// vision/grey.h). Reading only the sampled pixels is what makes the change map cheap at 4K: a
-// resize reads (and a colour conversion converts) far more of the frame than it keeps.
-cv::Mat SampleGrey(const cv::Mat& image, int step) {
-  const int w = std::max(1, image.cols / step), h = std::max(1, image.rows / step), cn = image.channels();
-  cv::Mat out(h, w, CV_8U);
-  const size_t row_bytes = size_t(image.cols) * cn;
-  for (int y = 0; y < h; ++y) {
-    const uchar* src = image.ptr<uchar>(y * step);
-    uchar* dst = out.ptr<uchar>(y);
-    // The next sampled row is far away in memory (a 4K frame is 24 MB): ask for it now, so its
-    // fetch overlaps this row's work instead of stalling on every cache line.
-    if (y + 1 < h) {
-      const uchar* next = image.ptr<uchar>((y + 1) * step);
-      for (size_t b = 0; b < row_bytes; b += 64) __builtin_prefetch(next + b);
-    }
-    if (cn == 1) {
-      for (int x = 0; x < w; ++x) dst[x] = src[x * step];
-    } else {
-      for (int x = 0; x < w; ++x) {
-        dst[x] = GreyOfBgr(src + size_t(x) * step * cn);
-      }
-    }
-  }
-  return out;
-}
-
-// 255 where the two sampled frames differ by more than `levels`; *fraction: the share of such samples.
-cv::Mat ChangeMask(const cv::Mat& now, const cv::Mat& before, double levels, double* fraction) {
-  cv::Mat diff, mask;
-  cv::absdiff(now, before, diff);
-  cv::compare(diff, cv::Scalar(std::floor(levels)), mask, cv::CMP_GT);
-  *fraction = double(cv::countNonZero(mask)) / double(mask.total());
-  return mask;
-}
-
-// The mask pooled 2 x 2 (a pooled cell is set when any of its samples is): the components of
-// change are labelled at this resolution, a quarter of the work of labelling the map itself, and
-// the pooling joins samples a few px apart as the dilation it replaces did.
-cv::Mat Pool2(const cv::Mat& mask) {
-  cv::Mat out((mask.rows + 1) / 2, (mask.cols + 1) / 2, CV_8U, cv::Scalar(0));
-  for (int y = 0; y < mask.rows; ++y) {
-    const uchar* s = mask.ptr<uchar>(y);
-    uchar* d = out.ptr<uchar>(y / 2);
-    for (int x = 0; x < mask.cols; ++x) d[x / 2] |= s[x];
-  }
-  return out;
 }
 
 nlohmann::json TestsJson(const std::vector<RequiredTest>& tests) {
@@ -602,15 +554,11 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
     // A still table changes nowhere: labelling an empty mask is skipped. (Blanking the explained
     // boxes first is not equivalent: a unit put down between two others lies in their union.)
     const bool any_unexplained = changed_fraction > 0;
-    cv::Mat pooled, labels, stats, centroids;
-    if (any_unexplained) cv::dilate(Pool2(mask), pooled, cv::Mat());
-    const int n = any_unexplained ? cv::connectedComponentsWithStats(pooled, labels, stats, centroids, 8, CV_32S) : 0;
+    const std::vector<cv::Rect> components = any_unexplained ? ChangeComponents(Pool2(mask)) : std::vector<cv::Rect>{};
     const int pstep = 2 * step;  // px per pooled cell
     std::vector<cv::Rect> regions;
     double area = 0;
-    for (int c = 1; c < n; ++c) {
-      const cv::Rect s(stats.at<int>(c, cv::CC_STAT_LEFT), stats.at<int>(c, cv::CC_STAT_TOP), stats.at<int>(c, cv::CC_STAT_WIDTH),
-                       stats.at<int>(c, cv::CC_STAT_HEIGHT));
+    for (const cv::Rect& s : components) {
       const cv::Rect r(s.x * pstep, s.y * pstep, s.width * pstep, s.height * pstep);
       if (std::any_of(explained.begin(), explained.end(), [&](const cv::Rect& e) { return (r & e) == r; })) continue;
       const int grow = int(std::ceil(m.max_side_px)) + step;

@@ -1,0 +1,78 @@
+// The change map's pieces: the sparse grey samples, the mask, and the labelling of the regions of
+// change, which must give OpenCV's dilate + connectedComponentsWithStats boxes exactly.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include <opencv2/imgproc.hpp>
+
+#include "vision/change_map.h"
+#include "vision/grey.h"
+
+namespace vedette::vision {
+namespace {
+
+std::vector<cv::Rect> OpenCvComponents(const cv::Mat& mask) {
+  cv::Mat dilated, labels, stats, centroids;
+  cv::dilate(mask, dilated, cv::Mat());
+  const int n = cv::connectedComponentsWithStats(dilated, labels, stats, centroids, 8, CV_32S);
+  std::vector<cv::Rect> out;
+  for (int c = 1; c < n; ++c)
+    out.emplace_back(stats.at<int>(c, cv::CC_STAT_LEFT), stats.at<int>(c, cv::CC_STAT_TOP),
+                     stats.at<int>(c, cv::CC_STAT_WIDTH), stats.at<int>(c, cv::CC_STAT_HEIGHT));
+  return out;
+}
+
+void Sort(std::vector<cv::Rect>* r) {
+  std::sort(r->begin(), r->end(), [](const cv::Rect& a, const cv::Rect& b) {
+    return std::tie(a.y, a.x, a.height, a.width) < std::tie(b.y, b.x, b.height, b.width);
+  });
+}
+
+TEST(ChangeMap, ComponentsEqualOpenCvsDilatedLabelling) {
+  cv::RNG rng(11);
+  int compared = 0;
+  for (double density : {0.002, 0.01, 0.05, 0.2}) {
+    for (int trial = 0; trial < 20; ++trial) {
+      cv::Mat mask(37 + trial, 61 - trial, CV_8U, cv::Scalar(0));
+      for (int y = 0; y < mask.rows; ++y)
+        for (int x = 0; x < mask.cols; ++x)
+          if (rng.uniform(0.0, 1.0) < density) mask.at<uchar>(y, x) = 255;
+      // Cells exactly 3 and 4 apart (joined and not), and on the border.
+      mask.at<uchar>(0, 0) = 255;
+      mask.at<uchar>(mask.rows - 1, mask.cols - 1) = 255;
+      std::vector<cv::Rect> ours = ChangeComponents(mask), theirs = OpenCvComponents(mask);
+      Sort(&ours);
+      Sort(&theirs);
+      ASSERT_EQ(ours, theirs) << "density " << density << " trial " << trial;
+      compared += int(ours.size());
+    }
+  }
+  EXPECT_GT(compared, 200);
+  EXPECT_TRUE(ChangeComponents(cv::Mat(5, 5, CV_8U, cv::Scalar(0))).empty());
+  cv::Mat gap(3, 12, CV_8U, cv::Scalar(0));
+  gap.at<uchar>(1, 1) = gap.at<uchar>(1, 4) = gap.at<uchar>(1, 8) = 255;  // 3 apart: one region; 4 apart: two
+  EXPECT_EQ(ChangeComponents(gap).size(), 2u);
+}
+
+TEST(ChangeMap, SamplesAndMask) {
+  cv::Mat image(40, 64, CV_8UC3);
+  cv::RNG(5).fill(image, cv::RNG::UNIFORM, 0, 256);
+  const cv::Mat s = SampleGrey(image, 4);
+  ASSERT_EQ(s.size(), cv::Size(16, 10));
+  for (int y = 0; y < s.rows; ++y)
+    for (int x = 0; x < s.cols; ++x) ASSERT_EQ(s.at<uchar>(y, x), GreyOfBgr(image.ptr<uchar>(4 * y) + 3 * 4 * x));
+  cv::Mat later = s.clone();
+  later.at<uchar>(2, 3) = cv::saturate_cast<uchar>(later.at<uchar>(2, 3) + 40);
+  later.at<uchar>(5, 5) = cv::saturate_cast<uchar>(later.at<uchar>(5, 5) + (later.at<uchar>(5, 5) > 128 ? -20 : 20));
+  double fraction = 0;
+  const cv::Mat mask = ChangeMask(later, s, 30, &fraction);
+  EXPECT_EQ(cv::countNonZero(mask), s.at<uchar>(2, 3) <= 215 ? 1 : 0);
+  EXPECT_NEAR(fraction, cv::countNonZero(mask) / 160.0, 1e-12);
+  const cv::Mat pooled = Pool2(mask);
+  EXPECT_EQ(pooled.size(), cv::Size(8, 5));
+  EXPECT_EQ(pooled.at<uchar>(1, 1), mask.at<uchar>(2, 3));
+}
+
+}  // namespace
+}  // namespace vedette::vision

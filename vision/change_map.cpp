@@ -1,0 +1,90 @@
+#include "vision/change_map.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <opencv2/core.hpp>
+
+#include "vision/grey.h"
+
+namespace vedette::vision {
+
+cv::Mat SampleGrey(const cv::Mat& image, int step) {
+  const int w = std::max(1, image.cols / step), h = std::max(1, image.rows / step), cn = image.channels();
+  cv::Mat out(h, w, CV_8U);
+  const size_t row_bytes = size_t(image.cols) * cn;
+  for (int y = 0; y < h; ++y) {
+    const uchar* src = image.ptr<uchar>(y * step);
+    uchar* dst = out.ptr<uchar>(y);
+    // The next sampled row is far away in memory (a 4K frame is 24 MB): ask for it now, so its
+    // fetch overlaps this row's work instead of stalling on every cache line.
+    if (y + 1 < h) {
+      const uchar* next = image.ptr<uchar>((y + 1) * step);
+      for (size_t b = 0; b < row_bytes; b += 64) __builtin_prefetch(next + b);
+    }
+    if (cn == 1) {
+      for (int x = 0; x < w; ++x) dst[x] = src[x * step];
+    } else {
+      for (int x = 0; x < w; ++x) {
+        dst[x] = GreyOfBgr(src + size_t(x) * step * cn);
+      }
+    }
+  }
+  return out;
+}
+
+cv::Mat ChangeMask(const cv::Mat& now, const cv::Mat& before, double levels, double* fraction) {
+  cv::Mat diff, mask;
+  cv::absdiff(now, before, diff);
+  cv::compare(diff, cv::Scalar(std::floor(levels)), mask, cv::CMP_GT);
+  *fraction = double(cv::countNonZero(mask)) / double(mask.total());
+  return mask;
+}
+
+cv::Mat Pool2(const cv::Mat& mask) {
+  cv::Mat out((mask.rows + 1) / 2, (mask.cols + 1) / 2, CV_8U, cv::Scalar(0));
+  for (int y = 0; y < mask.rows; ++y) {
+    const uchar* s = mask.ptr<uchar>(y);
+    uchar* d = out.ptr<uchar>(y / 2);
+    for (int x = 0; x < mask.cols; ++x) d[x / 2] |= s[x];
+  }
+  return out;
+}
+
+// Dilated by one cell, two set cells' squares touch or overlap (8-connectivity) exactly when the
+// cells are at most 3 apart in both directions; a component's box is its set cells' box grown by
+// the dilation's one cell, inside the mask.
+std::vector<cv::Rect> ChangeComponents(const cv::Mat& mask) {
+  CV_Assert(mask.type() == CV_8UC1);
+  std::vector<cv::Rect> out;
+  cv::Mat seen(mask.size(), CV_8U, cv::Scalar(0));
+  std::vector<cv::Point> stack;
+  for (int y = 0; y < mask.rows; ++y) {
+    const uchar* row = mask.ptr<uchar>(y);
+    for (int x = 0; x < mask.cols; ++x) {
+      if (!row[x] || seen.at<uchar>(y, x)) continue;
+      int x0 = x, x1 = x, y0 = y, y1 = y;
+      seen.at<uchar>(y, x) = 1;
+      stack.assign(1, cv::Point(x, y));
+      while (!stack.empty()) {
+        const cv::Point p = stack.back();
+        stack.pop_back();
+        x0 = std::min(x0, p.x), x1 = std::max(x1, p.x), y0 = std::min(y0, p.y), y1 = std::max(y1, p.y);
+        for (int qy = std::max(0, p.y - 3); qy <= std::min(mask.rows - 1, p.y + 3); ++qy) {
+          const uchar* m = mask.ptr<uchar>(qy);
+          uchar* s = seen.ptr<uchar>(qy);
+          for (int qx = std::max(0, p.x - 3); qx <= std::min(mask.cols - 1, p.x + 3); ++qx)
+            if (m[qx] && !s[qx]) {
+              s[qx] = 1;
+              stack.emplace_back(qx, qy);
+            }
+        }
+      }
+      const cv::Rect box(cv::Point(x0 - 1, y0 - 1), cv::Point(x1 + 2, y1 + 2));
+      out.push_back(box & cv::Rect(0, 0, mask.cols, mask.rows));
+    }
+  }
+  return out;
+}
+
+}  // namespace vedette::vision
