@@ -342,48 +342,46 @@ void Analyzer::ChooseTargets(TotskAnalysis* out) {
 }
 
 std::optional<TargetChoice> Analyzer::ChooseTarget(size_t e, std::vector<std::string>* notes) const {
-  {
-    struct Cand {
-      size_t u;
-      int rank;
-      double dist, lateral;
-    };
-    std::vector<Cand> cands;
-    for (size_t u = 0; u < n_; ++u) {
-      const Cause& c = cause_[e][u];
-      if (!c.kind.empty()) cands.push_back({u, c.Rank(), c.distance_mm, LateralOffset(fp_[e], fp_[u])});
-      else if (BombardCandidate(e, u))
-        cands.push_back({u, 2, geom::BaseToBase(fp_[e], fp_[u]).distance_mm, LateralOffset(fp_[e], fp_[u])});
-    }
-    if (cands.empty()) return std::nullopt;
-    auto before = [&](const Cand& a, const Cand& b) {
-      if (a.rank != b.rank) return a.rank < b.rank;
-      if (std::abs(a.dist - b.dist) > tol_.line_mm) return a.dist < b.dist;
-      if (std::abs(a.lateral - b.lateral) > tol_.line_mm) return a.lateral < b.lateral;
-      return Id(a.u) < Id(b.u);
-    };
-    std::sort(cands.begin(), cands.end(), before);
-    std::string why;
-    const std::string declared = DeclaredString(e, "target");
-    size_t pick = cands[0].u;
-    if (!declared.empty()) {
-      auto it = std::find_if(cands.begin(), cands.end(), [&](const Cand& c) { return Id(c.u) == declared; });
-      if (it != cands.end()) {
-        pick = it->u;
-        why = "declared target";
-      } else {
-        notes->push_back(Id(e) + ": declared target " + declared + " is not in range or contact; default choice used");
-      }
-    }
-    if (why.empty()) {
-      if (cands.size() == 1) why = "the only unit it can make test";
-      else if (cands[0].rank != cands[1].rank) why = cands[0].rank == 0 ? "in contact" : "in range (others only bombarded)";
-      else if (std::abs(cands[0].dist - cands[1].dist) > tol_.line_mm) why = "the closest";
-      else if (std::abs(cands[0].lateral - cands[1].lateral) > tol_.line_mm) why = "the most in front";
-      else why = "equal priority: first by id (the player may choose another)";
-    }
-    return TargetChoice{Id(e), Id(pick), why};
+  struct Cand {
+    size_t u;
+    int rank;
+    double dist, lateral;
+  };
+  std::vector<Cand> cands;
+  for (size_t u = 0; u < n_; ++u) {
+    const Cause& c = cause_[e][u];
+    if (!c.kind.empty()) cands.push_back({u, c.Rank(), c.distance_mm, LateralOffset(fp_[e], fp_[u])});
+    else if (BombardCandidate(e, u))
+      cands.push_back({u, 2, geom::BaseToBase(fp_[e], fp_[u]).distance_mm, LateralOffset(fp_[e], fp_[u])});
   }
+  if (cands.empty()) return std::nullopt;
+  auto before = [&](const Cand& a, const Cand& b) {
+    if (a.rank != b.rank) return a.rank < b.rank;
+    if (std::abs(a.dist - b.dist) > tol_.line_mm) return a.dist < b.dist;
+    if (std::abs(a.lateral - b.lateral) > tol_.line_mm) return a.lateral < b.lateral;
+    return Id(a.u) < Id(b.u);
+  };
+  std::sort(cands.begin(), cands.end(), before);
+  std::string why;
+  const std::string declared = DeclaredString(e, "target");
+  size_t pick = cands[0].u;
+  if (!declared.empty()) {
+    auto it = std::find_if(cands.begin(), cands.end(), [&](const Cand& c) { return Id(c.u) == declared; });
+    if (it != cands.end()) {
+      pick = it->u;
+      why = "declared target";
+    } else {
+      notes->push_back(Id(e) + ": declared target " + declared + " is not in range or contact; default choice used");
+    }
+  }
+  if (why.empty()) {
+    if (cands.size() == 1) why = "the only unit it can make test";
+    else if (cands[0].rank != cands[1].rank) why = cands[0].rank == 0 ? "in contact" : "in range (others only bombarded)";
+    else if (std::abs(cands[0].dist - cands[1].dist) > tol_.line_mm) why = "the closest";
+    else if (std::abs(cands[0].lateral - cands[1].lateral) > tol_.line_mm) why = "the most in front";
+    else why = "equal priority: first by id (the player may choose another)";
+  }
+  return TargetChoice{Id(e), Id(pick), why};
 }
 
 void Analyzer::Morale(size_t u, UnitAnalysis* a) {
