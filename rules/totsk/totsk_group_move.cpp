@@ -58,10 +58,9 @@ GroupMoveCheck CheckTotskGroupMove(const TotskData& data, const TotskSettings& s
   std::map<std::string, RequiredTest> hardest;  // action key -> the member test with the lowest odds
   std::map<std::string, std::vector<std::string>> who;  // action key -> members that need it
   bool all_legal = true;
-  const TotskAnalysis start = AnalyzeTotsk(data, settings, scene);  // one start scene for every member
   for (const MoveRequest& m : moves) {
     if (!scene.FindUnit(m.unit)) continue;
-    const MoveCheck c = CheckTotskMove(data, settings, scene, m, &start);
+    const MoveCheck c = CheckTotskMove(data, settings, scene, m);
     members.push_back({{"unit", m.unit}, {"legal", c.legal}, {"kinds", c.kinds}, {"tests", c.report.value("tests", nlohmann::json::array())}});
     if (!c.legal) {
       all_legal = false;

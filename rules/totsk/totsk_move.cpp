@@ -47,9 +47,8 @@ struct PlannedTest {
 
 class MoveJudge {
  public:
-  MoveJudge(const TotskData& d, const TotskSettings& s, const Scene& scene, const MoveRequest& move,
-            const TotskAnalysis* start_analysis)
-      : d_(d), s_(s), scene_(scene), move_(move), given_analysis_(start_analysis) {}
+  MoveJudge(const TotskData& d, const TotskSettings& s, const Scene& scene, const MoveRequest& move)
+      : d_(d), s_(s), scene_(scene), move_(move) {}
   MoveCheck Run();
 
  private:
@@ -68,7 +67,6 @@ class MoveJudge {
   const TotskSettings& s_;
   const Scene& scene_;
   const MoveRequest& move_;
-  const TotskAnalysis* given_analysis_;
   const Unit* u_ = nullptr;
   bool legal_ = true;
   std::string reason_;
@@ -231,9 +229,7 @@ MoveCheck MoveJudge::Run() {
   if (formation_change) half_move = true;
 
   // Step 3: the start position (zone of control, fire) from the analysis of the scene as it stands.
-  TotskAnalysis own_analysis;
-  if (!given_analysis_) own_analysis = AnalyzeTotskUnit(d_, s_, scene_, U.id);
-  const TotskAnalysis& start_analysis = given_analysis_ ? *given_analysis_ : own_analysis;
+  const TotskAnalysis start_analysis = AnalyzeTotskUnit(d_, s_, scene_, U.id);
   const UnitAnalysis* ua = start_analysis.Find(U.id);
   std::vector<std::string> zoc = ua ? ua->zoc_of : std::vector<std::string>{};
   report["zoc_of"] = zoc;
@@ -491,9 +487,8 @@ MoveCheck MoveJudge::Run() {
 
 }  // namespace
 
-MoveCheck CheckTotskMove(const TotskData& data, const TotskSettings& settings, const Scene& scene, const MoveRequest& move,
-                         const TotskAnalysis* start_analysis) {
-  MoveJudge j(data, settings, scene, move, start_analysis);
+MoveCheck CheckTotskMove(const TotskData& data, const TotskSettings& settings, const Scene& scene, const MoveRequest& move) {
+  MoveJudge j(data, settings, scene, move);
   return j.Run();
 }
 
