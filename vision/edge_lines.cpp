@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <vector>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>

@@ -10,18 +10,6 @@ namespace vedette::vision {
 // p: one pixel, B, G, R first.
 inline uchar GreyOfBgr(const uchar* p) { return uchar((p[0] * 3735 + p[1] * 19235 + p[2] * 9798 + (1 << 14)) >> 15); }
 
-// Asks for the cache lines of region r (inside the image) without waiting for them: rows of a
-// region are a frame's stride apart, which the hardware prefetcher does not follow.
-inline void PrefetchRegion(const cv::Mat& image, const cv::Rect& r) {
-  if (r.width <= 0 || r.height <= 0) return;
-  const size_t row_bytes = size_t(r.width) * image.elemSize();
-  for (int y = 0; y < r.height; ++y) {
-    const uchar* row = image.ptr<uchar>(r.y + y) + size_t(r.x) * image.elemSize();
-    for (size_t b = 0; b < row_bytes; b += 64) __builtin_prefetch(row + b);
-    __builtin_prefetch(row + row_bytes - 1);
-  }
-}
-
 // The grey crop r (inside the image) of an 8-bit image with 1, 3 (BGR) or 4 (BGRA) channels: a
 // view of a grey image, a new matrix otherwise.
 cv::Mat GreyCrop(const cv::Mat& image, const cv::Rect& r);

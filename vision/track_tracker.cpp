@@ -385,10 +385,6 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
       d = DetectMarkers(od, gh, m.dict, known);
       for (auto& mo : d.markers) {
         for (auto& c : mo.corners_px) c = (c + cv::Point2f(0.5f, 0.5f)) * 2.0f - cv::Point2f(0.5f, 0.5f);
-        // Markers the windows found already are dropped by the caller: only new ones are refined.
-        calib::MarkerObservation at = mo;
-        for (auto& c : at.corners_px) c += cv::Point2f(float(r.x), float(r.y));
-        if (known_here(at)) continue;
         std::array<cv::Point2f, 4> refined = mo.corners_px;
         if (RefineMarkerCorners(o_.detector, g, &refined)) {
           const BitCheck bits = CheckMarkerBits(g, refined, m.CellsOf(mo.id));
@@ -472,15 +468,6 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
         obs.push_back({a.anchor.marker, found});
       }
     }
-    // Where each marker will be searched is known before any is searched: the windows' pixels are
-    // asked for first, so they arrive together rather than one cache miss after another (a fresh
-    // frame is in no cache; reading the windows was a quarter of this step).
-    struct Planned {
-      size_t unit;
-      std::array<cv::Point2f, 4> pred;
-      bool resting;
-    };
-    std::vector<Planned> planned;
     for (size_t i = 0; i < m.units.size(); ++i) {
       Impl::UnitTrack& u = m.units[i];
       if (u.vis.v == Visibility::kUnseen || u.vis.v == Visibility::kRemoved || !u.filter.initialized()) continue;
@@ -509,14 +496,9 @@ TrackFrame Tracker::Process(const cv::Mat& image, double t) {
       std::array<cv::Point2f, 4> pred;
       for (int c = 0; c < 4; ++c) pred[c] = cv::Point2f(float(px[c].x), float(px[c].y));
       attempted_units.insert(int(i));
-      if (Finite(pred)) PrefetchRegion(image, BoundsOf(pred, 6) & image_rect);
-      planned.push_back({i, pred, resting});
-    }
-    for (const Planned& p : planned) {
-      Impl::UnitTrack& u = m.units[p.unit];
-      const int id = roster_.units[u.roster_index].marker->id;
       std::array<cv::Point2f, 4> found;
-      if (search(id, p.pred, u.has_corners ? &u.corners : nullptr, &u.window, &found, p.resting)) obs.push_back({id, found});
+      if (search(ru.marker->id, pred, u.has_corners ? &u.corners : nullptr, &u.window, &found, resting))
+        obs.push_back({ru.marker->id, found});
     }
   }
   out.timing.windows_ms = Ms(tw);

@@ -12,9 +12,10 @@
 //          checked against their ID; when that fails a local detection runs in a window grown by the
 //          marker's speed.
 //  Step 3  surprises: unexplained change regions get a local detection (a unit put down shows up in
-//          the frame it appears), and a band sweeping down the image gets a full detection, so
-//          anything the rest missed is found within band_cycle_s. A surprise (an unknown or duplicated ID, anchors lost) triggers a full-frame
-//          detection, at most max_full_detect_hz times a second.
+//          the frame it appears), and a band sweeping down the table gets a detection, so anything
+//          the rest missed is found within band_cycle_s; both look on the table only and skip the
+//          markers the windows measured. A surprise (an unknown or duplicated ID, anchors lost)
+//          triggers a full-frame detection, at most max_full_detect_hz times a second.
 //  Step 4  registration from the anchors, averaged while the camera is still; an anchor jump larger
 //          than bump_px is a camera bump: the average restarts and the frame is re-registered at once,
 //          so units keep their table coordinates.
