@@ -13,6 +13,7 @@
 #include "overlay/evidence.h"
 #include "overlay/still_image.h"
 #include "rules/input_error.h"
+#include "calibration/roster.h"
 #include "rules/scene/scene_io.h"
 
 namespace vedette::app {
@@ -49,7 +50,7 @@ void SetupDispute(CLI::App& root) {
                  "for every rule threshold between them (YES / NO / TOO_CLOSE_TO_CALL when |margin| <= k sigma)");
   cmd->add_option("--image", args->image, "Photo of the table from the calibrated camera")->required();
   cmd->add_option("--calib", args->calib, "Camera file (vedette calibrate / OpenCV)")->required();
-  cmd->add_option("--roster", args->roster, "Roster: units with markers, anchors, dictionary")->required();
+  cmd->add_option("--roster", args->roster, kRosterHelp)->required();
   cmd->add_option("--ruleset", args->ruleset, "Ruleset (default totsk)");
   cmd->add_option("--from", args->from, "Unit A")->required();
   cmd->add_option("--to", args->to, "Unit B, or a table point X,Y in mm")->required();
@@ -58,7 +59,7 @@ void SetupDispute(CLI::App& root) {
   cmd->add_option("--evidence", args->evidence, "Also write PREFIX.png (annotated, with a zoomed inset) and PREFIX.json");
   cmd->add_flag("--json", args->json, "Print one JSON object");
   cmd->callback([args] {
-    const Scene roster = LoadScene(args->roster);
+    const Scene roster = calib::LoadRoster(args->roster);
     const calib::CameraIntrinsics k = calib::LoadIntrinsics(args->calib);
     const cv::Mat image = cv::imread(args->image, cv::IMREAD_COLOR);
     if (image.empty()) throw InputError(args->image, 0, "cannot read the image");

@@ -7,6 +7,7 @@
 #include "overlay/frame_source.h"
 #include "overlay/live_window.h"
 #include "rules/input_error.h"
+#include "calibration/roster.h"
 #include "rules/scene/scene_io.h"
 
 namespace vedette::app {
@@ -27,7 +28,7 @@ void SetupLive(CLI::App& root) {
   auto* video = cmd->add_option("--video", args->video, "A video file instead of a camera");
   camera->excludes(video);
   cmd->add_option("--calib", args->calib, "Camera file (vedette calibrate / OpenCV)")->required();
-  cmd->add_option("--roster", args->roster, "Roster: units with markers, anchors, dictionary")->required();
+  cmd->add_option("--roster", args->roster, kRosterHelp)->required();
   cmd->add_option("--ruleset", args->ruleset, "Ruleset (default totsk)");
   cmd->add_option("--record", args->record, "Also record the annotated view (.mkv) and OUT.jsonl beside it");
   cmd->add_option("--set", args->set, "Ruleset setting KEY=VALUE (repeatable)");
@@ -39,7 +40,7 @@ void SetupLive(CLI::App& root) {
   cmd->callback([args] {
     UseOneOpenCvThread();
     if (args->camera < 0 && args->video.empty()) throw InputError("--camera", 0, "give --camera N or --video FILE");
-    const Scene roster = LoadScene(args->roster);
+    const Scene roster = calib::LoadRoster(args->roster);
     calib::CameraIntrinsics k = calib::LoadIntrinsics(args->calib);
     std::unique_ptr<overlay::FrameSource> source =
         args->video.empty() ? overlay::OpenCamera(args->camera) : overlay::OpenVideo(args->video);

@@ -10,8 +10,10 @@
 #include <opencv2/imgcodecs.hpp>
 
 #include "app/command.h"
+#include "app/scene_args.h"
 #include "calibration/dictionary.h"
 #include "rules/input_error.h"
+#include "calibration/roster.h"
 #include "rules/scene/scene_io.h"
 #include "vision/detect.h"
 #include "vision/locate.h"
@@ -36,14 +38,14 @@ void SetupLocate(CLI::App& root) {
   CLI::App* cmd = root.add_subcommand("locate", "Unit poses in table mm from a photo, a camera calibration and a roster");
   cmd->add_option("--image", args->image, "Photo of the table")->required();
   cmd->add_option("--calib", args->calib, "Camera file from `vedette calibrate` (or OpenCV's calibration sample)")->required();
-  cmd->add_option("--roster", args->roster, "Roster: a scene file with dictionary, anchors and unit markers")->required();
+  cmd->add_option("--roster", args->roster, kRosterHelp)->required();
   cmd->add_option("--min-anchors", args->min_anchors, "Anchors that must be seen (default 3)");
   cmd->add_option("--scene-out", args->scene_out, "Write the located units as a scene file (for measure/analyze)");
   cmd->add_flag("--json", args->json, "Print one JSON object");
   cmd->callback([args] {
-    const Scene roster = LoadScene(args->roster, SceneLoadOptions{.require_poses = false});
-    if (roster.dictionary.empty()) throw InputError(args->roster, 0, "the roster names no `dictionary:`");
-    if (roster.anchors.empty()) throw InputError(args->roster, 0, "the roster lists no `anchors:`");
+    calib::RosterOptions ro;
+    ro.min_anchors = std::max(3, args->min_anchors);
+    const Scene roster = calib::LoadRoster(args->roster, ro);
     const cv::Ptr<cv::aruco::Dictionary> dict = calib::ResolveDictionary(roster.dictionary);
     calib::CameraIntrinsics k = calib::LoadIntrinsics(args->calib);
     const cv::Mat image = cv::imread(args->image, cv::IMREAD_GRAYSCALE);

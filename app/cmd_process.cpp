@@ -9,6 +9,7 @@
 #include "overlay/headless.h"
 #include "overlay/recorder.h"
 #include "rules/input_error.h"
+#include "calibration/roster.h"
 #include "rules/scene/scene_io.h"
 
 namespace vedette::app {
@@ -26,7 +27,7 @@ void SetupProcess(CLI::App& root) {
       "process", "Run a video through the whole pipeline without a window: annotated video + JSONL log + summary");
   cmd->add_option("--video", args->video, "Input video")->required();
   cmd->add_option("--calib", args->calib, "Camera file (vedette calibrate / OpenCV)")->required();
-  cmd->add_option("--roster", args->roster, "Roster: units with markers, anchors, dictionary")->required();
+  cmd->add_option("--roster", args->roster, kRosterHelp)->required();
   cmd->add_option("--ruleset", args->ruleset, "Ruleset (default totsk)");
   cmd->add_option("--out", args->out, "Annotated video to write (.mkv: MPEG-4 in Matroska; .avi: MJPG)");
   cmd->add_option("--log", args->log, "JSONL log (default: beside --out, .jsonl)");
@@ -36,7 +37,7 @@ void SetupProcess(CLI::App& root) {
   cmd->callback([args] {
     UseOneOpenCvThread();
     if (args->out.empty() && args->log.empty()) throw InputError("--out", 0, "nothing to write: give --out and/or --log");
-    const Scene roster = LoadScene(args->roster);
+    const Scene roster = calib::LoadRoster(args->roster);
     calib::CameraIntrinsics k = calib::LoadIntrinsics(args->calib);
     const auto source = overlay::OpenVideo(args->video);
     if (k.image_size != source->size()) k = calib::ScaledTo(k, source->size());

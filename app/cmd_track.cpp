@@ -18,9 +18,11 @@
 #include <opencv2/videoio.hpp>
 
 #include "app/command.h"
+#include "app/scene_args.h"
 #include "overlay/frame_source.h"
 #include "calibration/dictionary.h"
 #include "rules/input_error.h"
+#include "calibration/roster.h"
 #include "rules/scene/scene_io.h"
 #include "vision/clip_render.h"
 #include "vision/track_tracker.h"
@@ -50,11 +52,7 @@ void ProgressBar(int done, int total, double ms_mean) {
 void RunTrack(const TrackArgs& a) {
   if (a.video.empty() == (a.camera < 0)) throw InputError("--video/--camera", 0, "give exactly one of --video FILE or --camera N");
   const calib::CameraIntrinsics k0 = calib::LoadIntrinsics(a.calib);
-  SceneLoadOptions lo;
-  lo.require_poses = false;
-  const Scene roster = LoadScene(a.roster, lo);
-  if (roster.dictionary.empty()) throw InputError(a.roster, 0, "the roster has no 'dictionary' (e.g. DICT_4X4_50)");
-  if (roster.anchors.size() < 3) throw InputError(a.roster, 0, "the roster needs at least 3 anchors to register the table");
+  const Scene roster = calib::LoadRoster(a.roster);
   const cv::Ptr<cv::aruco::Dictionary> dict = calib::ResolveDictionary(roster.dictionary);
 
   // Camera: reopened with back-off for as long as it takes (Ctrl-C stops); file: unreadable frames
@@ -139,7 +137,7 @@ void SetupTrack(CLI::App& root) {
   cmd->add_option("--video", a->video, "Video file");
   cmd->add_option("--camera", a->camera, "Camera index (retried if it disappears)");
   cmd->add_option("--calib", a->calib, "Camera intrinsics (OpenCV YAML, from `vedette calibrate`)")->required();
-  cmd->add_option("--roster", a->roster, "Roster scene file (dictionary, anchors, units with markers)")->required();
+  cmd->add_option("--roster", a->roster, kRosterHelp)->required();
   cmd->add_option("--events", a->events, "Output JSONL: one line per frame and per event (default: stdout)");
   cmd->add_option("--ruleset", a->ruleset, "Ruleset that classifies moves (default totsk; '' for none)");
   cmd->add_option("--removed-after", a->removed_after_s, "Seconds a lifted unit's spot must stay visible and empty before it is removed");

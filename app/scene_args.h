@@ -9,6 +9,10 @@
 
 namespace vedette::app {
 
+// The help of every --roster option (all read it with calib::LoadRoster).
+inline constexpr const char* kRosterHelp =
+    "Roster: units with markers and bases, anchors, dictionary (poses in it are ignored: the camera places the units)";
+
 // --set KEY=VALUE pairs on top of the scene's `declarations: settings:`; throws InputError on a
 // malformed pair.
 RulesetOptions MakeRulesetOptions(const Scene& scene, const std::vector<std::string>& set_args);

@@ -83,6 +83,7 @@ struct Anchor {
   double x_mm = 0.0;         // marker centre, table frame, mm
   double y_mm = 0.0;         // mm
   double heading_deg = 90.0; // direction of the marker's top edge (centre -> midpoint of corners 0,1), deg
+  int line = 0;              // line in the scene file, for messages
 };
 
 // A loose marker on the table that is neither a unit nor an anchor, e.g. a state token (the states
@@ -129,6 +130,7 @@ struct Scene {
   Declarations declarations;
   // Roster fields (vision)
   std::string dictionary;      // OpenCV predefined dictionary name, e.g. DICT_4X4_50
+  int dictionary_line = 0;     // its line in the file, for messages
   std::vector<Anchor> anchors;
   std::vector<Token> tokens;   // loose markers (state tokens)
 

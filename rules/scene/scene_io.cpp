@@ -204,13 +204,17 @@ Scene ReadScene(const YamlReader& r, const YAML::Node& root, const SceneLoadOpti
       s.terrain.push_back(std::move(t));
     }
   }
-  if (root["dictionary"]) s.dictionary = r.String(root["dictionary"], "dictionary");
+  if (root["dictionary"]) {
+    s.dictionary = r.String(root["dictionary"], "dictionary");
+    s.dictionary_line = YamlReader::LineOf(root["dictionary"]);
+  }
   if (root["anchors"]) {
     if (!root["anchors"].IsSequence()) r.Fail(root["anchors"], "anchors must be a list");
     for (const auto& n : root["anchors"]) {
       r.ExpectMap(n, "an anchor");
       r.ExpectKeys(n, "anchor", {"marker", "size_mm", "x_mm", "y_mm", "heading_deg"});
       Anchor a;
+      a.line = YamlReader::LineOf(n);
       a.marker = r.Count(r.Require(n, "marker", "anchor"), "anchor marker");
       const std::string what = "anchor " + std::to_string(a.marker);
       if (n["size_mm"]) a.size_mm = r.Positive(n["size_mm"], what + ": size_mm");

@@ -4,9 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <set>
 
 #include "calibration/dictionary.h"
+#include "calibration/roster.h"
+#include "rules/input_error.h"
 #include "rules/scene/scene_io.h"
 
 namespace vedette::calib {
@@ -52,6 +56,108 @@ TEST(SampleRoster, TotskSmallLoadsAndItsMarkersFit) {
     }
   }
   EXPECT_EQ(ids.size(), 16u);
+}
+
+// A small valid roster as text, with one unit line to vary.
+std::string RosterText(const std::string& unit_line, const std::string& dictionary = "DICT_4X4_50", int anchors = 3) {
+  std::string s = "bw_mm: 40\ndictionary: " + dictionary + "\nanchors:\n";
+  for (int i = 0; i < anchors; ++i)
+    s += "  - {marker: " + std::to_string(i) + ", size_mm: 50, x_mm: " + std::to_string(40 + 500 * (i % 2)) +
+         ", y_mm: " + std::to_string(40 + 400 * (i / 2)) + "}\n";
+  return s + "units:\n" + unit_line + "\n";
+}
+
+// Writes the text to a file of its own and loads it as a roster; returns the error ("" when loaded).
+std::string RosterError(const std::string& text) {
+  const auto dir = std::filesystem::temp_directory_path() / ("vedette_roster_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto path = dir / "roster.yaml";
+  { std::ofstream(path) << text; }
+  std::string error;
+  try {
+    LoadRoster(path.string());
+  } catch (const InputError& e) {
+    error = e.what();
+  }
+  std::filesystem::remove_all(dir);
+  return error;
+}
+
+const char* kGoodUnit =
+    "  - {id: B1, side: blue, type: infantry, base: {width_mm: 40, depth_mm: 30}, marker: 10, marker_size_mm: 16}";
+
+TEST(LoadRoster, ReadsTheSampleRosterWithoutPoses) {
+  const Scene r = LoadRoster(std::string(VEDETTE_TEST_DATA) + "/../assets/rosters/totsk_small.yaml");
+  EXPECT_EQ(r.units.size(), 12u);
+  EXPECT_EQ(r.anchors.size(), 4u);
+}
+
+TEST(LoadRoster, IgnoresPosesAScenePuts) {
+  std::string unit = kGoodUnit;
+  unit.insert(unit.size() - 1, ", pose: {x_mm: 100, y_mm: 100, heading_deg: 90}");
+  EXPECT_EQ(RosterError(RosterText(unit)), "");
+  const auto dir = std::filesystem::temp_directory_path() / ("vedette_roster_pose_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  { std::ofstream(dir / "r.yaml") << RosterText(unit); }
+  const Scene r = LoadRoster((dir / "r.yaml").string());
+  std::filesystem::remove_all(dir);
+  ASSERT_EQ(r.units.size(), 1u);
+  EXPECT_FALSE(r.units[0].pose.has_value());
+}
+
+TEST(LoadRoster, RefusesWhatWouldFailAtTheTableNamingFileLineAndRemedy) {
+  EXPECT_EQ(RosterError(RosterText(kGoodUnit)), "");
+  // No dictionary, or one that does not exist.
+  std::string text = RosterText(kGoodUnit);
+  text.erase(text.find("dictionary:"), text.find('\n', text.find("dictionary:")) - text.find("dictionary:") + 1);
+  EXPECT_NE(RosterError(text).find("names no `dictionary:`"), std::string::npos);
+  const std::string unknown = RosterError(RosterText(kGoodUnit, "DICT_9X9_7"));
+  EXPECT_NE(unknown.find("roster.yaml:2: dictionary:"), std::string::npos) << unknown;
+  // Too few anchors to register the table.
+  EXPECT_NE(RosterError(RosterText(kGoodUnit, "DICT_4X4_50", 2)).find("lists 2 anchors"), std::string::npos);
+  // A marker the dictionary does not have (unit and anchor).
+  std::string far = kGoodUnit;
+  far.replace(far.find("marker: 10"), 10, "marker: 999");
+  const std::string e999 = RosterError(RosterText(far));
+  EXPECT_NE(e999.find(":8: unit B1: marker 999 is not in DICT_4X4_50 (its IDs are 0-49)"), std::string::npos) << e999;
+  std::string anchor = RosterText(kGoodUnit);
+  anchor.replace(anchor.find("marker: 1,"), 10, "marker: 60,");
+  EXPECT_NE(RosterError(anchor).find("anchor 60 is not in DICT_4X4_50"), std::string::npos);
+  // The same marker twice.
+  const std::string twice =
+      RosterError(RosterText(std::string(kGoodUnit) + "\n" + "  - {id: B2, side: blue, base: {width_mm: 40, depth_mm: 30}, marker: 10}"));
+  EXPECT_NE(twice.find("unit B2: marker 10 is already unit B1's"), std::string::npos) << twice;
+  // A unit the camera cannot place.
+  EXPECT_NE(RosterError(RosterText("  - {id: G, side: blue, type: general}")).find("unit G has no marker"),
+            std::string::npos);
+}
+
+TEST(LoadRoster, RefusesAMarkerWithNoWhiteMarginOnItsBase) {
+  // 20 mm on a 20 mm deep base: the cloth touches the black border.
+  const std::string tight = RosterError(
+      RosterText("  - {id: B1, side: blue, base: {width_mm: 40, depth_mm: 20}, marker: 10, marker_size_mm: 20}"));
+  EXPECT_NE(tight.find("unit B1: its 20.0 mm marker needs a white margin of 1.7 mm"), std::string::npos) << tight;
+  EXPECT_NE(tight.find("at most 17.1 mm"), std::string::npos) << tight;  // 20 / (1 + 2 * 0.5 / 6)
+  // 16 mm on a 20 mm deep base keeps 2 mm a side: accepted.
+  EXPECT_EQ(RosterError(RosterText("  - {id: B1, side: blue, base: {width_mm: 40, depth_mm: 20}, marker: 10}")), "");
+  // Pushed to the rear edge, the same marker runs off it.
+  const std::string offset = RosterError(RosterText(
+      "  - {id: B1, side: blue, base: {width_mm: 40, depth_mm: 30}, marker: 10, marker_offset_mm: [0, -10]}"));
+  EXPECT_NE(offset.find("runs off its base"), std::string::npos) << offset;
+  // Turned 45 degrees, a 16 mm marker needs 26.4 mm of a 30 mm deep base's depth: fits; on 24 mm it does not.
+  EXPECT_EQ(RosterError(RosterText("  - {id: B1, side: blue, base: {width_mm: 40, depth_mm: 30}, marker: 10, "
+                                   "marker_heading_deg: 45}")),
+            "");
+  EXPECT_NE(RosterError(RosterText("  - {id: B1, side: blue, base: {width_mm: 40, depth_mm: 24}, marker: 10, "
+                                   "marker_heading_deg: 45}"))
+                .find("runs off its base"),
+            std::string::npos);
+}
+
+TEST(LoadRoster, EveryShippedRosterLoads) {
+  const std::string assets = std::string(VEDETTE_TEST_DATA) + "/../assets";
+  for (const char* r : {"/rosters/totsk_small.yaml", "/clips/example_roster.yaml", "/demo/roster.yaml"})
+    EXPECT_NO_THROW(LoadRoster(assets + r)) << r;
 }
 
 }  // namespace
