@@ -1,4 +1,4 @@
-// vedette dispute --image IMG --calib cam.yaml --roster R.yaml --ruleset totsk --from A --to B [--json]
+// vedette dispute (--image IMG | --camera N | --video FILE) --calib cam.yaml --roster R.yaml --ruleset totsk --from A --to B [--json]
 //                 [--evidence PREFIX]
 // Settles a measurement from one photograph: locates the units, measures A to B (or to a table
 // point given as --to X,Y in mm) and answers every threshold the ruleset applies between them with
@@ -9,6 +9,7 @@
 
 #include "app/command.h"
 #include "app/scene_args.h"
+#include "app/still_input.h"
 #include "overlay/dispute.h"
 #include "overlay/evidence.h"
 #include "overlay/still_image.h"
@@ -20,7 +21,8 @@ namespace vedette::app {
 namespace {
 
 struct DisputeArgs {
-  std::string image, calib, roster, ruleset = "totsk", from, to, evidence;
+  StillInputArgs input;
+  std::string calib, roster, ruleset = "totsk", from, to, evidence;
   std::vector<std::string> set;
   double k_sigma = 3.0;
   bool json = false;
@@ -48,7 +50,7 @@ void SetupDispute(CLI::App& root) {
   CLI::App* cmd = root.add_subcommand(
       "dispute", "Settle a measurement between two units from a photo: distance with its uncertainty and a verdict\n"
                  "for every rule threshold between them (YES / NO / TOO_CLOSE_TO_CALL when |margin| <= k sigma)");
-  cmd->add_option("--image", args->image, "Photo of the table from the calibrated camera")->required();
+  AddStillInputOptions(cmd, &args->input);
   cmd->add_option("--calib", args->calib, "Camera file (vedette calibrate / OpenCV)")->required();
   cmd->add_option("--roster", args->roster, kRosterHelp)->required();
   cmd->add_option("--ruleset", args->ruleset, "Ruleset (default totsk)");
@@ -61,19 +63,19 @@ void SetupDispute(CLI::App& root) {
   cmd->callback([args] {
     const Scene roster = calib::LoadRoster(args->roster);
     const calib::CameraIntrinsics k = calib::LoadIntrinsics(args->calib);
-    const cv::Mat image = cv::imread(args->image, cv::IMREAD_COLOR);
-    if (image.empty()) throw InputError(args->image, 0, "cannot read the image");
+    const StillInput still_input = GrabStill(args->input);
+    const cv::Mat& image = still_input.bgr;
     overlay::DisputeOptions options;
     options.verdict.k_sigma = args->k_sigma;
     if (std::string error; !options.Check(&error)) throw InputError("--k-sigma", 0, error);
     const auto ruleset = MakeRuleset(args->ruleset, MakeRulesetOptions(roster, args->set));
-    const overlay::StillLocation still = overlay::LocateStill(image, args->image, k, roster);
+    const overlay::StillLocation still = overlay::LocateStill(image, still_input.name, k, roster);
     for (const std::string& id : {args->from, args->to}) {
       if (id == args->to && ParsePoint(id)) continue;
       const Unit* u = roster.FindUnit(id);
       if (!u) RequireUnit(roster, id);  // throws: names the roster and its units
       if (!still.scene.FindUnit(id)->pose)
-        throw InputError(args->image, 0, "unit " + id + " (marker " + std::to_string(u->marker ? u->marker->id : -1) +
+        throw InputError(still_input.name, 0, "unit " + id + " (marker " + std::to_string(u->marker ? u->marker->id : -1) +
                                              ") was not found in the image");
     }
     const auto point = ParsePoint(args->to);
@@ -91,7 +93,7 @@ void SetupDispute(CLI::App& root) {
       in.sigmas = still.sigmas;
       in.primitives = ruleset->Analyze(still.scene).drawing;
       in.dispute = d;
-      in.source = args->image;
+      in.source = still_input.name;
       const overlay::EvidenceFiles f = overlay::SaveEvidence(in, args->evidence);
       std::cerr << "evidence: " << f.png << ", " << f.json << "\n";
     }

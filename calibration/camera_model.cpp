@@ -91,7 +91,9 @@ CameraIntrinsics ScaledTo(const CameraIntrinsics& k, cv::Size image_size) {
                      "calibrated at " + std::to_string(k.image_size.width) + "x" + std::to_string(k.image_size.height) +
                          " but the stream is " + std::to_string(image_size.width) + "x" +
                          std::to_string(image_size.height) +
-                         ": a different aspect ratio is usually a crop of the sensor; calibrate at this size");
+                         ": a different aspect ratio is usually a crop of the sensor; calibrate again at this size "
+                         "(vedette calibrate --camera N --board SPEC --out CAM.yaml) or set the camera to the "
+                         "calibration's size");
   CameraIntrinsics out = k;
   out.image_size = image_size;
   out.camera_matrix(0, 0) *= sx;

@@ -2,7 +2,7 @@
 # Vedette's one set-up script. On a fresh Debian 12 machine:
 #   bash scripts/setup.sh demo    install what is missing, build, run the demo battle
 #   bash scripts/setup.sh test    install what is missing, build, run every test (also under ASan+UBSan)
-#   bash scripts/setup.sh build   install what is missing and build (build/app/vedette)
+#   bash scripts/setup.sh build   install what is missing and build the program (build/app/vedette)
 # Environment: JOBS (parallel build jobs, default: number of cores), SKIP_SANITIZE=1 to skip the
 # sanitizer pass of `test`.
 set -euo pipefail
@@ -30,11 +30,16 @@ install_deps() {
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-build() {  # build DIR [cmake args...]
+build() {  # build DIR [cmake args...]: everything (tests and benchmarks included)
   local dir=$1
   shift
   cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
   cmake --build "$dir" -j"$JOBS"
+}
+
+build_app() {  # build DIR: the vedette executable alone (what the demo needs: no tests, no benchmarks)
+  cmake -S "$ROOT" -B "$1" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake --build "$1" -j"$JOBS" --target vedette
 }
 
 run_tests() {  # run_tests DIR
@@ -46,13 +51,8 @@ cmd=${1:-}
 case "$cmd" in
   demo)
     install_deps
-    build "$ROOT/build"
-    if "$ROOT/build/app/vedette" --help 2>/dev/null | grep -qE '^ +demo'; then
-      exec "$ROOT/build/app/vedette" demo
-    fi
-    echo "== sample position: assets/scenes/sample_totsk.yaml"
-    "$ROOT/build/app/vedette" analyze "$ROOT/assets/scenes/sample_totsk.yaml"
-    "$ROOT/build/app/vedette" measure "$ROOT/assets/scenes/sample_totsk.yaml" --from B2 --to R2
+    build_app "$ROOT/build"
+    exec "$ROOT/build/app/vedette" demo
     ;;
   test)
     install_deps
@@ -72,7 +72,7 @@ case "$cmd" in
     ;;
   build)
     install_deps
-    build "$ROOT/build"
+    build_app "$ROOT/build"
     ;;
   *)
     sed -n '2,8p' "$0"

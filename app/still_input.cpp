@@ -1,0 +1,47 @@
+#include "app/still_input.h"
+
+#include <opencv2/imgcodecs.hpp>
+
+#include "overlay/frame_source.h"
+#include "rules/input_error.h"
+
+namespace vedette::app {
+
+void AddStillInputOptions(CLI::App* cmd, StillInputArgs* args) {
+  auto* image = cmd->add_option("--image", args->image, "Photo of the table from the calibrated camera");
+  auto* camera = cmd->add_option("--camera", args->camera, "Webcam index (0 = /dev/video0): its picture after --settle-s");
+  auto* video = cmd->add_option("--video", args->video, "A video file: its last frame before --settle-s");
+  image->excludes(camera, video);
+  camera->excludes(video);
+  cmd->add_option("--settle-s", args->settle_s,
+                  "Camera or video: take the picture this long after the start, s (default 1: exposure settles)");
+}
+
+StillInput GrabStill(const StillInputArgs& args) {
+  const int given = !args.image.empty() + (args.camera >= 0) + !args.video.empty();
+  if (given != 1) throw InputError("--image/--camera/--video", 0, "give one of --image FILE, --camera N or --video FILE");
+  if (!(args.settle_s >= 0)) throw InputError("--settle-s", 0, "must be a number of seconds >= 0");
+  if (!args.image.empty()) {
+    cv::Mat bgr = cv::imread(args.image, cv::IMREAD_COLOR);
+    if (bgr.empty()) throw InputError(args.image, 0, "cannot read the image (missing file or not an image)");
+    return {bgr, args.image, args.image};
+  }
+  const std::unique_ptr<overlay::FrameSource> source =
+      args.video.empty() ? overlay::OpenCamera(args.camera) : overlay::OpenVideo(args.video);
+  StillInput still;
+  still.file = args.video;
+  cv::Mat frame;
+  double t = 0;
+  int number = -1;
+  while (source->Next(&frame, &t)) {
+    if (number >= 0 && t > args.settle_s + 1e-9) break;
+    frame.copyTo(still.bgr);
+    ++number;
+  }
+  if (still.bgr.empty()) throw InputError(args.video.empty() ? "--camera" : args.video, 0, "gave no picture");
+  still.name = args.video.empty() ? source->name() + " after " + cv::format("%.1f s", args.settle_s)
+                                  : args.video + ", frame " + std::to_string(number);
+  return still;
+}
+
+}  // namespace vedette::app

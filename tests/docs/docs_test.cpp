@@ -1,0 +1,185 @@
+// The documentation is tested: every command of README.md and docs/GETTING_STARTED.md runs, in
+// order, against the sample files the project ships, with a synthetic camera where a command names
+// a webcam (doc_commands.h). A documented command that stops working fails here. The guide's run is
+// also the end-to-end test of the player's path (print, calibrate, check, roster, live, process,
+// dispute): what it writes is checked against the synthetic camera's truth.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include <opencv2/imgproc.hpp>
+#include <opencv2/videoio.hpp>
+
+#include "calibration/board_spec.h"
+#include "calibration/camera_model.h"
+#include "calibration/synthetic_views.h"
+#include "tests/app/run_command.h"
+#include "tests/docs/doc_commands.h"
+
+namespace vedette::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kSource = VEDETTE_SOURCE_DIR;
+// The board docs/GETTING_STARTED.md prints and calibrates with.
+const char* kGuideBoard = "charuco:5x7:30:22:DICT_6X6_250";
+
+std::string ReadText(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// A folder of the test's own, removed with it.
+struct TempFolder {
+  fs::path path;
+  explicit TempFolder(const std::string& name)
+      : path(fs::temp_directory_path() / ("vedette_docs_" + name + "_" + std::to_string(::getpid()))) {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempFolder() { fs::remove_all(path); }
+};
+
+int Shell(const std::string& command) {
+  const int raw = std::system(command.c_str());
+  return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+}
+
+std::string Tail(const std::string& s, size_t n = 3000) { return s.size() > n ? "..." + s.substr(s.size() - n) : s; }
+
+// The synthetic webcam the documents' `--camera 0` is replaced by: the sample table
+// (assets/clips/totsk_small.clip.yaml) and a calibration board, through one lens.
+class DocsTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    camera_dir_ = new TempFolder("camera");
+    const fs::path d = camera_dir_->path;
+    const auto r = RunVedette("clip " + kSource + "/assets/clips/totsk_small.clip.yaml --video " + (d / "table.mkv").string() +
+                              " --truth " + (d / "table.truth.jsonl").string() + " --calib-out " +
+                              (d / "true_cam.yaml").string());
+    ASSERT_EQ(r.status, 0) << r.err;
+    camera_.table = (d / "table.mkv").string();
+    camera_.board = (d / "board.mkv").string();
+    WriteBoardVideo(camera_.board, (d / "true_cam.yaml").string());
+  }
+  static void TearDownTestSuite() {
+    delete camera_dir_;
+    camera_dir_ = nullptr;
+  }
+  static void WriteBoardVideo(const std::string& path, const std::string& true_camera);
+
+  // Runs every command of the document in `workspace` (which sees the project's assets/ as its
+  // own), stopping at the first that fails.
+  static void RunDocument(const std::string& relative_path, const fs::path& workspace) {
+    for (const char* shipped : {"assets", "tests"}) fs::create_directory_symlink(kSource + "/" + shipped, workspace / shipped);
+    const auto commands = CommandsInMarkdown(ReadText(kSource + "/" + relative_path), relative_path);
+    ASSERT_GE(commands.size(), 3u) << relative_path << " shows no commands to run";
+    const bool display = std::getenv("DISPLAY") != nullptr;
+    for (const DocCommand& c : commands) {
+      std::string run = ForTest(c.text, VEDETTE_BINARY, camera_);
+      if (SubcommandOf(c.text) == "live" && !display) run = "xvfb-run -a " + run;
+      const fs::path out = workspace / ".out", err = workspace / ".err";
+      const int status = Shell("cd '" + workspace.string() + "' && HOME='" + workspace.string() + "' timeout 600 " + run +
+                               " >'" + out.string() + "' 2>'" + err.string() + "' </dev/null");
+      ASSERT_EQ(status, 0) << c.file << ":" << c.line << ": `" << c.text << "` failed (exit " << status
+                           << ")\nran: " << run << "\nstdout:\n" << Tail(ReadText(out)) << "\nstderr:\n" << Tail(ReadText(err));
+    }
+  }
+
+  static TempFolder* camera_dir_;
+  static CameraVideos camera_;
+};
+
+TempFolder* DocsTest::camera_dir_ = nullptr;
+CameraVideos DocsTest::camera_;
+
+void DocsTest::WriteBoardVideo(const std::string& path, const std::string& true_camera) {
+  const calib::CameraIntrinsics k = calib::LoadIntrinsics(true_camera);
+  const calib::BoardSpec board = calib::ParseBoardSpec(kGuideBoard);
+  calib::SpreadPoseOptions spread;
+  spread.views = 14;
+  calib::BoardRenderOptions render;
+  render.image_size = k.image_size;
+  render.supersample = 2;
+  render.blur_sigma_px = 0.6;
+  render.noise_sigma = 1.5;
+  const std::vector<cv::Mat> views =
+      calib::RenderBoardViews(render, calib::MakeBoardPattern(board), k, calib::SpreadBoardPoses(spread, board, k));
+  cv::VideoWriter out(path, cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 15, k.image_size, true);
+  ASSERT_TRUE(out.isOpened()) << path;
+  for (const cv::Mat& v : views) {
+    cv::Mat bgr = v;
+    if (v.channels() == 1) cv::cvtColor(v, bgr, cv::COLOR_GRAY2BGR);
+    for (int hold = 0; hold < 6; ++hold) out.write(bgr);  // held still, as a player holds the board
+  }
+}
+
+TEST(DocCommands, ShellBlocksAreReadInOrderWithContinuationsAndWithoutTheSetUp) {
+  const std::string md =
+      "text\n```sh\n# a comment\nvedette analyze a.yaml\n\nvedette measure a.yaml \\\n  --from B1 --to R1\n"
+      "bash scripts/setup.sh test\n```\n```yaml\nvedette not: a command\n```\n```text\nvedette usage LINE\n```\n"
+      "```bash\nvedette live --camera 0 --calib c.yaml\n```\n";
+  const auto c = CommandsInMarkdown(md, "X.md");
+  ASSERT_EQ(c.size(), 3u);
+  EXPECT_EQ(c[0].text, "vedette analyze a.yaml");
+  EXPECT_EQ(c[0].line, 4);
+  EXPECT_EQ(c[1].text, "vedette measure a.yaml --from B1 --to R1");
+  EXPECT_EQ(c[1].line, 6);
+  EXPECT_EQ(c[2].text, "vedette live --camera 0 --calib c.yaml");
+  EXPECT_EQ(c[2].line, 17);
+}
+
+TEST(DocCommands, AWebcamBecomesTheSyntheticCameraAndRenderKeepsItsImageSize) {
+  const CameraVideos cam{"/c/board.mkv", "/c/table.mkv"};
+  EXPECT_EQ(ForTest("vedette calibrate --camera 0 --board B --out cam.yaml", "/bin/v", cam),
+            "/bin/v calibrate --video /c/board.mkv --board B --out cam.yaml");
+  EXPECT_EQ(ForTest("vedette check --camera 1 --calib cam.yaml", "/bin/v", cam), "/bin/v check --video /c/table.mkv --calib cam.yaml");
+  EXPECT_EQ(ForTest("vedette live --camera 0 --calib c.yaml", "/bin/v", cam, 12),
+            "/bin/v live --video /c/table.mkv --calib c.yaml --frames 12 --fast");
+  EXPECT_EQ(ForTest("vedette render s.yaml --camera 1920x1080 --out a.png", "/bin/v", cam),
+            "/bin/v render s.yaml --camera 1920x1080 --out a.png");
+  EXPECT_EQ(SubcommandOf("vedette print markers --roster r.yaml"), "print");
+  EXPECT_EQ(SubcommandOf("ls -l"), "");
+}
+
+TEST_F(DocsTest, EveryCommandOfTheReadmeRuns) {
+  TempFolder ws("readme");
+  RunDocument("README.md", ws.path);
+}
+
+// Every subcommand `vedette --help` lists is shown running in a document, so none goes untried.
+TEST(Docs, EverySubcommandIsShownInADocument) {
+  const auto help = RunVedette("--help");
+  ASSERT_EQ(help.status, 0);
+  std::set<std::string> shown;
+  for (const char* doc : {"README.md", "docs/GETTING_STARTED.md"})
+    for (const DocCommand& c : CommandsInMarkdown(ReadText(kSource + "/" + doc), doc)) shown.insert(SubcommandOf(c.text));
+  std::istringstream lines(help.out);
+  std::string line;
+  bool in_list = false;
+  int listed = 0;
+  while (std::getline(lines, line)) {
+    if (line.rfind("Subcommands:", 0) == 0) in_list = true;
+    else if (in_list && line.size() > 2 && line[0] == ' ' && line[1] == ' ' && line[2] != ' ') {  // not a wrapped line
+      std::istringstream words(line);
+      std::string name;
+      words >> name;
+      ++listed;
+      EXPECT_TRUE(shown.count(name)) << "`vedette " << name << "` appears in no command of README.md or docs/GETTING_STARTED.md";
+    }
+  }
+  EXPECT_GE(listed, 10) << help.out;
+}
+
+}  // namespace
+}  // namespace vedette::testing
