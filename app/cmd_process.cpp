@@ -53,6 +53,7 @@ void SetupProcess(CLI::App& root) {
     const overlay::RunSummary s = overlay::RunHeadless(ho, *source, pipeline);
     if (s.frames == 0) throw InputError(args->video, 0, "no frame could be read");
     std::cout << overlay::SummaryText(s);
+    if (s.frames_registered == 0) throw InputError(args->video, 0, calib::AnchorsNotSeenAdvice(roster));
   });
 }
 

@@ -78,6 +78,7 @@ void RunTrack(const TrackArgs& a) {
   options.visibility.removed_after_s = a.removed_after_s;
   int frames = 0;
   size_t events = 0;
+  int registered = 0;  // frames whose anchors registered the table
   std::map<std::string, int> event_counts;
   std::vector<double> ms;
   cv::Size size;
@@ -91,6 +92,7 @@ void RunTrack(const TrackArgs& a) {
       if (!tracker->classifies_moves()) std::cerr << "vedette: moves are reported unclassified: " << tracker->ruleset_note() << "\n";
     }
     const vision::TrackFrame f = tracker->Process(image, t);
+    registered += f.registration.ok;
     nlohmann::json line = vision::FrameJson(f);
     line["frame"] = frames;
     *out << line.dump() << "\n";
@@ -129,6 +131,7 @@ void RunTrack(const TrackArgs& a) {
     std::cerr << ", " << mean << " ms/frame mean, " << p95 << " p95\n";
   }
   if (frames == 0) throw InputError(a.video.empty() ? "--camera" : a.video, 0, "no frame could be read");
+  if (registered == 0) throw InputError(a.video.empty() ? "--camera" : a.video, 0, calib::AnchorsNotSeenAdvice(roster));
 }
 
 void SetupTrack(CLI::App& root) {

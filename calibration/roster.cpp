@@ -125,6 +125,15 @@ void CheckRoster(const Scene& roster, const RosterOptions& options) {
   for (const Unit& u : roster.units) CheckUnitMarker(roster, u, *dict, options);
 }
 
+std::string AnchorsNotSeenAdvice(const Scene& roster) {
+  std::string ids;
+  for (const Anchor& a : roster.anchors) ids += (ids.empty() ? "" : ", ") + std::to_string(a.marker);
+  return "the table was never registered: in no frame were 3 of the roster's anchors (markers " + ids + " of " +
+         roster.dictionary + ", " + roster.source +
+         ") seen together. Are they in view, lying flat where the roster says, and printed from that "
+         "dictionary? `vedette check` shows what the camera sees";
+}
+
 Scene LoadRoster(const std::string& path, const RosterOptions& options) {
   Scene roster = LoadScene(path, SceneLoadOptions{.require_poses = false});
   for (Unit& u : roster.units) u.pose.reset();

@@ -38,4 +38,8 @@ void CheckRoster(const Scene& roster, const RosterOptions& options = {});
 // 0 when even a tiny marker there is off the base.
 double LargestMarkerThatFits(const Unit& unit, int cells, double margin_cells);
 
+// What to tell a player whose table was never registered: which markers the roster expects as
+// anchors, and what to look at.
+std::string AnchorsNotSeenAdvice(const Scene& roster);
+
 }  // namespace vedette::calib

@@ -129,6 +129,7 @@ RunSummary RunHeadless(const HeadlessOptions& options, FrameSource& source, Pipe
     }
     for (const vision::TrackedUnit& u : f.track.units)
       if (u.measured) seen.insert(u.id);
+    s.frames_registered += f.track.registration.ok;
     timings.total_ms = timings.track_ms + timings.scene_ms + timings.rules_ms + timings.overlay_ms + timings.record_ms;
     s.AddTimings(timings);
     ++s.frames;

@@ -23,6 +23,7 @@ struct RunSummary {
   int corrupt_frames = 0;
   int units_in_roster = 0;
   int units_seen = 0;                       // units seen at least once
+  int frames_registered = 0;                // frames whose anchors registered the table
   int events = 0;
   std::map<std::string, int> event_counts;  // by type
   int tests_required = 0;                   // required tests at the last frame

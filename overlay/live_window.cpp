@@ -226,6 +226,7 @@ bool LiveApp::NextFrame() {
   }
   for (const vision::TrackedUnit& u : f.track.units)
     if (u.measured) seen_units_.insert(u.id);
+  summary_.frames_registered += f.track.registration.ok;
   timings.total_ms = timings.track_ms + timings.scene_ms + timings.rules_ms + timings.overlay_ms + timings.record_ms;
   last_timings_ = timings;
   summary_.AddTimings(timings);
