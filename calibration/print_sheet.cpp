@@ -147,6 +147,16 @@ void CheckEntries(const MarkerSheetOptions& o, int dictionary_size, const std::v
   }
 }
 
+// A roster's bad `dictionary:` is reported against the roster, where it has to be fixed.
+cv::Ptr<cv::aruco::Dictionary> SheetDictionary(const MarkerSheetOptions& o) {
+  try {
+    return ResolveDictionary(o.dictionary);
+  } catch (const InputError& e) {
+    if (o.source.empty()) throw;
+    throw InputError(o.source, 0, std::string("dictionary: ") + e.what());
+  }
+}
+
 struct Placement {
   int page = 0;
   cv::Point2d at_mm;  // tile's top-left on its page, mm
@@ -344,7 +354,7 @@ std::vector<int> ParseIdList(const std::string& text) {
 
 std::vector<SheetPage> LayoutMarkerSheet(const MarkerSheetOptions& o) {
   if (std::string error; !o.Check(&error)) throw InputError(o.source.empty() ? "print markers" : o.source, 0, error);
-  const auto dictionary = ResolveDictionary(o.dictionary);
+  const auto dictionary = SheetDictionary(o);
   std::vector<Tile> tiles;
   for (const SheetEntry& e : o.markers) tiles.push_back(TileFor(e, dictionary->markerSize + 2, o));
   const cv::Size2d paper = PaperSizeMm(o.paper);

@@ -1,6 +1,7 @@
 #pragma once
-// Printable sheets at exact physical scale: ArUco markers (each with a white quiet zone, its ID and
-// a dashed cut line) and calibration boards, laid out on A4 or Letter pages. A page is a plain list
+// Printable sheets at exact physical scale: ArUco markers (each with a white quiet zone, a dashed cut
+// line and a label: its ID, or for a roster the unit or anchor it belongs to) and calibration
+// boards, laid out on A4 or Letter pages. A page is a plain list
 // of shapes in mm (origin at the page's top-left, y down); SVG writes them in mm and PNG rasterises
 // them at a chosen DPI, so both come from the same layout.
 #include <optional>

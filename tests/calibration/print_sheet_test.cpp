@@ -327,6 +327,9 @@ TEST(RosterSheet, BadRostersNameTheFileAndTheUnit) {
             "r.yaml:12: unit B7: marker 60 is not in DICT_4X4_50 (IDs 0..49)");
   s.units[0].marker = MarkerMount{.id = 7, .size_mm = 500};
   EXPECT_EQ(InputErrorOf([&] { LayoutMarkerSheet(RosterMarkerSheet(s)); }).rfind("r.yaml:12: unit B7: a 500 mm marker", 0), 0u);
+  s.dictionary = "DICT_NOPE";
+  EXPECT_EQ(InputErrorOf([&] { LayoutMarkerSheet(RosterMarkerSheet(s)); }).rfind("r.yaml: dictionary: DICT_NOPE: ", 0), 0u);
+  s.dictionary = "DICT_4X4_50";
   s.units.clear();
   s.anchors.push_back({50, 50.0, 0, 0, 90});
   EXPECT_EQ(InputErrorOf([&] { LayoutMarkerSheet(RosterMarkerSheet(s)); }),
