@@ -1,11 +1,14 @@
 #include "calibration/print_sheet.h"
 
+#include "calibration/roster.h"
+
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <numeric>
 #include <sstream>
 
 #include <opencv2/imgcodecs.hpp>
@@ -13,6 +16,7 @@
 
 #include "calibration/dictionary.h"
 #include "rules/input_error.h"
+#include "rules/scene/scene_io.h"
 
 namespace vedette::calib {
 namespace {
@@ -75,6 +79,188 @@ std::vector<uchar> PngWithDpi(const cv::Mat& img, double dpi) {
   return png;
 }
 
+const char* PaperName(Paper paper) { return paper == Paper::kA4 ? "A4" : "Letter"; }
+
+// PNG labels are drawn with OpenCV's Hershey font, which has ASCII only: the middle dot of
+// "B1 · 10" becomes '-', any other non-ASCII character '?'.
+std::string AsciiText(const std::string& text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) {
+      out += static_cast<char>(c);
+      continue;
+    }
+    out += text.compare(i, 2, "\u00b7") == 0 ? '-' : '?';
+    while (i + 1 < text.size() && (static_cast<unsigned char>(text[i + 1]) & 0xC0) == 0x80) ++i;
+  }
+  return out;
+}
+
+constexpr int kLabelFont = cv::FONT_HERSHEY_SIMPLEX;
+
+// Width of a label as PageToImage draws it; SVG's sans-serif is no wider, so this bounds both, mm.
+double LabelWidthMm(const std::string& text, double height_mm) {
+  int baseline = 0;
+  const cv::Size one = cv::getTextSize("0", kLabelFont, 1.0, 1, &baseline);
+  const cv::Size all = cv::getTextSize(AsciiText(text), kLabelFont, 1.0, 1, &baseline);
+  return all.width * height_mm / one.height;
+}
+
+// Marker pages: a title line at the top; the footer (source, page i of n) and the scale bar at the bottom.
+constexpr double kHeaderMm = 8;
+constexpr double kFooterMm = 12;
+
+double LabelBandMm(const MarkerSheetOptions& o) { return o.label_height_mm * 1.8; }
+
+// A marker's tile: its quiet square (the cut line) with the label band below; a label wider than
+// the square widens the tile so that neighbours' labels never run together.
+struct Tile {
+  double quiet_mm = 0;  // white margin around the black square, mm
+  double side_mm = 0;   // quiet square: black square plus two quiet margins, mm
+  cv::Size2d size_mm;   // whole tile, mm
+};
+
+Tile TileFor(const SheetEntry& e, int cells, const MarkerSheetOptions& o) {
+  Tile t;
+  t.quiet_mm = o.quiet_zone_mm > 0 ? o.quiet_zone_mm : std::max(e.size_mm / cells, 2.0);
+  t.side_mm = e.size_mm + 2 * t.quiet_mm;
+  t.size_mm = {std::max(t.side_mm, LabelWidthMm(e.label, o.label_height_mm)), t.side_mm + LabelBandMm(o)};
+  return t;
+}
+
+// Names the source (and the unit) in errors: the roster file, or the option that gave bare IDs.
+[[noreturn]] void EntryError(const MarkerSheetOptions& o, const SheetEntry& e, const std::string& option,
+                             const std::string& why) {
+  throw InputError(o.source.empty() ? option : o.source, e.line, (e.what.empty() ? "" : e.what + ": ") + why);
+}
+
+void CheckEntries(const MarkerSheetOptions& o, int dictionary_size, const std::vector<Tile>& tiles, cv::Size2d area) {
+  for (size_t i = 0; i < o.markers.size(); ++i) {
+    const SheetEntry& e = o.markers[i];
+    if (e.id < 0 || e.id >= dictionary_size)
+      EntryError(o, e, "--ids", "marker " + std::to_string(e.id) + " is not in " + o.dictionary + " (IDs 0.." +
+                                    std::to_string(dictionary_size - 1) + ")");
+    if (tiles[i].size_mm.width > area.width + 1e-9 || tiles[i].size_mm.height > area.height + 1e-9)
+      EntryError(o, e, "--size-mm", "a " + Num(e.size_mm) + " mm marker with its quiet zone and label (" +
+                                        Num(tiles[i].size_mm.width) + " x " + Num(tiles[i].size_mm.height) +
+                                        " mm) does not fit on " + PaperName(o.paper) + " inside " +
+                                        Num(o.page_margin_mm) + " mm margins");
+  }
+}
+
+// A roster's bad `dictionary:` is reported against the roster, where it has to be fixed.
+cv::Ptr<cv::aruco::Dictionary> SheetDictionary(const MarkerSheetOptions& o) {
+  try {
+    return ResolveDictionary(o.dictionary);
+  } catch (const InputError& e) {
+    if (o.source.empty()) throw;
+    throw InputError(o.source, 0, std::string("dictionary: ") + e.what());
+  }
+}
+
+struct Placement {
+  int page = 0;
+  cv::Point2d at_mm;  // tile's top-left on its page, mm
+};
+
+// Shelf packing: tiles go left to right in rows; a row that would cross the right margin, or a
+// tile of another height, starts a new row, and a row that would cross the bottom a new page.
+// `order` is tallest first, so big markers come first and every row is one straight strip that a
+// single cut separates from the next.
+std::vector<Placement> PackRows(const std::vector<Tile>& tiles, const std::vector<size_t>& order, cv::Rect2d area) {
+  std::vector<Placement> out(tiles.size());
+  int page = 0;
+  double x = area.x, y = area.y, row_h = 0;
+  for (size_t i : order) {
+    const cv::Size2d t = tiles[i].size_mm;
+    const bool other_height = std::abs(t.height - row_h) > 1e-9;
+    if (x > area.x && (other_height || x + t.width > area.br().x + 1e-9)) x = area.x, y += row_h, row_h = 0;
+    if (y > area.y && y + t.height > area.br().y + 1e-9) x = area.x, y = area.y, row_h = 0, ++page;
+    out[i] = {page, {x, y}};
+    x += t.width;
+    row_h = std::max(row_h, t.height);
+  }
+  return out;
+}
+
+// "16" or "50 and 16": the sheet's black-square sizes, largest first.
+std::string SizesText(const std::vector<SheetEntry>& markers) {
+  std::vector<double> sizes;
+  for (const SheetEntry& e : markers) sizes.push_back(e.size_mm);
+  std::sort(sizes.rbegin(), sizes.rend());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  std::string text;
+  for (size_t i = 0; i < sizes.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == sizes.size() ? " and " : ", ") + Num(sizes[i]);
+  return text;
+}
+
+SheetPage MarkerPage(const MarkerSheetOptions& o, int index, int count) {
+  SheetPage page;
+  page.size_mm = PaperSizeMm(o.paper);
+  const double m = o.page_margin_mm, bottom = page.size_mm.height - m;
+  page.labels.push_back({{m, m + 3}, 3, o.dictionary + ", " + SizesText(o.markers) + " mm markers (black square)"});
+  const std::string name = o.source.empty() ? o.dictionary + " markers" : o.source;
+  page.labels.push_back({{m, bottom - 7}, 2.5,
+                         name + " \u00b7 page " + std::to_string(index + 1) + " of " + std::to_string(count)});
+  AddScaleBar(&page, {m, bottom});
+  return page;
+}
+
+SheetMarker MakeMarker(const cv::aruco::Dictionary& dictionary, const SheetEntry& e, const Tile& t, cv::Point2d at) {
+  const int cells = dictionary.markerSize + 2;
+  const double cell = e.size_mm / cells;
+  SheetMarker m;
+  m.id = e.id;
+  m.label = e.label;
+  m.quiet_mm = cv::Rect2d(at.x, at.y, t.side_mm, t.side_mm);
+  m.square_mm = cv::Rect2d(at.x + t.quiet_mm, at.y + t.quiet_mm, e.size_mm, e.size_mm);
+  const cv::Mat grid = MarkerCells(dictionary, e.id);
+  for (int r = 0; r < cells; ++r)
+    for (int c = 0; c < cells; ++c)
+      if (grid.at<uchar>(r, c) == 0)
+        m.black_cells_mm.emplace_back(m.square_mm.x + c * cell, m.square_mm.y + r * cell, cell, cell);
+  return m;
+}
+
+// The label under the cut line, in line with the black square when it fits there.
+SheetLabel MarkerLabel(const SheetMarker& m, const Tile& t, const MarkerSheetOptions& o) {
+  const double width = LabelWidthMm(m.label, o.label_height_mm);
+  const double x = width <= t.side_mm - t.quiet_mm ? m.square_mm.x : m.quiet_mm.x;
+  return {{x, m.quiet_mm.br().y + o.label_height_mm * 1.3}, o.label_height_mm, m.label};
+}
+
+// Board pages: below the board's quiet zone a caption band holds the spec and the scale bar.
+constexpr double kBoardCaptionMm = 12;
+
+// The board with its quiet zone all round and the caption band below, mm.
+cv::Size2d BoardNeedMm(const BoardSheetOptions& o, const BoardSpec& spec) {
+  return {spec.WidthMm() + 2 * o.quiet_zone_mm, spec.HeightMm() + 2 * o.quiet_zone_mm + kBoardCaptionMm};
+}
+
+// The paper portrait, else landscape, if `need` fits inside its margins.
+std::optional<cv::Size2d> FittingOrientation(const BoardSheetOptions& o, cv::Size2d need) {
+  const cv::Size2d paper = PaperSizeMm(o.paper);
+  for (const cv::Size2d page : {paper, cv::Size2d(paper.height, paper.width)})
+    if (need.width <= page.width - 2 * o.page_margin_mm + 1e-9 && need.height <= page.height - 2 * o.page_margin_mm + 1e-9)
+      return page;
+  return std::nullopt;
+}
+
+std::string DoesNotFitMessage(const BoardSheetOptions& o, const BoardSpec& spec) {
+  const cv::Size2d paper = PaperSizeMm(o.paper);
+  std::string m = ToString(spec) + " is " + Num(spec.WidthMm()) + " x " + Num(spec.HeightMm()) + " mm plus a " +
+                  Num(o.quiet_zone_mm) + " mm quiet zone and a " + Num(kBoardCaptionMm) +
+                  " mm caption: it does not fit " + PaperName(o.paper) + " (" + Num(paper.width) + " x " +
+                  Num(paper.height) + " mm with " + Num(o.page_margin_mm) + " mm margins, either way up); ";
+  if (const auto fitted = LargestFittingBoard(o, spec))
+    m += ToString(*fitted) + " fits";
+  else
+    m += "no whole-mm square and marker size fits";
+  return m + " (or --paper none prints a page of the board's own size, for larger paper)";
+}
+
 }  // namespace
 
 Paper ParsePaper(const std::string& name) {
@@ -92,8 +278,9 @@ bool MarkerSheetOptions::Check(std::string* error) const {
     if (error) *error = m;
     return false;
   };
-  if (ids.empty()) return fail("no marker IDs to print");
-  if (!(size_mm > 0)) return fail("size_mm must be positive");
+  if (markers.empty()) return fail("no markers to print");
+  for (const SheetEntry& e : markers)
+    if (!(e.size_mm > 0)) return fail("marker " + std::to_string(e.id) + ": size_mm must be positive");
   if (!(quiet_zone_mm >= 0)) return fail("quiet_zone_mm must be >= 0");
   if (!(page_margin_mm >= 0)) return fail("page_margin_mm must be >= 0");
   if (!(label_height_mm > 0)) return fail("label_height_mm must be positive");
@@ -106,6 +293,36 @@ bool BoardSheetOptions::Check(std::string* error) const {
     return false;
   }
   return true;
+}
+
+std::vector<SheetEntry> IdEntries(const std::vector<int>& ids, double size_mm) {
+  std::vector<SheetEntry> entries;
+  for (int id : ids) entries.push_back({id, size_mm, std::to_string(id), "", 0});
+  return entries;
+}
+
+MarkerSheetOptions RosterMarkerSheet(const Scene& roster) {
+  MarkerSheetOptions o;
+  o.source = roster.source.empty() ? "roster" : roster.source;
+  if (roster.dictionary.empty())
+    throw InputError(o.source, 0, "the roster has no 'dictionary:' (e.g. dictionary: DICT_4X4_50), so its markers cannot be drawn");
+  o.dictionary = roster.dictionary;
+  for (const Anchor& a : roster.anchors) {
+    const std::string id = std::to_string(a.marker);
+    o.markers.push_back({a.marker, a.size_mm, "anchor " + id + " (" + Num(a.size_mm) + " mm)", "anchor " + id, 0});
+  }
+  for (const Unit& u : roster.units)
+    if (u.marker)
+      o.markers.push_back({u.marker->id, u.marker->size_mm, u.id + " \u00b7 " + std::to_string(u.marker->id),
+                           "unit " + u.id, u.line});
+  if (o.markers.empty()) throw InputError(o.source, 0, "the roster has no anchors and no unit markers to print");
+  return o;
+}
+
+MarkerSheetOptions LoadRosterMarkerSheet(const std::string& path) {
+  // Read by the loader every --roster goes through, so a sheet is never printed for a roster
+  // that `live` would refuse.
+  return RosterMarkerSheet(LoadRoster(path));
 }
 
 std::vector<int> ParseIdList(const std::string& text) {
@@ -139,86 +356,47 @@ std::vector<int> ParseIdList(const std::string& text) {
 }
 
 std::vector<SheetPage> LayoutMarkerSheet(const MarkerSheetOptions& o) {
-  if (std::string error; !o.Check(&error)) throw InputError("print markers", 0, error);
-  const auto dictionary = ResolveDictionary(o.dictionary);
-  const int n = DictionarySize(*dictionary);
-  for (int id : o.ids)
-    if (id < 0 || id >= n)
-      throw InputError("--ids", 0, "marker " + std::to_string(id) + " is not in " + o.dictionary + " (IDs 0.." +
-                                       std::to_string(n - 1) + ")");
-  const int cells = dictionary->markerSize + 2;
-  const double cell = o.size_mm / cells;
-  const double quiet = o.quiet_zone_mm > 0 ? o.quiet_zone_mm : std::max(cell, 2.0);
-  // A tile: quiet zone, marker, quiet zone across; below the marker's quiet zone the ID label.
-  const double tile_w = o.size_mm + 2 * quiet;
-  const double label_band = o.label_height_mm * 1.8;
-  const double tile_h = o.size_mm + 2 * quiet + label_band;
+  if (std::string error; !o.Check(&error)) throw InputError(o.source.empty() ? "print markers" : o.source, 0, error);
+  const auto dictionary = SheetDictionary(o);
+  std::vector<Tile> tiles;
+  for (const SheetEntry& e : o.markers) tiles.push_back(TileFor(e, dictionary->markerSize + 2, o));
   const cv::Size2d paper = PaperSizeMm(o.paper);
-  const double header = 8;  // title line and scale bar at the top of each page
-  const double usable_w = paper.width - 2 * o.page_margin_mm;
-  const double usable_h = paper.height - 2 * o.page_margin_mm - header - 6;
-  const int per_row = static_cast<int>(std::floor(usable_w / tile_w + 1e-9));
-  const int per_col = static_cast<int>(std::floor(usable_h / tile_h + 1e-9));
-  if (per_row < 1 || per_col < 1)
-    throw InputError("--size-mm", 0, "a " + Num(o.size_mm) + " mm marker with its quiet zone and label does not fit on the page");
-  const int per_page = per_row * per_col;
+  const cv::Rect2d area(o.page_margin_mm, o.page_margin_mm + kHeaderMm, paper.width - 2 * o.page_margin_mm,
+                        paper.height - 2 * o.page_margin_mm - kHeaderMm - kFooterMm);
+  CheckEntries(o, DictionarySize(*dictionary), tiles, area.size());
 
+  std::vector<size_t> order(tiles.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return tiles[a].size_mm.height > tiles[b].size_mm.height; });
+  const std::vector<Placement> placed = PackRows(tiles, order, area);
+  const int page_count = placed[order.back()].page + 1;
   std::vector<SheetPage> pages;
-  const int page_count = (static_cast<int>(o.ids.size()) + per_page - 1) / per_page;
-  for (size_t k = 0; k < o.ids.size(); ++k) {
-    const int p = static_cast<int>(k) / per_page, slot = static_cast<int>(k) % per_page;
-    if (slot == 0) {
-      SheetPage page;
-      page.size_mm = paper;
-      page.labels.push_back({{o.page_margin_mm, o.page_margin_mm + 3}, 3,
-                             o.dictionary + ", " + Num(o.size_mm) + " mm markers (black square), page " +
-                                 std::to_string(p + 1) + " of " + std::to_string(page_count)});
-      AddScaleBar(&page, {o.page_margin_mm, paper.height - o.page_margin_mm});
-      pages.push_back(page);
-    }
-    SheetPage& page = pages.back();
-    const double x0 = o.page_margin_mm + (slot % per_row) * tile_w;
-    const double y0 = o.page_margin_mm + header + (slot / per_row) * tile_h;
-    SheetMarker m;
-    m.id = o.ids[k];
-    m.quiet_mm = cv::Rect2d(x0, y0, tile_w, tile_h);
-    m.square_mm = cv::Rect2d(x0 + quiet, y0 + quiet, o.size_mm, o.size_mm);
-    const cv::Mat grid = MarkerCells(*dictionary, m.id);
-    for (int r = 0; r < cells; ++r)
-      for (int c = 0; c < cells; ++c)
-        if (grid.at<uchar>(r, c) == 0)
-          m.black_cells_mm.emplace_back(m.square_mm.x + c * cell, m.square_mm.y + r * cell, cell, cell);
-    page.markers.push_back(m);
+  for (int p = 0; p < page_count; ++p) pages.push_back(MarkerPage(o, p, page_count));
+  for (size_t i : order) {
+    SheetPage& page = pages[static_cast<size_t>(placed[i].page)];
+    const SheetMarker m = MakeMarker(*dictionary, o.markers[i], tiles[i], placed[i].at_mm);
     page.cut_lines_mm.push_back(m.quiet_mm);
-    page.labels.push_back({{x0 + quiet, y0 + 2 * quiet + o.size_mm + o.label_height_mm * 1.3}, o.label_height_mm,
-                           std::to_string(m.id)});
+    page.labels.push_back(MarkerLabel(m, tiles[i], o));
+    page.markers.push_back(m);
   }
   return pages;
 }
 
-SheetPage LayoutBoardSheet(const BoardSheetOptions& o, const BoardSpec& spec, std::string* note) {
+SheetPage LayoutBoardSheet(const BoardSheetOptions& o, const BoardSpec& spec) {
   if (std::string error; !o.Check(&error)) throw InputError("print board", 0, error);
   const BoardPattern pattern = MakeBoardPattern(spec);
-  const double label_band = 12;  // spec text and the scale bar below the board
-  const double need_w = pattern.width_mm + 2 * o.quiet_zone_mm, need_h = pattern.height_mm + 2 * o.quiet_zone_mm + label_band;
-  cv::Size2d paper = PaperSizeMm(o.paper);
-  auto fits = [&](cv::Size2d p) {
-    return need_w <= p.width - 2 * o.page_margin_mm + 1e-9 && need_h <= p.height - 2 * o.page_margin_mm + 1e-9;
-  };
+  const cv::Size2d need = BoardNeedMm(o, spec);
   SheetPage page;
-  if (fits(paper)) {
-    page.size_mm = paper;
-  } else if (fits({paper.height, paper.width})) {
-    page.size_mm = {paper.height, paper.width};
+  if (o.own_size) {
+    page.size_mm = {need.width + 2 * o.page_margin_mm, need.height + 2 * o.page_margin_mm};
+  } else if (const auto fitted = FittingOrientation(o, need)) {
+    page.size_mm = *fitted;
   } else {
-    page.size_mm = {need_w + 2 * o.page_margin_mm, std::max(need_h, 0.0) + 2 * o.page_margin_mm};
-    if (note)
-      *note = "the board (" + Num(pattern.width_mm) + " x " + Num(pattern.height_mm) + " mm) does not fit on " +
-              (o.paper == Paper::kA4 ? "A4" : "Letter") + "; the page is " + Num(page.size_mm.width) + " x " +
-              Num(page.size_mm.height) + " mm: print it at 100 % on larger paper";
+    throw InputError("--paper", 0, DoesNotFitMessage(o, spec));
   }
   const double x0 = (page.size_mm.width - pattern.width_mm) / 2;
-  const double y0 = (page.size_mm.height - label_band - pattern.height_mm) / 2;
+  const double y0 = (page.size_mm.height - kBoardCaptionMm - pattern.height_mm) / 2;
   page.board_mm = cv::Rect2d(x0, y0, pattern.width_mm, pattern.height_mm);
   for (const cv::Rect2d& r : pattern.black_mm) page.board_black_mm.emplace_back(r.x + x0, r.y + y0, r.width, r.height);
   page.cut_lines_mm.emplace_back(x0 - o.quiet_zone_mm, y0 - o.quiet_zone_mm, pattern.width_mm + 2 * o.quiet_zone_mm,
@@ -228,6 +406,23 @@ SheetPage LayoutBoardSheet(const BoardSheetOptions& o, const BoardSpec& spec, st
                          ToString(spec) + (spec.kind == BoardKind::kCharuco ? " (COLSxROWS squares)" : " (inner corners)")});
   AddScaleBar(&page, {std::min(x0, o.page_margin_mm + 5), below + 10});
   return page;
+}
+
+std::optional<BoardSpec> LargestFittingBoard(const BoardSheetOptions& o, const BoardSpec& spec) {
+  const cv::Size2d paper = PaperSizeMm(o.paper);
+  double best = 0;
+  for (const cv::Size2d page : {paper, cv::Size2d(paper.height, paper.width)}) {
+    const double across = (page.width - 2 * o.page_margin_mm - 2 * o.quiet_zone_mm) / spec.SquaresX();
+    const double down = (page.height - 2 * o.page_margin_mm - 2 * o.quiet_zone_mm - kBoardCaptionMm) / spec.SquaresY();
+    best = std::max(best, std::min(across, down));
+  }
+  BoardSpec fitted = spec;
+  fitted.square_mm = std::floor(best + 1e-9);
+  // A ChArUco marker keeps its share of the square, so the board detects as well as the one asked for.
+  if (spec.kind == BoardKind::kCharuco) fitted.marker_mm = std::floor(spec.marker_mm / spec.square_mm * fitted.square_mm + 1e-9);
+  if (fitted.square_mm < 1 || (spec.kind == BoardKind::kCharuco && fitted.marker_mm < 1)) return std::nullopt;
+  fitted.text = ToString(fitted);
+  return fitted;
 }
 
 std::string PageToSvg(const SheetPage& page) {
@@ -306,9 +501,9 @@ cv::Mat PageToImage(const SheetPage& page, double dpi) {
   for (const auto& [a, b] : page.scale_bar_mm) cv::line(img, to_px(a), to_px(b), cv::Scalar(0), thin);
   for (const SheetLabel& l : page.labels) {
     int baseline = 0;
-    const cv::Size one = cv::getTextSize("0", cv::FONT_HERSHEY_SIMPLEX, 1.0, 1, &baseline);
+    const cv::Size one = cv::getTextSize("0", kLabelFont, 1.0, 1, &baseline);
     const double scale = l.height_mm * px_per_mm / one.height;
-    cv::putText(img, l.text, to_px(l.at_mm), cv::FONT_HERSHEY_SIMPLEX, scale, cv::Scalar(0),
+    cv::putText(img, AsciiText(l.text), to_px(l.at_mm), kLabelFont, scale, cv::Scalar(0),
                 std::max(1, static_cast<int>(std::lround(scale * 1.5))), cv::LINE_AA);
   }
   return img;

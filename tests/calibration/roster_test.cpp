@@ -125,7 +125,7 @@ TEST(LoadRoster, RefusesWhatWouldFailAtTheTableNamingFileLineAndRemedy) {
   EXPECT_NE(RosterError(anchor).find("anchor 60 is not in DICT_4X4_50"), std::string::npos);
   // The same marker twice.
   const std::string twice =
-      RosterError(RosterText(std::string(kGoodUnit) + "\n" + "  - {id: B2, side: blue, base: {width_mm: 40, depth_mm: 30}, marker: 10}"));
+      RosterError(RosterText(std::string(kGoodUnit) + "\n" + "  - {id: B2, side: blue, type: infantry, base: {width_mm: 40, depth_mm: 30}, marker: 10}"));
   EXPECT_NE(twice.find("unit B2: marker 10 is already unit B1's"), std::string::npos) << twice;
   // A unit the camera cannot place.
   EXPECT_NE(RosterError(RosterText("  - {id: G, side: blue, type: general}")).find("unit G has no marker"),
@@ -135,20 +135,20 @@ TEST(LoadRoster, RefusesWhatWouldFailAtTheTableNamingFileLineAndRemedy) {
 TEST(LoadRoster, RefusesAMarkerWithNoWhiteMarginOnItsBase) {
   // 20 mm on a 20 mm deep base: the cloth touches the black border.
   const std::string tight = RosterError(
-      RosterText("  - {id: B1, side: blue, base: {width_mm: 40, depth_mm: 20}, marker: 10, marker_size_mm: 20}"));
+      RosterText("  - {id: B1, side: blue, type: infantry, base: {width_mm: 40, depth_mm: 20}, marker: 10, marker_size_mm: 20}"));
   EXPECT_NE(tight.find("unit B1: its 20.0 mm marker needs a white margin of 1.7 mm"), std::string::npos) << tight;
   EXPECT_NE(tight.find("at most 17.1 mm"), std::string::npos) << tight;  // 20 / (1 + 2 * 0.5 / 6)
   // 16 mm on a 20 mm deep base keeps 2 mm a side: accepted.
-  EXPECT_EQ(RosterError(RosterText("  - {id: B1, side: blue, base: {width_mm: 40, depth_mm: 20}, marker: 10}")), "");
+  EXPECT_EQ(RosterError(RosterText("  - {id: B1, side: blue, type: infantry, base: {width_mm: 40, depth_mm: 20}, marker: 10}")), "");
   // Pushed to the rear edge, the same marker runs off it.
   const std::string offset = RosterError(RosterText(
-      "  - {id: B1, side: blue, base: {width_mm: 40, depth_mm: 30}, marker: 10, marker_offset_mm: [0, -10]}"));
+      "  - {id: B1, side: blue, type: infantry, base: {width_mm: 40, depth_mm: 30}, marker: 10, marker_offset_mm: [0, -10]}"));
   EXPECT_NE(offset.find("runs off its base"), std::string::npos) << offset;
   // Turned 45 degrees, a 16 mm marker needs 26.4 mm of a 30 mm deep base's depth: fits; on 24 mm it does not.
-  EXPECT_EQ(RosterError(RosterText("  - {id: B1, side: blue, base: {width_mm: 40, depth_mm: 30}, marker: 10, "
+  EXPECT_EQ(RosterError(RosterText("  - {id: B1, side: blue, type: infantry, base: {width_mm: 40, depth_mm: 30}, marker: 10, "
                                    "marker_heading_deg: 45}")),
             "");
-  EXPECT_NE(RosterError(RosterText("  - {id: B1, side: blue, base: {width_mm: 40, depth_mm: 24}, marker: 10, "
+  EXPECT_NE(RosterError(RosterText("  - {id: B1, side: blue, type: infantry, base: {width_mm: 40, depth_mm: 24}, marker: 10, "
                                    "marker_heading_deg: 45}"))
                 .find("runs off its base"),
             std::string::npos);
