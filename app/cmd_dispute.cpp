@@ -63,7 +63,7 @@ void SetupDispute(CLI::App& root) {
   cmd->callback([args] {
     const Scene roster = calib::LoadRoster(args->roster);
     const calib::CameraIntrinsics k = calib::LoadIntrinsics(args->calib);
-    const StillInput still_input = GrabStill(args->input);
+    const StillInput still_input = GrabStill(args->input, k.image_size);
     const cv::Mat& image = still_input.bgr;
     overlay::DisputeOptions options;
     options.verdict.k_sigma = args->k_sigma;

@@ -43,7 +43,7 @@ void SetupLive(CLI::App& root) {
     const Scene roster = calib::LoadRoster(args->roster);
     calib::CameraIntrinsics k = calib::LoadIntrinsics(args->calib);
     std::unique_ptr<overlay::FrameSource> source =
-        args->video.empty() ? overlay::OpenCamera(args->camera) : overlay::OpenVideo(args->video);
+        args->video.empty() ? overlay::OpenCamera(args->camera, 5.0, nullptr, k.image_size) : overlay::OpenVideo(args->video);
     if (k.image_size != source->size()) k = calib::ScaledTo(k, source->size());
     std::string why;
     if (!overlay::DisplayAvailable(&why)) {

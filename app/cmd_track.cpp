@@ -58,7 +58,7 @@ void RunTrack(const TrackArgs& a) {
   // Camera: reopened with back-off for as long as it takes (Ctrl-C stops); file: unreadable frames
   // skipped and counted (overlay/frame_source.h).
   const std::unique_ptr<overlay::FrameSource> source =
-      a.video.empty() ? overlay::OpenCamera(a.camera, -1, &g_stop) : overlay::OpenVideo(a.video);
+      a.video.empty() ? overlay::OpenCamera(a.camera, -1, &g_stop, k0.image_size) : overlay::OpenVideo(a.video);
   std::ofstream file;
   std::ostream* out = &std::cout;
   if (!a.events.empty() && a.events != "-") {

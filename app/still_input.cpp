@@ -17,7 +17,7 @@ void AddStillInputOptions(CLI::App* cmd, StillInputArgs* args) {
                   "Camera or video: take the picture this long after the start, s (default 1: exposure settles)");
 }
 
-StillInput GrabStill(const StillInputArgs& args) {
+StillInput GrabStill(const StillInputArgs& args, cv::Size camera_size) {
   const int given = !args.image.empty() + (args.camera >= 0) + !args.video.empty();
   if (given != 1) throw InputError("--image/--camera/--video", 0, "give one of --image FILE, --camera N or --video FILE");
   if (!(args.settle_s >= 0)) throw InputError("--settle-s", 0, "must be a number of seconds >= 0");
@@ -27,7 +27,7 @@ StillInput GrabStill(const StillInputArgs& args) {
     return {bgr, args.image, args.image};
   }
   const std::unique_ptr<overlay::FrameSource> source =
-      args.video.empty() ? overlay::OpenCamera(args.camera) : overlay::OpenVideo(args.video);
+      args.video.empty() ? overlay::OpenCamera(args.camera, 5.0, nullptr, camera_size) : overlay::OpenVideo(args.video);
   StillInput still;
   still.file = args.video;
   cv::Mat frame;

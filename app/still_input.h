@@ -27,6 +27,7 @@ struct StillInput {
 };
 
 // Throws vedette::InputError naming the file or device when there is no picture to be had.
-StillInput GrabStill(const StillInputArgs& args);
+// `camera_size` (px), when given, is asked of a webcam (the calibration's size).
+StillInput GrabStill(const StillInputArgs& args, cv::Size camera_size = {});
 
 }  // namespace vedette::app

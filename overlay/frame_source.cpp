@@ -20,11 +20,21 @@ namespace {
 
 class VideoCaptureDevice : public CaptureDevice {
  public:
-  // index >= 0: a camera; else the file `path` (FFmpeg first, then whatever backend takes it).
-  VideoCaptureDevice(int index, std::string path) : index_(index), path_(std::move(path)) {}
+  // index >= 0: a camera, asked for `size` when given; else the file `path` (FFmpeg first, then
+  // whatever backend takes it).
+  VideoCaptureDevice(int index, std::string path, cv::Size size = {}) : index_(index), path_(std::move(path)), size_(size) {}
   bool Open() override {
-    if (index_ >= 0) return cap_.open(index_);
-    return cap_.open(path_, cv::CAP_FFMPEG) || cap_.open(path_);
+    if (index_ < 0) return cap_.open(path_, cv::CAP_FFMPEG) || cap_.open(path_);
+    if (!cap_.open(index_)) return false;
+    if (size_.area() > 0) {
+      // A webcam starts at its smallest mode (often 640x480). Most deliver 1080p at full frame
+      // rate only as MJPG (raw YUYV at that size is a few frames a second over USB 2), so MJPG is
+      // asked for first; a camera that cannot do it keeps its own format.
+      cap_.set(cv::CAP_PROP_FOURCC, cv::VideoWriter::fourcc('M', 'J', 'P', 'G'));
+      cap_.set(cv::CAP_PROP_FRAME_WIDTH, size_.width);
+      cap_.set(cv::CAP_PROP_FRAME_HEIGHT, size_.height);
+    }
+    return true;
   }
   bool Read(cv::Mat* frame) override { return cap_.isOpened() && cap_.read(*frame) && !frame->empty(); }
   void Release() override { cap_.release(); }
@@ -33,6 +43,7 @@ class VideoCaptureDevice : public CaptureDevice {
  private:
   int index_;
   std::string path_;
+  cv::Size size_;
   cv::VideoCapture cap_;
 };
 
@@ -112,12 +123,12 @@ std::unique_ptr<FrameSource> MakeCaptureSource(std::unique_ptr<CaptureDevice> de
   return std::make_unique<CaptureSource>(std::move(device), std::move(name), options);
 }
 
-std::unique_ptr<FrameSource> OpenCamera(int index, double retry_s, const std::atomic<bool>* stop) {
+std::unique_ptr<FrameSource> OpenCamera(int index, double retry_s, const std::atomic<bool>* stop, cv::Size size) {
   const std::string name = "camera " + std::to_string(index);
   if (!std::filesystem::exists("/dev/video" + std::to_string(index)))
     throw InputError("--camera", 0, name + " does not exist (no /dev/video" + std::to_string(index) +
                                         "); plug in a webcam or use --video FILE");
-  auto dev = std::make_unique<VideoCaptureDevice>(index, "");
+  auto dev = std::make_unique<VideoCaptureDevice>(index, "", size);
   if (!dev->Open()) throw InputError("--camera", 0, name + " could not be opened (busy, or no permission?)");
   cv::Mat probe;
   if (!dev->Read(&probe)) throw InputError("--camera", 0, name + " opened but gives no frames");

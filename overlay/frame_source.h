@@ -56,8 +56,11 @@ std::unique_ptr<FrameSource> MakeCaptureSource(std::unique_ptr<CaptureDevice> de
 
 // A webcam by index. Throws InputError("--camera") when it cannot be opened or gives no frame.
 // A camera that stops delivering frames is reopened (with back-off) for `retry_s` seconds (< 0:
-// until `stop`) before Next() gives up.
-std::unique_ptr<FrameSource> OpenCamera(int index, double retry_s = 5.0, const std::atomic<bool>* stop = nullptr);
+// until `stop`) before Next() gives up. `size` (px), when given, is asked of the camera: the
+// calibration's size, so that the picture the calibration describes is the one delivered (the
+// camera may still refuse it; its size() says what it gives).
+std::unique_ptr<FrameSource> OpenCamera(int index, double retry_s = 5.0, const std::atomic<bool>* stop = nullptr,
+                                        cv::Size size = {});
 
 // A video file. Throws InputError naming the file when it cannot be opened or read. Frames the
 // decoder cannot read are skipped and counted (corrupt_frames); frame times keep their place.

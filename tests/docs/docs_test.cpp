@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -19,6 +21,7 @@
 
 #include "calibration/board_spec.h"
 #include "calibration/camera_model.h"
+#include "calibration/roster.h"
 #include "calibration/synthetic_views.h"
 #include "tests/app/run_command.h"
 #include "tests/docs/doc_commands.h"
@@ -155,6 +158,100 @@ TEST(DocCommands, AWebcamBecomesTheSyntheticCameraAndRenderKeepsItsImageSize) {
 TEST_F(DocsTest, EveryCommandOfTheReadmeRuns) {
   TempFolder ws("readme");
   RunDocument("README.md", ws.path);
+}
+
+// The last line of a JSONL file that has `key`.
+nlohmann::json LastLineWith(const fs::path& jsonl, const std::string& key) {
+  std::ifstream in(jsonl);
+  std::string line;
+  nlohmann::json last;
+  while (std::getline(in, line)) {
+    const auto j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_object() && j.contains(key)) last = j;
+  }
+  return last;
+}
+
+// The player's path, end to end, on the guide's own commands: what each step wrote is checked
+// against the synthetic camera's truth.
+TEST_F(DocsTest, TheGettingStartedGuideRunsAndEachStepComesOutRight) {
+  TempFolder ws("guide");
+  RunDocument("docs/GETTING_STARTED.md", ws.path);
+  if (HasFatalFailure()) return;
+  const fs::path& w = ws.path;
+  const fs::path cam = camera_dir_->path;
+
+  // 1. The sheet holds the roster's 16 markers (four anchors and twelve units).
+  const std::string svg = ReadText(w / "markers.svg");
+  EXPECT_NE(svg.find("B1"), std::string::npos);
+  EXPECT_NE(svg.find("anchor 3"), std::string::npos);
+
+  // 2. The lens calibrated from the board video is the synthetic webcam's: no camera pose can
+  // absorb what is left of the difference over the picture.
+  const calib::CameraIntrinsics truth = calib::LoadIntrinsics((cam / "true_cam.yaml").string());
+  const calib::CameraIntrinsics calibrated = calib::LoadIntrinsics((w / "cam.yaml").string());
+  const calib::ModelDifference lens = calib::CompareCameraModels(truth, calibrated);
+  EXPECT_LT(lens.planar_rms_px, 0.3) << "lens model error over the image, px";
+  EXPECT_NEAR(calibrated.camera_matrix(0, 0), truth.camera_matrix(0, 0), 0.01 * truth.camera_matrix(0, 0));
+
+  // 3. The rosters written from what the camera saw: the drafted one has a unit per marker at the
+  // printed size, the checked one keeps the sample roster's units.
+  const Scene sample = calib::LoadRoster(kSource + "/assets/rosters/totsk_small.yaml");
+  const Scene drafted = calib::LoadRoster((w / "my_roster.yaml").string());
+  EXPECT_EQ(drafted.units.size(), sample.units.size());
+  for (const Unit& u : drafted.units) EXPECT_NEAR(u.marker->size_mm, 16.0, 0.5) << u.id;
+  const Scene checked = calib::LoadRoster((w / "checked_roster.yaml").string());
+  ASSERT_EQ(checked.units.size(), sample.units.size());
+  for (const Unit& u : sample.units) {
+    const Unit* c = checked.FindUnit(u.id);
+    ASSERT_NE(c, nullptr) << u.id;
+    EXPECT_EQ(c->marker->id, u.marker->id) << u.id;
+  }
+
+  // 4. The live window's recording log saw every unit.
+  const nlohmann::json live = LastLineWith(w / "game.jsonl", "units");
+  ASSERT_TRUE(live.is_object()) << "game.jsonl has no frame line";
+  int seen = 0;
+  for (const auto& u : live["units"]) seen += u.contains("x_mm");
+  EXPECT_EQ(seen, 12);
+
+  // 5. The dispute: B2 and R2 face each other front to front, 200 mm apart at the start.
+  const std::string evidence = ReadText(w / "b2_r2.json");
+  const auto dispute = nlohmann::json::parse(evidence, nullptr, false);
+  ASSERT_FALSE(dispute.is_discarded()) << evidence;
+  const nlohmann::json& d = dispute.contains("dispute") ? dispute["dispute"] : dispute;
+  EXPECT_NEAR(d["distance_mm"].get<double>(), 200.0, 0.6) << evidence;
+  EXPECT_LT(d["sigma_mm"].get<double>(), 0.5);
+
+  // 6. The whole video through `process` with the guide's calibration and roster: every pose at
+  // the end within a millimetre and half a degree of the truth, and B2's advance judged.
+  const auto r = RunVedette("process --video " + camera_.table + " --calib " + (w / "cam.yaml").string() + " --roster " +
+                            (w / "checked_roster.yaml").string() + " --ruleset totsk --log " + (w / "replay.jsonl").string() +
+                            " --quiet");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json last = LastLineWith(w / "replay.jsonl", "units");
+  const nlohmann::json truth_last = LastLineWith(cam / "table.truth.jsonl", "units");
+  for (const auto& t : truth_last["units"]) {
+    const auto u = std::find_if(last["units"].begin(), last["units"].end(), [&](const auto& x) { return x["id"] == t["id"]; });
+    ASSERT_NE(u, last["units"].end()) << t["id"];
+    if (!t.contains("x_mm")) continue;
+    ASSERT_TRUE(u->contains("x_mm")) << t["id"] << " not placed";
+    EXPECT_NEAR((*u)["x_mm"].get<double>(), t["x_mm"].get<double>(), 1.0) << t["id"];
+    EXPECT_NEAR((*u)["y_mm"].get<double>(), t["y_mm"].get<double>(), 1.0) << t["id"];
+    EXPECT_NEAR(std::remainder((*u)["heading_deg"].get<double>() - t["heading_deg"].get<double>(), 360.0), 0.0, 0.5) << t["id"];
+  }
+  bool judged = false;
+  std::ifstream log(w / "replay.jsonl");
+  for (std::string line; std::getline(log, line);) {
+    const auto j = nlohmann::json::parse(line, nullptr, false);
+    if (j.value("event", "") == "move" && j.value("unit", "") == "B2") {
+      judged = true;
+      EXPECT_EQ(j["classification"], nlohmann::json::array({"straight_ahead"})) << line;
+      EXPECT_TRUE(j["legal"].get<bool>()) << line;
+      EXPECT_NEAR(j["distance_mm"].get<double>(), 40.0, 1.0) << line;
+    }
+  }
+  EXPECT_TRUE(judged) << "no move of B2 in the log";
 }
 
 // Every subcommand `vedette --help` lists is shown running in a document, so none goes untried.
