@@ -141,7 +141,9 @@ void SetupCalibrate(CLI::App& root) {
   cmd->add_option("inputs", args->inputs, "Images and/or videos of the board");
   cmd->add_option("--camera", args->camera, "Calibrate live from this webcam (0 = /dev/video0)");
   cmd->add_option("--video", args->video, "A recorded camera video, treated as a camera (frames in order)");
-  cmd->add_flag("--headless", args->headless, "--camera/--video: no window; a line per kept view");
+  cmd->add_flag("--headless", args->headless,
+                "--camera/--video: no window (also when there is no display); a line per kept view; a camera\n"
+                "then saves as soon as there is enough");
   cmd->add_flag("--auto-save", args->auto_save, "--camera/--video: save as soon as there is enough");
   cmd->add_option("--max-frames", args->max_frames, "--camera/--video: stop after this many frames");
   cmd->add_option("--screenshot", args->screenshot, "--camera/--video window: PNG of the window as it closes");

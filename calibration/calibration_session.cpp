@@ -140,7 +140,7 @@ bool CalibrationSession::AddFrame(const cv::Mat& image, const std::string& sourc
   return state_.current_kept;
 }
 
-// Step 1: is the board there, still and sharp; step 2: does it add something; step 3: keep it.
+// Step 1: is the board still and sharp; step 2: does it add something; step 3: keep it.
 bool CalibrationSession::Keep(const cv::Mat& image, const BoardView& found) {
   if (state_.still_count < options_.still_frames) {
     state_.current_note = "board moving: hold it still";
@@ -156,6 +156,24 @@ bool CalibrationSession::Keep(const cv::Mat& image, const BoardView& found) {
     state_.current_note = "enough views kept (" + std::to_string(options_.max_views) + ")";
     return false;
   }
+  SessionView sv = Describe(found);
+  std::vector<int> mine(state_.cell_corners.size(), 0);
+  for (const cv::Point2f& p : found.image_px) ++mine[CellOf(p, state_.image_size, options_.grid_cols, options_.grid_rows)];
+  const bool adds_cell = AddsCell(mine);
+  if (!adds_cell && !NewPose(sv)) {
+    state_.current_note = "nothing new: move the board to an empty cell, or tilt it another way";
+    return false;
+  }
+  for (size_t c = 0; c < mine.size(); ++c) {
+    state_.cell_corners[c] += mine[c];
+    state_.cell_best[c] = std::max(state_.cell_best[c], mine[c]);
+  }
+  state_.kept.push_back(std::move(sv));
+  state_.current_note = adds_cell ? "kept: covers a new part of the image" : "kept: a new tilt or size";
+  return true;
+}
+
+SessionView CalibrationSession::Describe(const BoardView& found) const {
   SessionView sv;
   sv.view = found;
   sv.frame = state_.frames - 1;
@@ -170,28 +188,23 @@ bool CalibrationSession::Keep(const cv::Mat& image, const BoardView& found) {
     const cv::Matx33d guess(f, 0, (state_.image_size.width - 1) / 2.0, 0, f, (state_.image_size.height - 1) / 2.0, 0, 0, 1);
     RoughPose(found, guess, cv::Mat(), &sv);
   }
-  // New for coverage: more corners in a cell not yet covered than any kept view put there (a
-  // repeat of a kept view is not, however many times it is shown).
-  std::vector<int> mine(state_.cell_corners.size(), 0);
-  for (const cv::Point2f& p : found.image_px) ++mine[CellOf(p, state_.image_size, options_.grid_cols, options_.grid_rows)];
-  bool adds_cell = false;
-  for (size_t c = 0; c < mine.size(); ++c)
-    adds_cell |= state_.cell_best[c] < options_.min_cell_corners && mine[c] > state_.cell_best[c];
-  bool new_pose = true;
+  return sv;
+}
+
+// New for coverage: more corners in a cell not yet covered than any kept view put there (a repeat
+// of a kept view is not, however many times it is shown).
+bool CalibrationSession::AddsCell(const std::vector<int>& corners_per_cell) const {
+  for (size_t c = 0; c < corners_per_cell.size(); ++c)
+    if (state_.cell_best[c] < options_.min_cell_corners && corners_per_cell[c] > state_.cell_best[c]) return true;
+  return false;
+}
+
+// New pose: no kept view had its board centred in the same cell, turned the same way, at the same size.
+bool CalibrationSession::NewPose(const SessionView& sv) const {
   for (const SessionView& k : state_.kept)
     if (k.centre_cell == sv.centre_cell && AngleDeg(k.normals, sv.normals) < options_.new_tilt_deg &&
         std::abs(k.scale - sv.scale) < options_.new_scale_share * std::max(k.scale, sv.scale))
-      new_pose = false;
-  if (!adds_cell && !new_pose) {
-    state_.current_note = "nothing new: move the board to an empty cell, or tilt it another way";
-    return false;
-  }
-  for (size_t c = 0; c < mine.size(); ++c) {
-    state_.cell_corners[c] += mine[c];
-    state_.cell_best[c] = std::max(state_.cell_best[c], mine[c]);
-  }
-  state_.kept.push_back(std::move(sv));
-  state_.current_note = adds_cell ? "kept: covers a new part of the image" : "kept: a new tilt or size";
+      return false;
   return true;
 }
 

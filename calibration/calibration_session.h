@@ -104,6 +104,9 @@ class CalibrationSession {
 
  private:
   bool Keep(const cv::Mat& image, const BoardView& found);
+  SessionView Describe(const BoardView& found) const;  // frame, cell, size and rough pose
+  bool AddsCell(const std::vector<int>& corners_per_cell) const;
+  bool NewPose(const SessionView& view) const;
   void Recalibrate();
   void UpdateVerdict();
 

@@ -161,6 +161,35 @@ TEST(CalibrationSession, KeepsAViewOnlyOnceTheBoardIsHeldStillAndNew) {
   EXPECT_THROW(session.AddFrame(small, "small"), InputError);
 }
 
+TEST(CalibrationSession, ABlurredBoardIsNotKept) {
+  // Pose 1 sharp (kept), then pose 2 blurred by a Gaussian of 2.5 px (a hand still moving, or out
+  // of focus): its board region is under half as sharp as pose 1's, so it is not kept, although it
+  // is still and covers new cells; shown sharp, it is kept.
+  const CameraIntrinsics k = TrueCamera();
+  BoardRenderOptions ro;
+  ro.image_size = k.image_size;
+  SpreadPoseOptions po;
+  po.views = 2;
+  const BoardSpec board = ParseBoardSpec(kBoard);
+  const std::vector<cv::Mat> images = RenderBoardViews(ro, MakeBoardPattern(board), k, SpreadBoardPoses(po, board, k));
+  cv::Mat blurred;
+  cv::GaussianBlur(images[1], blurred, cv::Size(), 2.5);
+  CalibrationSession session({}, board);
+  int n = 0;
+  for (const cv::Mat* image : std::vector<const cv::Mat*>{&images[0], &blurred, &images[1]}) {
+    bool kept = false;
+    for (int i = 0; i < 5; ++i) kept |= session.AddFrame(*image, "frame " + std::to_string(n++));
+    if (image == &blurred) {
+      ASSERT_TRUE(session.state().current.found()) << "the blurred board must still be found for this test";
+      EXPECT_FALSE(kept);
+      EXPECT_EQ(session.state().current_note, "board blurred");
+    } else {
+      EXPECT_TRUE(kept) << "frame " << n;
+    }
+  }
+  EXPECT_EQ(session.state().kept.size(), 2u);
+}
+
 TEST_F(SessionVideos, SpreadVideoGivesEnoughAndTheTrueLens) {
   ASSERT_EQ(spread_frames_, 60);
   CalibrationSession session({}, ParseBoardSpec(kBoard));
@@ -230,6 +259,16 @@ TEST_F(SessionVideos, CliCalibratesFromTheVideoHeadless) {
   EXPECT_LT(cv::norm(cv::Mat(written.camera_matrix), cv::Mat(session.state().calibration->intrinsics.camera_matrix)),
             1e-6);
   EXPECT_LT(CompareCameraModels(TrueCamera(), written, 8).full_rms_px, 0.6);
+
+  // --auto-save stops at the first "enough" (the 10th view) and writes from those views.
+  const std::string early = Path("cam_auto.yaml");
+  const auto autorun =
+      RunVedette("calibrate --video " + Spread() + " --board " + kBoard + " --out " + early + " --headless --auto-save");
+  ASSERT_EQ(autorun.status, 0) << autorun.err;
+  EXPECT_NE(autorun.out.find("- ENOUGH\nboard " + std::string(kBoard) + ", 10 of 10 views used"), std::string::npos)
+      << autorun.out;
+  EXPECT_EQ(autorun.out.find("view 11"), std::string::npos) << autorun.out;
+  EXPECT_LT(CompareCameraModels(TrueCamera(), LoadIntrinsics(early), 8).full_rms_px, 0.6);
 }
 
 TEST_F(SessionVideos, CliRefusesTheFrontalVideoAndWritesNothing) {
@@ -263,6 +302,17 @@ TEST_F(SessionVideos, CliLiveInputsAreCheckedAndAMissingCameraIsNamed) {
   EXPECT_FALSE(std::filesystem::exists(out));
 }
 
+// Pixels clearly redder than they are green or blue (the frames are grey) in rows above max_y.
+int RedPixels(const cv::Mat& bgr, int max_y) {
+  int red = 0;
+  for (int y = 0; y < std::min(max_y, bgr.rows); ++y)
+    for (int x = 0; x < bgr.cols; ++x) {
+      const cv::Vec3b p = bgr.at<cv::Vec3b>(y, x);
+      red += p[2] > p[1] + 30 && p[2] > p[0] + 30 ? 1 : 0;
+    }
+  return red;
+}
+
 TEST_F(SessionVideos, WindowShowsTheMissingCellsAndStopsAtTheFrameLimit) {
   // Needs a display (xvfb-run -a -s '-screen 0 1280x720x24' build/tests/test_calibration).
   const char* display = std::getenv("DISPLAY");
@@ -281,20 +331,28 @@ TEST_F(SessionVideos, WindowShowsTheMissingCellsAndStopsAtTheFrameLimit) {
   const cv::Mat png = cv::imread(shot);
   ASSERT_FALSE(png.empty()) << shot;
   EXPECT_EQ(png.size(), cv::Size(1280, 720));
-  // Red-shaded cells: pixels clearly redder than they are green or blue (the frames are grey). The
-  // 640x360 frame is fitted into the 900x720 left of the panel: y 107..613, its bottom third from
-  // y 444 on; nothing above the middle row may be red.
-  int red = 0, red_above = 0;
-  for (int y = 0; y < png.rows; ++y)
-    for (int x = 0; x < png.cols; ++x) {
-      const cv::Vec3b p = png.at<cv::Vec3b>(y, x);
-      const bool is_red = p[2] > p[1] + 30 && p[2] > p[0] + 30;
-      red += is_red ? 1 : 0;
-      red_above += is_red && y < 400 ? 1 : 0;
-    }
+  // Red-shaded cells. The 640x360 frame is fitted into the 900x720 left of the panel: y 107..613,
+  // its bottom third from y 444 on; nothing above the middle row may be red.
+  const int red = RedPixels(png, png.rows), red_above = RedPixels(png, 400);
   std::printf("red-shaded pixels: %d (above y 400: %d)\n", red, red_above);
   EXPECT_GT(red, 100000);  // 3 cells of 300 x 169 px
   EXPECT_EQ(red_above, 0);
+
+  // The whole video with --auto-save: the window closes at "enough" and the file is written; its
+  // last picture shows the green "ENOUGH - press Enter/S to save" button and no red cell.
+  const std::string saved = Path("cam_window_saved.yaml"), shot2 = Path("window_enough.png");
+  const auto save = RunVedette("calibrate --video " + Spread() + " --board " + kBoard + " --out " + saved +
+                               " --auto-save --screenshot " + shot2);
+  ASSERT_EQ(save.status, 0) << save.err;
+  EXPECT_NE(save.out.find("wrote " + saved), std::string::npos) << save.out;
+  EXPECT_LT(CompareCameraModels(TrueCamera(), LoadIntrinsics(saved), 8).full_rms_px, 0.6);
+  const cv::Mat enough = cv::imread(shot2);
+  ASSERT_FALSE(enough.empty()) << shot2;
+  EXPECT_EQ(RedPixels(enough, enough.rows), 0);
+  cv::Mat button;
+  cv::inRange(enough, cv::Scalar(50, 140, 20), cv::Scalar(70, 160, 40), button);  // BGR (60, 150, 30) +- 10
+  std::printf("ENOUGH button pixels: %d\n", cv::countNonZero(button));
+  EXPECT_GT(cv::countNonZero(button), 5000);  // a 360 x 48 px button, text aside
 }
 
 }  // namespace
