@@ -139,7 +139,7 @@ CalibrationWindowResult RunCalibrationWindow(const CalibrationWindowOptions& o, 
   GlWindow window(wo);
   GlTexture tex;
   CalibrationWindowResult result;
-  bool stop_reading = false;
+  bool stop_reading = false, key_down = false;
   while (!window.ShouldClose()) {
     glfwPollEvents();
     if (!stop_reading) {
@@ -154,6 +154,10 @@ CalibrationWindowResult RunCalibrationWindow(const CalibrationWindowOptions& o, 
         result.source_ended = true;
         stop_reading = true;
       }
+    }
+    if (o.tap_save_key) {  // a key held down for one frame, then released: one press
+      key_down = !key_down && o.tap_save_key(session.state());
+      ImGui::GetIO().KeysDown[GLFW_KEY_S] = key_down;
     }
     window.NewFrame();
     if (DrawFrame(tex, session, source.name()) || (o.auto_save && session.state().enough))

@@ -22,6 +22,9 @@ struct CalibrationWindowOptions {
   bool auto_save = false;           // close as soon as the session has enough (else wait for Enter / S)
   bool close_at_end = true;         // close when the source ends (a video); else keep showing the last frame
   std::string screenshot_path;      // PNG of the window as it closes ("" = none)
+  // Tests: called once per window frame with the session's state; true taps the S key in that
+  // frame (through ImGui's keyboard state, as a real key press arrives), at most every other frame.
+  std::function<bool(const calib::SessionState&)> tap_save_key;
   bool Check(std::string* error) const;
 };
 
