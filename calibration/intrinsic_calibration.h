@@ -28,6 +28,16 @@ struct CalibrationOptions {
   int min_tilted_views = 3;         // ...fewer tilted views: a warning (a board facing the camera
                                     // squarely looks the same to a longer lens further away, so the
                                     // focal length is not determined, whatever its std dev says)
+  // Refusal: a calibration this uncertain is not written (`vedette calibrate` exits 2 and says which
+  // views to add) instead of being written with a warning nobody reads.
+  int min_tilted_views_accepted = 2;  // fewer tilted views: refused (focal length undetermined; with
+                                      // one tilted view it rests on that single view's corners)
+  double max_focal_sd_share = 0.02;   // std dev of fx or fy over its value, above: refused. A good
+                                      // set of 12 views gives 0.02-0.25 %; at 2 % the 95 % band is
+                                      // +-4 %, and k1/k2, which trade off against f, are as loose:
+                                      // the lens correction at the image edges is then px off
+  double max_centre_sd_share = 0.03;  // std dev of cx (cy) over the image width (height), above:
+                                      // refused (a good set: < 0.2 %; a set huddled in one corner: 0.4 %)
   bool Check(std::string* error) const;
 };
 
@@ -50,6 +60,10 @@ struct CalibrationResult {
   double coverage = 0;                 // share of the image inside some board outline, 0..1
   int grid_cells_covered = 0;          // of a 3x3 grid over the image, cells that hold a corner (0..9)
   std::vector<std::string> warnings;   // in words; empty when nothing looks weak
+  // Why this calibration must not be used, in words, each saying which views would mend it; empty
+  // when it is accepted. Filled by CalibrateIntrinsics (the thresholds are CalibrationOptions').
+  std::vector<std::string> refusals;
+  bool accepted() const { return refusals.empty(); }
 };
 
 // Calibrates from the views where the board was found (views without corners are ignored). Throws
@@ -59,6 +73,16 @@ struct CalibrationResult {
 CalibrationResult CalibrateIntrinsics(const CalibrationOptions& options, const BoardSpec& board,
                                       const std::vector<BoardView>& views,
                                       const std::vector<std::pair<std::string, std::string>>& rejected = {});
+
+// Why a calibration must not be used (what CalibrateIntrinsics puts in `refusals`), each with the
+// views that would mend it: fewer than min_tilted_views_accepted tilted views, fx or fy deviation
+// above max_focal_sd_share of the value, cx (cy) deviation above max_centre_sd_share of the image
+// width (height).
+std::vector<std::string> CalibrationRefusals(const CalibrationOptions& options, const CalibrationResult& result);
+
+// Throws vedette::InputError(file, 0, "not written: ...every refusal...") when the result is refused
+// (`file` is the camera file that would have been written); does nothing when it is accepted.
+void ThrowIfRefused(const CalibrationResult& result, const std::string& file);
 
 // Writes OpenCV FileStorage YAML: the keys of OpenCV's calibration sample (camera_matrix,
 // distortion_coefficients, image_width, image_height, avg_reprojection_error) which LoadIntrinsics

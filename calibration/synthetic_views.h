@@ -47,6 +47,29 @@ CameraFromTable FrontalBoardPose(const BoardSpec& board, const CameraIntrinsics&
 std::vector<cv::Mat> RenderBoardViews(const BoardRenderOptions& options, const BoardPattern& pattern,
                                       const CameraIntrinsics& camera, const std::vector<CameraFromTable>& poses);
 
+// A video of a calibration board as a webcam records it while a person shows the board: each pose
+// held still for `frames_per_pose` frames, then the next pose (no frames in between: the session
+// sees a jump, as it would see a fast move). Every frame has its own sensor noise, so corners of a
+// held pose jitter as a real camera's do (hundredths of a px).
+struct SyntheticVideoOptions {
+  SpreadPoseOptions spread;            // the poses, when `poses` is empty
+  std::vector<CameraFromTable> poses;  // camera_from_board of each pose; empty: SpreadBoardPoses(spread, ...)
+  BoardRenderOptions render;           // image_size is the camera's; noise_sigma is applied per frame
+  int frames_per_pose = 5;             // frames each pose is held (a session keeps a view once the board
+                                       // was still for CalibrationSessionOptions::still_frames frames)
+  double fps = 10;                     // written frame rate, frames/s
+  bool Check(std::string* error) const;
+};
+
+// Renders the poses through `camera` (RenderBoardViews) and writes the video to `path` (a new file,
+// its folder must exist). The codec follows the extension: .avi Motion JPEG at quality 100 (OpenCV's
+// own encoder, always there), .mkv FFV1 (lossless, FFmpeg). Returns the number of frames written.
+// Throws vedette::InputError naming `path` for another extension or a file that cannot be written.
+// Example (tests, docs): a 12-pose video of a 9x6 chessboard through a known lens:
+//   WriteSyntheticBoardVideo({}, ParseBoardSpec("chessboard:9x6:25"), camera, dir + "/board.avi");
+int WriteSyntheticBoardVideo(const SyntheticVideoOptions& options, const BoardSpec& board,
+                             const CameraIntrinsics& camera, const std::string& path);
+
 // How far an estimated camera model is from the true one over the whole image, px, on a grid of
 // pixels p every `step_px` (image edges and corners included):
 //  - full: the true ray through p projected by the estimated model (camera matrix and distortion);

@@ -23,14 +23,11 @@
 #include "overlay/annotate.h"
 #include "overlay/dispute.h"
 #include "overlay/evidence.h"
+#include "overlay/gl_window.h"
 #include "overlay/imgui_renderer.h"
 #include "overlay/live_settings.h"
 #include "overlay/recorder.h"
 #include "rules/ruleset.h"
-
-#ifndef GL_BGR
-#define GL_BGR 0x80E0
-#endif
 
 namespace vedette::overlay {
 
@@ -39,45 +36,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 double MsBetween(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
-
-// An RGB texture refreshed from a BGR cv::Mat.
-struct Texture {
-  GLuint id = 0;
-  cv::Size size;
-  void Upload(const cv::Mat& bgr) {
-    if (!id) glGenTextures(1, &id);
-    glBindTexture(GL_TEXTURE_2D, id);
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    glPixelStorei(GL_UNPACK_ROW_LENGTH, static_cast<GLint>(bgr.step / bgr.elemSize()));
-    if (bgr.size() != size) {
-      glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
-      glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-      glTexImage2D(GL_TEXTURE_2D, 0, GL_RGB, bgr.cols, bgr.rows, 0, GL_BGR, GL_UNSIGNED_BYTE, bgr.data);
-      size = bgr.size();
-    } else {
-      glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, bgr.cols, bgr.rows, GL_BGR, GL_UNSIGNED_BYTE, bgr.data);
-    }
-    glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
-  }
-  void Release() {  // while the GL context is still current
-    if (id) glDeleteTextures(1, &id);
-    id = 0;
-    size = {};
-  }
-};
-
-cv::Mat ReadFramebuffer(GLFWwindow* window) {
-  int w = 0, h = 0;
-  glfwGetFramebufferSize(window, &w, &h);
-  cv::Mat rgb(h, w, CV_8UC3);
-  glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glReadBuffer(GL_BACK);
-  glReadPixels(0, 0, w, h, GL_RGB, GL_UNSIGNED_BYTE, rgb.data);
-  cv::Mat bgr;
-  cv::cvtColor(rgb, bgr, cv::COLOR_RGB2BGR);
-  cv::flip(bgr, bgr, 0);  // GL's rows run bottom-up
-  return bgr;
-}
 
 std::string EventText(const vision::TrackEvent& e) {
   nlohmann::json rest = e.json;
@@ -153,9 +111,10 @@ class LiveApp {
   std::unique_ptr<states::StatesConfig> states_;
   std::string states_note_;
   std::unique_ptr<LiveInteraction> ui_;
-  GLFWwindow* window_ = nullptr;
+  GLFWwindow* window_ = nullptr;  // gl_->handle() while the window is open
+  std::unique_ptr<GlWindow> gl_;
 
-  Texture camera_tex_, table_tex_;
+  GlTexture camera_tex_, table_tex_;
   cv::Mat raw_;                 // the last source frame, unannotated
   RectifyCache rectify_cache_;
   bool table_tex_stale_ = true;
@@ -418,11 +377,11 @@ void LiveApp::DrawView(const ImVec2& pos, const ImVec2& size) {
     // The rectified texture covers table x in [-margin, width + margin], y from depth + margin (top) down.
     const cv::Point2d p0 = view.Apply({-kTableMarginMm, roster.table_depth_mm + kTableMarginMm});
     const cv::Point2d p1 = view.Apply({roster.table_width_mm + kTableMarginMm, -kTableMarginMm});
-    dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(table_tex_.id)), ImVec2(p0.x, p0.y), ImVec2(p1.x, p1.y));
+    dl->AddImage(table_tex_.imgui_id(), ImVec2(p0.x, p0.y), ImVec2(p1.x, p1.y));
   } else if (have_frame_) {
     const cv::Point2d p0 = view.Apply({0, 0});
     const cv::Point2d p1 = view.Apply({static_cast<double>(source_.size().width), static_cast<double>(source_.size().height)});
-    dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(camera_tex_.id)), ImVec2(p0.x, p0.y), ImVec2(p1.x, p1.y));
+    dl->AddImage(camera_tex_.imgui_id(), ImVec2(p0.x, p0.y), ImVec2(p1.x, p1.y));
   }
   if (registered) {
     ui_->Update();  // the readout follows the units while they move
@@ -587,22 +546,13 @@ void LiveApp::DrawPanels(const ImVec2& pos, const ImVec2& size) {
 }
 
 LiveResult LiveApp::Run() {
-  if (!glfwInit()) throw std::runtime_error("GLFW could not initialise (no display?)");
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
-  window_ = glfwCreateWindow(o_.window_size.width, o_.window_size.height, o_.title.c_str(), nullptr, nullptr);
-  if (!window_) {
-    glfwTerminate();
-    throw std::runtime_error("could not open an OpenGL 3 window");
-  }
-  glfwMakeContextCurrent(window_);
-  glfwSwapInterval(o_.realtime ? 1 : 0);
-  IMGUI_CHECKVERSION();
-  ImGui::CreateContext();
-  ImGui::GetIO().IniFilename = o_.save_settings ? imgui_ini_.c_str() : nullptr;
-  ImGui::StyleColorsDark();
-  ImGui_ImplGlfw_InitForOpenGL(window_, true);
-  ImGui_ImplOpenGL3_Init("#version 130");
+  GlWindowOptions wo;
+  wo.title = o_.title;
+  wo.size = o_.window_size;
+  wo.vsync = o_.realtime;
+  wo.imgui_ini = o_.save_settings ? imgui_ini_ : "";
+  gl_ = std::make_unique<GlWindow>(wo);
+  window_ = gl_->handle();
 
   LiveResult result;
   const Clock::time_point started = Clock::now();
@@ -615,9 +565,7 @@ LiveResult LiveApp::Run() {
       next_due_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(period_s));
       if (!NextFrame()) source_done_ = true;
     }
-    ImGui_ImplOpenGL3_NewFrame();
-    ImGui_ImplGlfw_NewFrame();
-    ImGui::NewFrame();
+    gl_->NewFrame();
     bool script_running = false;
     if (o_.script) {
       std::vector<InputEvent> events;
@@ -633,18 +581,10 @@ LiveResult LiveApp::Run() {
     if (panels) DrawPanels(ImVec2(display.x - panel_w, 0), ImVec2(panel_w, display.y));
     DrawStateMenu();
     ApplyDeclarations();
-    ImGui::Render();
-    int w = 0, h = 0;
-    glfwGetFramebufferSize(window_, &w, &h);
-    glViewport(0, 0, w, h);
-    glClearColor(0.1f, 0.1f, 0.11f, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     const bool last = ((o_.max_frames >= 0 && frames_ >= o_.max_frames) || (source_done_ && o_.close_at_end)) && !script_running;
-    if (last && !o_.screenshot_path.empty() && ImGui::GetFrameCount() > 2) {
-      result.screenshot = ReadFramebuffer(window_);
-    }
-    glfwSwapBuffers(window_);
+    const bool capture = last && !o_.screenshot_path.empty() && ImGui::GetFrameCount() > 2;
+    cv::Mat shot = gl_->Present(capture);
+    if (capture) result.screenshot = shot;
     if (last && (o_.screenshot_path.empty() || !result.screenshot.empty())) break;
     if (!want_frame && o_.realtime) std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
@@ -652,11 +592,8 @@ LiveResult LiveApp::Run() {
   if (o_.save_settings) SaveLiveSettings(ui_->settings(), settings_path_);
   camera_tex_.Release();
   table_tex_.Release();
-  ImGui_ImplOpenGL3_Shutdown();
-  ImGui_ImplGlfw_Shutdown();
-  ImGui::DestroyContext();
-  glfwDestroyWindow(window_);
-  glfwTerminate();
+  gl_.reset();
+  window_ = nullptr;
   if (recorder_) summary_.codec = recorder_->codec();
   recorder_.reset();
   summary_.seconds = std::chrono::duration<double>(Clock::now() - started).count();

@@ -18,8 +18,8 @@
 //   | [/]        [\]          [\]    |
 //   +--------------------------------+
 //
-// Two weak sets must warn: boards huddled in one corner (poor coverage) and boards that all face the
-// camera squarely (focal length undetermined).
+// Two weak sets: boards huddled in one corner (poor coverage) must warn; boards that all face the
+// camera squarely (focal length undetermined) must be refused.
 //
 // Rendering and board detection are the slow part: the two good sets are made once for all tests.
 #include <gtest/gtest.h>
@@ -33,6 +33,7 @@
 #include "calibration/board_render.h"
 #include "calibration/intrinsic_calibration.h"
 #include "calibration/synthetic_views.h"
+#include "rules/input_error.h"
 #include "tests/app/run_command.h"
 
 namespace vedette::calib {
@@ -112,11 +113,12 @@ void ExpectCornersOnTruth(const RenderedSet& s) {
   }
 }
 
-bool AnyWarningHas(const CalibrationResult& r, const std::string& text) {
-  for (const std::string& w : r.warnings)
+bool AnyHas(const std::vector<std::string>& lines, const std::string& text) {
+  for (const std::string& w : lines)
     if (w.find(text) != std::string::npos) return true;
   return false;
 }
+bool AnyWarningHas(const CalibrationResult& r, const std::string& text) { return AnyHas(r.warnings, text); }
 
 // The checks shared by both boards: every figure against the truth, with the tolerance a user can
 // rely on for a well-spread set of 12 views.
@@ -170,6 +172,7 @@ void ExpectCloseToTruth(const CalibrationResult& r, size_t expected_views) {
   EXPECT_GE(r.coverage, 0.5);
   EXPECT_GE(r.grid_cells_covered, 8);
   for (const std::string& w : r.warnings) ADD_FAILURE() << "unexpected warning: " << w;
+  for (const std::string& w : r.refusals) ADD_FAILURE() << "unexpected refusal: " << w;
 }
 
 TEST(CalibrateRenderedViews, TheFastRendererDrawsWhatRenderBoardDraws) {
@@ -322,17 +325,21 @@ TEST(CalibrateRenderedViews, BoardsHuddledInOneCornerWarnOfPoorCoverage) {
   std::printf("huddled: lens (after best homography) RMS %.3f max %.3f px; whole model RMS %.3f max %.3f px\n",
               d.planar_rms_px, d.planar_max_px, d.full_rms_px, d.full_max_px);
   EXPECT_GT(d.full_rms_px, 1.5);  // the well-spread set: below 0.8
+  // Tilted views and deviations under the refusal thresholds (fx +- 0.4 %, cx +- 0.4 % of the
+  // width): written, with the coverage warning.
+  for (const std::string& w : r.refusals) ADD_FAILURE() << "unexpected refusal: " << w;
   // ...and the calibration's own deviations say so: several times those of the well-spread set.
   const CalibrationResult spread = CalibrateIntrinsics({}, Chessboard().board, Chessboard().views);
   for (int i = 0; i < 4; ++i) EXPECT_GT(r.stddev[i], 4 * spread.stddev[i]) << "intrinsic " << i;
 }
 
-TEST(CalibrateRenderedViews, FrontalViewsOnlyLeaveTheFocalLengthUnknownAndSaySo) {
+TEST(CalibrateRenderedViews, FrontalViewsOnlyLeaveTheFocalLengthUnknownAndAreRefused) {
   // Nine views spread over the image but all facing the camera squarely. A frontal board's image is
   // exactly the same for a focal length s times longer with every board s times further away and
   // the distortion rescaled (k1 s^2, k2 s^4, p1 s, p2 s; k3 is held at 0 with 9 views): the focal
   // length is not determined at all, and OpenCV's reported deviation (a fraction of a px) says
-  // nothing of it. The coverage is fine; the calibration must still warn.
+  // nothing of it. The coverage is fine; the calibration must still be refused (it used to be
+  // written with a warning), and say why.
   const BoardSpec board = ParseBoardSpec("chessboard:9x6:25");
   const CameraIntrinsics k = TrueCamera();
   std::vector<CameraFromTable> poses;
@@ -345,10 +352,14 @@ TEST(CalibrateRenderedViews, FrontalViewsOnlyLeaveTheFocalLengthUnknownAndSaySo)
   const double fx_error = r.intrinsics.camera_matrix(0, 0) - k.camera_matrix(0, 0);
   std::printf("frontal: fx error %+.2f px, reported std dev %.2f px\n", fx_error, r.stddev[0]);
   for (const auto& v : r.views) EXPECT_LT(v.tilt_deg, 1.0) << v.source;
-  EXPECT_TRUE(AnyWarningHas(r, "only 0 of 9 views show the board tilted by 15 deg or more"));
-  EXPECT_TRUE(AnyWarningHas(r, "the focal length is not determined"));
-  // The warning is deserved: the focal length is percents off (its reported std dev does not say so,
-  // which is why the warning looks at the tilts instead).
+  EXPECT_FALSE(r.accepted());
+  EXPECT_TRUE(AnyHas(r.refusals, "only 0 of 9 views show the board tilted by 15 deg or more"));
+  EXPECT_TRUE(AnyHas(r.refusals, "the focal length is not determined"));
+  EXPECT_TRUE(AnyHas(r.refusals, "tilt the board 20-45 deg"));
+  EXPECT_FALSE(AnyWarningHas(r, "the focal length is not determined"));  // said once, as the refusal
+  EXPECT_THROW(ThrowIfRefused(r, "cam.yaml"), InputError);
+  // The refusal is deserved: the focal length is percents off (its reported std dev does not say so,
+  // which is why the refusal looks at the tilts instead).
   EXPECT_GT(std::abs(fx_error) / k.camera_matrix(0, 0), 0.01);
   EXPECT_GE(r.coverage, 0.5);  // not a coverage problem
 }

@@ -42,6 +42,22 @@ TEST(CalibrateCli, ChessboardPhotosWriteACameraFileLoadIntrinsicsReads) {
   EXPECT_LT(k.avg_reprojection_error_px, 0.5);
 }
 
+TEST(CalibrateCli, TooUncertainACalibrationIsRefusedNotWritten) {
+  // The aruco tutorial's 4 ChArUco photos pin fx only to +- 12 %: refused (exit 2), with the reason
+  // and the views to add, and no file (it used to be written with a warning).
+  std::string images;
+  for (int i = 0; i < 4; ++i) images += " " + RealData(cv::format("aruco/img_%02d.jpg", i));
+  const std::string out = TempDir() + "/charuco4.yaml";
+  const auto r = RunVedette("calibrate --board charuco:5x7:40:20:DICT_6X6_250 --out " + out + images);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_NE(r.err.find("vedette: " + out + ": not written: the calibration is too uncertain to use:\n  fx is uncertain by"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("add views with the board tilted 20-40 deg"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
 TEST(CalibrateCli, BadInputExitsTwoNamingTheProblem) {
   const ScopedTempDir dir("cli_calibrate_bad");
   const std::string out = dir.File("bad.yaml");

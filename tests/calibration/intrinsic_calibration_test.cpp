@@ -75,6 +75,7 @@ TEST(CalibrateIntrinsics, RealChessboardPhotos) {
   EXPECT_EQ(r.intrinsics.image_size, cv::Size(640, 480));
   EXPECT_GT(r.coverage, 0.3);
   EXPECT_LE(r.coverage, 1.0);
+  for (const auto& w : r.refusals) ADD_FAILURE() << "refused: " << w;  // 13 varied photos: accepted
 
   // What SaveCalibration writes, LoadIntrinsics reads back exactly.
   const std::string path = TempPath("left.yaml");
@@ -113,10 +114,15 @@ TEST(CalibrateIntrinsics, RealCharucoPhotosAndTheBiasOnRealData) {
   }
   EXPECT_NEAR(k(0, 2), tutorial.camera_matrix(0, 2), 5);  // cx is well determined (+- 2 px)
   EXPECT_LT(r.intrinsics.avg_reprojection_error_px, 0.5);
-  // Four views: the calibration says it is weak.
+  // Four views: the calibration says it is weak, and with fx +- 12 % it is refused (`vedette
+  // calibrate` exits 2 and writes nothing), saying which views to add.
   bool few_views_warned = false;
   for (const auto& w : r.warnings) few_views_warned |= w.find("only 4 views") != std::string::npos;
   EXPECT_TRUE(few_views_warned);
+  ASSERT_FALSE(r.accepted());
+  std::printf("refused: %s\n", r.refusals.front().c_str());
+  EXPECT_EQ(r.refusals.front().rfind("fx is uncertain by ", 0), 0u) << r.refusals.front();
+  EXPECT_NE(r.refusals.front().find("add views with the board tilted 20-40 deg"), std::string::npos);
 
   // OpenCV's raw corners sit +0.5 px off: calibrated from them, the principal point moves by the
   // same half pixel, and nothing else changes much.
@@ -159,6 +165,48 @@ TEST(CalibrateIntrinsics, DropsAViewThatDoesNotFit) {
   for (const auto& w : r.warnings) named |= w.find("dropped view") != std::string::npos && w.find("left05.jpg") != std::string::npos;
   EXPECT_TRUE(named);
   EXPECT_LT(r.intrinsics.avg_reprojection_error_px, 0.5);
+}
+
+TEST(CalibrationRefusals, EachThresholdAndItsAdvice) {
+  // A hand-made result: 640x480, fx 500 fy 500 cx 320 cy 240 px, 4 used views of which 2 tilted.
+  CalibrationResult r;
+  r.intrinsics.camera_matrix = cv::Matx33d(500, 0, 320, 0, 500, 240, 0, 0, 1);
+  r.intrinsics.image_size = cv::Size(640, 480);
+  for (double tilt : {30.0, 25.0, 5.0, 3.0}) {
+    CalibrationViewResult v;
+    v.tilt_deg = tilt;
+    r.views.push_back(v);
+  }
+  r.stddev = {9.9, 9.9, 19.1, 14.3, 0, 0, 0, 0, 0};  // just under 2 % of f, 3 % of width and height
+  CalibrationOptions o;
+  EXPECT_TRUE(CalibrationRefusals(o, r).empty());
+  r.stddev = {10.1, 9.9, 19.3, 14.5, 0, 0, 0, 0, 0};  // fx, cx and cy just over
+  std::vector<std::string> why = CalibrationRefusals(o, r);
+  ASSERT_EQ(why.size(), 3u);
+  EXPECT_EQ(why[0].rfind("fx is uncertain by 2.0 % (+- 10.1 px; at most 2.0 % accepted)", 0), 0u) << why[0];
+  EXPECT_NE(why[1].find("cx is uncertain by +- 19.3 px (3.0 % of the image; at most 3.0 % accepted): add views "
+                        "with the board near the left and right edges of the image"),
+            std::string::npos)
+      << why[1];
+  EXPECT_NE(why[2].find("near the top and bottom edges"), std::string::npos) << why[2];
+  // A second view under 15 deg leaves one tilted view: refused, the focal length undetermined.
+  r.stddev = {1, 1, 1, 1, 0, 0, 0, 0, 0};
+  r.views[1].tilt_deg = 10;
+  why = CalibrationRefusals(o, r);
+  ASSERT_EQ(why.size(), 1u);
+  EXPECT_EQ(why[0].rfind("only 1 of 4 views show the board tilted by 15 deg or more (the most: 30 deg)", 0), 0u) << why[0];
+  r.views[0].used = false;  // a dropped view does not count
+  EXPECT_EQ(CalibrationRefusals(o, r)[0].rfind("only 0 of 3 views", 0), 0u);
+  r.refusals = CalibrationRefusals(o, r);
+  try {
+    ThrowIfRefused(r, "cam.yaml");
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), "cam.yaml");
+    EXPECT_NE(std::string(e.what()).find("not written: the calibration is too uncertain to use:\n  only 0 of 3"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(CalibrateIntrinsics, TooFewViewsNamesTheFilesAndWhy) {

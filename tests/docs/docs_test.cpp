@@ -16,9 +16,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <opencv2/imgproc.hpp>
-#include <opencv2/videoio.hpp>
-
 #include "calibration/board_spec.h"
 #include "calibration/camera_model.h"
 #include "calibration/roster.h"
@@ -72,7 +69,7 @@ class DocsTest : public ::testing::Test {
                               (d / "true_cam.yaml").string());
     ASSERT_EQ(r.status, 0) << r.err;
     camera_.table = (d / "table.mkv").string();
-    camera_.board = (d / "board.mkv").string();
+    camera_.board = (d / "board.avi").string();
     WriteBoardVideo(camera_.board, (d / "true_cam.yaml").string());
   }
   static void TearDownTestSuite() {
@@ -108,23 +105,11 @@ CameraVideos DocsTest::camera_;
 
 void DocsTest::WriteBoardVideo(const std::string& path, const std::string& true_camera) {
   const calib::CameraIntrinsics k = calib::LoadIntrinsics(true_camera);
-  const calib::BoardSpec board = calib::ParseBoardSpec(kGuideBoard);
-  calib::SpreadPoseOptions spread;
-  spread.views = 14;
-  calib::BoardRenderOptions render;
-  render.image_size = k.image_size;
-  render.supersample = 2;
-  render.blur_sigma_px = 0.6;
-  render.noise_sigma = 1.5;
-  const std::vector<cv::Mat> views =
-      calib::RenderBoardViews(render, calib::MakeBoardPattern(board), k, calib::SpreadBoardPoses(spread, board, k));
-  cv::VideoWriter out(path, cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 15, k.image_size, true);
-  ASSERT_TRUE(out.isOpened()) << path;
-  for (const cv::Mat& v : views) {
-    cv::Mat bgr = v;
-    if (v.channels() == 1) cv::cvtColor(v, bgr, cv::COLOR_GRAY2BGR);
-    for (int hold = 0; hold < 6; ++hold) out.write(bgr);  // held still, as a player holds the board
-  }
+  calib::SyntheticVideoOptions video;  // the poses a player is told to show, each held still
+  video.render.supersample = 2;
+  video.render.blur_sigma_px = 0.6;
+  video.render.noise_sigma = 1.5;
+  ASSERT_GT(calib::WriteSyntheticBoardVideo(video, calib::ParseBoardSpec(kGuideBoard), k, path), 0);
 }
 
 TEST(DocCommands, ShellBlocksAreReadInOrderWithContinuationsAndWithoutTheSetUp) {
