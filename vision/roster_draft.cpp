@@ -115,6 +115,62 @@ std::vector<Sighting> Sightings(const std::vector<calib::MarkerObservation>& mar
 
 }  // namespace
 
+namespace {
+
+// Detection over every size a unit marker might have, not only the template's (a template made
+// from --table lists only its large anchors).
+Detections DetectAll(const RosterDraftOptions& o, const cv::Mat& gray, const calib::CameraIntrinsics& k, const Scene& from,
+                     const cv::aruco::Dictionary& dict, DetectorOptions* used) {
+  Scene sizes = from;
+  Unit probe;
+  probe.marker = MarkerMount{};
+  probe.marker->size_mm = o.smallest_marker_mm;
+  sizes.units.push_back(probe);
+  *used = DetectorOptionsFor(sizes, k);
+  return DetectMarkers(*used, gray, dict);
+}
+
+// The notes about the picture as a whole: an anchor seen twice, markers beyond the dictionary.
+void PictureNotes(const Detections& det, const DetectorOptions& dopt, const cv::Mat& gray, const Scene& from, int dict_size,
+                  RosterDraft* d) {
+  for (int id : det.duplicate_ids)
+    for (const Anchor& a : from.anchors)
+      if (a.marker == id) d->notes.push_back("anchor marker " + std::to_string(id) + " seen at two spots: keep one of them");
+  for (const auto& m : OutOfRange(dopt, gray, from.dictionary, dict_size, det.markers)) {
+    const cv::Point2f c = Centre(m.corners_px);
+    d->notes.push_back("marker " + std::to_string(m.id) + Fmt(" at image px (%.0f, %.0f)", c.x, c.y) + " is not in " +
+                       from.dictionary + " (IDs 0-" + std::to_string(dict_size - 1) +
+                       "): reprint it with a free ID of that dictionary");
+  }
+}
+
+// One unit marker seen: the template's unit (its size checked) or a new one (its size measured).
+// False when its corners do not meet the table plane.
+bool DraftUnit(const RosterDraftOptions& o, const calib::CameraIntrinsics& k, const Sighting& s, const Unit* known, int cells,
+               const Scene& taken, RosterDraft* d, Unit* out) {
+  const double height = known ? known->marker->height_mm : o.new_marker_height_mm;
+  const double nominal = known ? known->marker->size_mm : 16.0;  // only the residual uses it
+  const MarkerOnPlane p = MarkerPoseOnPlane(k, d->registration.camera_from_table, s.corners_px, height, nominal);
+  if (!p.ok) return false;
+  const double rounded = std::max(o.size_step_mm, std::round(p.side_mm / o.size_step_mm) * o.size_step_mm);
+  *out = known ? *known : NewUnit(o, s.id, rounded, cells, taken);
+  out->pose.reset();
+  std::vector<std::string>& flags = d->flags[out->id];
+  d->seen_at[out->id] = Fmt("marker seen at x %.0f, y %.0f mm, measured %.2f mm across", p.centre_mm.x, p.centre_mm.y, p.side_mm);
+  if (s.count > 1)
+    flags.push_back("marker " + std::to_string(s.id) + " seen at " + std::to_string(s.count) +
+                    " spots: two bases carry one ID; reprint one with a free ID");
+  const double side_px = SidePx(s.corners_px);
+  if (side_px < o.min_reliable_side_px)
+    flags.push_back(Fmt("marker only %.0f px in the picture (read reliably from %.0f px): larger markers or the camera lower",
+                        side_px, o.min_reliable_side_px));
+  if (known && std::abs(p.side_mm - nominal) > o.max_size_mismatch * nominal)
+    flags.push_back(Fmt("marker measures %.1f mm, the roster says %.1f mm: printed at another scale?", p.side_mm, nominal));
+  return true;
+}
+
+}  // namespace
+
 RosterDraft DraftRoster(const RosterDraftOptions& o, const cv::Mat& image, const calib::CameraIntrinsics& k,
                         const Scene& from, const std::string& image_name) {
   if (std::string error; !o.Check(&error)) throw std::invalid_argument("roster draft options: " + error);
@@ -122,16 +178,10 @@ RosterDraft DraftRoster(const RosterDraftOptions& o, const cv::Mat& image, const
   cv::Mat gray = image;
   if (image.channels() != 1) cv::cvtColor(image, gray, image.channels() == 4 ? cv::COLOR_BGRA2GRAY : cv::COLOR_BGR2GRAY);
   const cv::Ptr<cv::aruco::Dictionary> dict = calib::ResolveDictionary(from.dictionary);
-  const int cells = dict->markerSize + 2;
-  // Step 1: detection over every size a unit marker might have, not only the template's.
-  Scene sizes = from;
-  Unit probe;
-  probe.marker = MarkerMount{};
-  probe.marker->size_mm = o.smallest_marker_mm;
-  sizes.units.push_back(probe);
-  const DetectorOptions dopt = DetectorOptionsFor(sizes, k);
-  const Detections det = DetectMarkers(dopt, gray, *dict);
-  // Step 2: the table, from the template's anchors.
+  // Step 1: every marker in view.
+  DetectorOptions dopt;
+  const Detections det = DetectAll(o, gray, k, from, *dict, &dopt);
+  // Step 2: the table, from the template's anchors (an ID seen twice cannot be trusted as one).
   RosterDraft d;
   std::vector<calib::MarkerObservation> usable;
   for (const auto& m : det.markers)
@@ -140,18 +190,8 @@ RosterDraft DraftRoster(const RosterDraftOptions& o, const cv::Mat& image, const
   if (!d.registration.ok)
     throw InputError(image_name, 0, "cannot register the table: " + d.registration.message +
                                         " (the anchors must be in view at the roster's positions)");
-  for (int id : det.duplicate_ids)
-    for (const Anchor& a : from.anchors)
-      if (a.marker == id) d.notes.push_back("anchor marker " + std::to_string(id) + " seen at two spots: keep one of them");
-  for (const auto& m : OutOfRange(dopt, gray, from.dictionary, calib::DictionarySize(*dict), det.markers)) {
-    const cv::Point2f c = Centre(m.corners_px);
-    d.notes.push_back("marker " + std::to_string(m.id) + Fmt(" at image px (%.0f, %.0f)", c.x, c.y) + " is not in " +
-                      from.dictionary + " (IDs 0-" + std::to_string(calib::DictionarySize(*dict) - 1) +
-                      "): reprint it with a free ID of that dictionary");
-  }
-  // Step 3: each unit marker seen: the template's unit, checked, or a new one.
-  d.roster = from;
-  d.roster.units.clear();
+  PictureNotes(det, dopt, gray, from, calib::DictionarySize(*dict), &d);
+  // Step 3: each unit marker seen.
   std::vector<Unit> added;
   std::map<std::string, Unit> kept;
   Scene taken = from;  // ids in use: the template's and the new units' so far
@@ -159,24 +199,8 @@ RosterDraft DraftRoster(const RosterDraftOptions& o, const cv::Mat& image, const
     const Unit* known = nullptr;
     for (const Unit& u : from.units)
       if (u.marker && u.marker->id == s.id) known = &u;
-    const double height = known ? known->marker->height_mm : o.new_marker_height_mm;
-    const double nominal = known ? known->marker->size_mm : 16.0;
-    const MarkerOnPlane p = MarkerPoseOnPlane(k, d.registration.camera_from_table, s.corners_px, height, nominal);
-    if (!p.ok) continue;
-    const double rounded = std::max(o.size_step_mm, std::round(p.side_mm / o.size_step_mm) * o.size_step_mm);
-    Unit u = known ? *known : NewUnit(o, s.id, rounded, cells, taken);
-    u.pose.reset();
-    std::vector<std::string>& flags = d.flags[u.id];
-    d.seen_at[u.id] = Fmt("marker seen at x %.0f, y %.0f mm, measured %.2f mm across", p.centre_mm.x, p.centre_mm.y, p.side_mm);
-    if (s.count > 1)
-      flags.push_back("marker " + std::to_string(s.id) + " seen at " + std::to_string(s.count) +
-                      " spots: two bases carry one ID; reprint one with a free ID");
-    const double side_px = SidePx(s.corners_px);
-    if (side_px < o.min_reliable_side_px)
-      flags.push_back(Fmt("marker only %.0f px in the picture (read reliably from %.0f px): larger markers or the camera lower",
-                          side_px, o.min_reliable_side_px));
-    if (known && std::abs(p.side_mm - nominal) > o.max_size_mismatch * nominal)
-      flags.push_back(Fmt("marker measures %.1f mm, the roster says %.1f mm: printed at another scale?", p.side_mm, nominal));
+    Unit u;
+    if (!DraftUnit(o, k, s, known, dict->markerSize + 2, taken, &d, &u)) continue;
     if (known) kept[u.id] = u;
     else {
       taken.units.push_back(u);
@@ -184,6 +208,8 @@ RosterDraft DraftRoster(const RosterDraftOptions& o, const cv::Mat& image, const
     }
   }
   // Step 4: the template's units in their order (seen or not), then the new ones by marker.
+  d.roster = from;
+  d.roster.units.clear();
   for (const Unit& u : from.units) {
     Unit copy = u;
     copy.pose.reset();

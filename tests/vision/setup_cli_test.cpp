@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
+#include <opencv2/videoio.hpp>
 
 #include "calibration/dictionary.h"
 #include "calibration/roster.h"
@@ -175,6 +176,28 @@ TEST_F(SetupCli, DarkAsksForMoreLight) {
   EXPECT_EQ(r.status, 3) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_NE(Advice(j).find("more light"), std::string::npos) << Advice(j);
+}
+
+// A camera settling: a short video whose first four frames are dark (auto-exposure still
+// adjusting) and whose fifth is right. `check --video` reads it to its end (it is under a second)
+// and checks the last frame: READY; told to settle for no time, it checks the first: NOT READY.
+TEST_F(SetupCli, VideoIsCheckedOnItsLastFrame) {
+  const fs::path video = dir_ / "settling.avi";
+  const cv::Mat right = cv::imread((dir_ / "table.png").string());
+  cv::Mat dark;
+  right.convertTo(dark, -1, 0.25);
+  {
+    cv::VideoWriter writer(video.string(), cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 10, right.size());
+    ASSERT_TRUE(writer.isOpened());
+    for (int i = 0; i < 4; ++i) writer.write(dark);
+    writer.write(right);
+  }
+  const std::string args = "check --video " + video.string() + " --calib " + (dir_ / "table.yaml").string() + " --roster " + kRoster;
+  auto r = RunVedette(args);
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  r = RunVedette(args + " --settle-s 0 --json");
+  EXPECT_EQ(r.status, 3) << r.err;
+  EXPECT_NE(r.out.find("more light"), std::string::npos) << r.out;
 }
 
 TEST_F(SetupCli, CheckBadInputIsStatusTwo) {
