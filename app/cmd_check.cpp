@@ -111,6 +111,7 @@ nlohmann::json ToJson(const vision::ViewCheck& v) {
   j["image_clipped_share"] = v.image_clipped_share;
   j["advice"] = v.advice;
   j["ready"] = v.ready;
+  j["ms"] = v.ms;
   return j;
 }
 

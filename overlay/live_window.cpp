@@ -8,6 +8,7 @@
 #include <ctime>
 #include <deque>
 #include <filesystem>
+#include <future>
 #include <memory>
 #include <set>
 #include <stdexcept>
@@ -138,6 +139,7 @@ class LiveApp {
   void DrawView(const ImVec2& pos, const ImVec2& size);
   void DrawPanels(const ImVec2& pos, const ImVec2& size);
   void DrawSetupPanel();
+  void CollectSetupCheck(bool wait);  // takes a finished (or, with wait, the pending) check
   void HandleKeys();
   void FeedMouse(bool hovered);
   void RefreshFrameContext();
@@ -179,7 +181,8 @@ class LiveApp {
 
   ViewTransform last_view_;
   std::optional<vision::ViewCheck> setup_;  // the set-up panel's check of a recent frame
-  Clock::time_point setup_at_;             // when it was made
+  std::future<vision::ViewCheck> setup_job_;  // the check under way, if any
+  Clock::time_point setup_at_;             // when the last one started
   std::string setup_error_;
   static constexpr double kTablePxPerMm = 1.0;
   static constexpr double kTableMarginMm = 20.0;
@@ -449,18 +452,27 @@ void LiveApp::DrawView(const ImVec2& pos, const ImVec2& size) {
   ImGui::End();
 }
 
-// The set-up check (S): vision::CheckView on the current frame, redone at most once a second (a
-// full detection and the marker measures cost a few tens of ms at 1080p; once a second leaves the
-// live path its speed and still follows a player moving the lamp or the camera).
+// The set-up check (S): vision::CheckView on the current frame, started at most once a second on
+// a worker thread (a full detection and the marker measures take about 100 ms at 1920x1440; on
+// the window's thread that would be a visible hitch every second). The panel shows the last result.
+void LiveApp::CollectSetupCheck(bool wait) {
+  if (!setup_job_.valid()) return;
+  if (!wait && setup_job_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
+  try {
+    setup_ = setup_job_.get();
+    setup_error_.clear();
+  } catch (const std::exception& e) {
+    setup_error_ = e.what();
+  }
+}
+
 void LiveApp::DrawSetupPanel() {
-  if (have_frame_ && (!setup_ || Clock::now() - setup_at_ >= std::chrono::seconds(1))) {
+  CollectSetupCheck(false);
+  if (have_frame_ && !setup_job_.valid() && (!setup_ || Clock::now() - setup_at_ >= std::chrono::seconds(1))) {
     setup_at_ = Clock::now();
-    try {
-      setup_ = vision::CheckView(vision::ViewCheckOptions{}, raw_, pipeline_.intrinsics(), pipeline_.roster());
-      setup_error_.clear();
-    } catch (const std::exception& e) {
-      setup_error_ = e.what();
-    }
+    setup_job_ = std::async(std::launch::async, [frame = raw_.clone(), k = pipeline_.intrinsics(), roster = pipeline_.roster()] {
+      return vision::CheckView(vision::ViewCheckOptions{}, frame, k, roster);
+    });
   }
   ImGui::SetNextWindowPos(ImVec2(20, 20), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(430, 0), ImGuiCond_FirstUseEver);
@@ -731,6 +743,7 @@ LiveResult LiveApp::Run() {
   result.dispute = ui_->dispute();
   result.evidence = ui_->evidence_saved();
   result.declarations = declarations_;
+  CollectSetupCheck(true);
   result.setup_check = setup_;
   summary_.frames = frames_;
   summary_.units_in_roster = static_cast<int>(pipeline_.roster().units.size());
