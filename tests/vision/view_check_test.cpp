@@ -180,6 +180,36 @@ TEST(CheckView, DarkPictureAsksForMoreLight) {
   EXPECT_LT(v.image_mean_level, 70);
 }
 
+// Twice the light: white paper burnt out at 255 round every marker. Still read, so READY can stand,
+// but the advice names the glare.
+TEST(CheckView, BurntOutPictureNamesTheGlare) {
+  const Table t = SmallTable(800);
+  cv::Mat bright;
+  Render(t).convertTo(bright, -1, 2.0);
+  const ViewCheck v = CheckView(ViewCheckOptions{}, bright, t.cam.intrinsics, t.roster);
+  EXPECT_TRUE(AdviceHas(v, "glare/clipped at")) << AllAdvice(v);
+  for (const MarkerCheck& c : v.units)
+    EXPECT_NE(std::find(c.problems.begin(), c.problems.end(), MarkerProblem::kClipped), c.problems.end()) << c.name;
+  EXPECT_GT(v.image_clipped_share, 0.05);
+}
+
+// A washed-out picture (haze, or a glossy print under a lamp): a sixth of the contrast on a bright
+// ground, white about 185 and black about 155. Bright enough, but too little contrast.
+TEST(CheckView, WashedOutPictureIsLowContrastNotDark) {
+  const Table t = SmallTable(800);
+  cv::Mat hazy;
+  Render(t).convertTo(hazy, -1, 1.0 / 6.0, 150);
+  const ViewCheck v = CheckView(ViewCheckOptions{}, hazy, t.cam.intrinsics, t.roster);
+  EXPECT_FALSE(v.ready);
+  EXPECT_TRUE(AdviceHas(v, "low contrast at")) << AllAdvice(v);
+  EXPECT_FALSE(AdviceHas(v, "too dark")) << AllAdvice(v);
+  for (const MarkerCheck& c : v.units)
+    if (c.quality.seen) {
+      EXPECT_LT(c.quality.contrast, 40) << c.name;
+      EXPECT_GT(c.quality.white_level, 80) << c.name;
+    }
+}
+
 TEST(ViewCheckOptions, CheckNamesTheBadField) {
   ViewCheckOptions o;
   std::string error;
