@@ -127,6 +127,9 @@ void SetupRoster(CLI::App& root) {
     const cv::Mat image = SettledFrame(a->frame, &source);
     const calib::CameraIntrinsics k = LensFor(a->calib, image.size());
     const vision::RosterDraft draft = vision::DraftRoster(a->options, image, k, from, source);
+    if (draft.roster.units.empty())
+      throw InputError(source, 0, "no unit marker seen, only anchors: are the units on the table, and their markers "
+                                  "large enough in the picture? (`vedette check` says)");
     std::vector<std::string> header = {"Roster drafted by `vedette roster` from " + source +
                                            (a->from.empty() ? "" : ", starting from " + a->from) + ".",
                                        "Name the new units (U<marker>) and set their side, type, formation and base;",
