@@ -46,16 +46,15 @@ void PrintRow(const vision::MarkerCheck& c) {
   else
     std::snprintf(line, sizeof line, "  %-16s %-4s %8.1f %8.2f %5.0f-%-6.0f %6.0f %7.1f%%  %s\n", name.c_str(), "yes", q.side_px,
                   q.edge_rise_px, q.white_level, q.black_level, q.mean_level, 100.0 * q.clipped_share, Problems(c).c_str());
-  std::cout << line;
+  std::fputs(line, stdout);
 }
 
 void PrintText(const vision::ViewCheck& v, const vision::ViewCheckOptions& o, const std::string& source) {
   std::printf("view check of %s\n", source.c_str());
   std::printf("  %-16s %-4s %8s %8s %12s %6s %8s  %s\n", "", "seen", "side px", "edge px", "white-black", "mean", "clipped", "");
   std::printf("anchors\n");
-  std::fflush(stdout);
   for (const auto& c : v.anchors) PrintRow(c);
-  std::cout << "units (marker)\n";
+  std::printf("units (marker)\n");
   for (const auto& c : v.units) PrintRow(c);
   std::printf("limits: side >= %.0f px, edge rise <= %.1f px, contrast >= %.0f, white >= %.0f, clipped <= %.0f %%\n",
               o.min_reliable_side_px, o.max_edge_rise_px, o.min_contrast, o.min_white_level, 100.0 * o.max_clipped_share);
@@ -136,7 +135,7 @@ void SetupCheck(CLI::App& root) {
     const cv::Mat image = SettledFrame(a->frame, &source);
     const calib::CameraIntrinsics k = LensFor(a->calib, image.size());
     const vision::ViewCheck v = vision::CheckView(a->options, image, k, roster);
-    if (a->json) std::cout << ToJson(v).dump(2) << "\n";
+    if (a->json) std::printf("%s\n", ToJson(v).dump(2).c_str());
     else PrintText(v, a->options, source);
     std::fflush(stdout);
     if (!v.ready) SetExitCode(kNotReadyExit);
