@@ -44,4 +44,13 @@ StillInput GrabStill(const StillInputArgs& args, cv::Size camera_size) {
   return still;
 }
 
+calib::CameraIntrinsics LensForPicture(const calib::CameraIntrinsics& calibrated, cv::Size picture) {
+  if (calibrated.image_size.width == 0) {
+    calib::CameraIntrinsics k = calibrated;
+    k.image_size = picture;
+    return k;
+  }
+  return calib::ScaledTo(calibrated, picture);
+}
+
 }  // namespace vedette::app

@@ -8,6 +8,8 @@
 #include <CLI/CLI.hpp>
 #include <opencv2/core.hpp>
 
+#include "calibration/camera_model.h"
+
 namespace vedette::app {
 
 struct StillInputArgs {
@@ -29,5 +31,10 @@ struct StillInput {
 // Throws vedette::InputError naming the file or device when there is no picture to be had.
 // `camera_size` (px), when given, is asked of a webcam (the calibration's size).
 StillInput GrabStill(const StillInputArgs& args, cv::Size camera_size = {});
+
+// The camera file's lens at the picture's size: a calibration at another resolution of the same
+// camera is scaled (ScaledTo refuses another aspect ratio), a file without a size is taken to be
+// at the picture's size.
+calib::CameraIntrinsics LensForPicture(const calib::CameraIntrinsics& calibrated, cv::Size picture);
 
 }  // namespace vedette::app

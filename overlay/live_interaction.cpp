@@ -258,6 +258,7 @@ bool LiveInteraction::KeyPressed(int key) {
     case 'H':
     case kKeyF1: settings_.show_help = !settings_.show_help; return true;
     case kKeyTab: settings_.show_panels = !settings_.show_panels; return true;
+    case 'S': settings_.show_setup = !settings_.show_setup; return true;
     case ' ': paused_ = !paused_; return true;
     case 'R': CurrentViewState() = ViewState{}; return true;
     case 'E': SaveEvidenceNow(); return true;

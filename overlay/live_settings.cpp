@@ -54,6 +54,7 @@ LiveSettings LoadLiveSettings(const std::string& path) {
     else if (key == "top_down") s.top_down = value == "1";
     else if (key == "show_help") s.show_help = value == "1";
     else if (key == "show_panels") s.show_panels = value == "1";
+    else if (key == "show_setup") s.show_setup = value == "1";
     else if (key == "camera_view") ReadView(value, &s.camera_view);
     else if (key == "table_view") ReadView(value, &s.table_view);
   }
@@ -71,6 +72,7 @@ bool SaveLiveSettings(const LiveSettings& s, const std::string& path) {
   out << "top_down = " << (s.top_down ? 1 : 0) << "\n";
   out << "show_help = " << (s.show_help ? 1 : 0) << "\n";
   out << "show_panels = " << (s.show_panels ? 1 : 0) << "\n";
+  out << "show_setup = " << (s.show_setup ? 1 : 0) << "\n";
   out << "camera_view = " << WriteView(s.camera_view) << "\n";
   out << "table_view = " << WriteView(s.table_view) << "\n";
   return static_cast<bool>(out);

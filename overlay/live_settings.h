@@ -1,6 +1,6 @@
 #pragma once
 // What the live window remembers between runs: hidden layers, which view is shown, each view's
-// zoom and centre, the help panel. A small INI beside ImGui's own imgui.ini, in
+// zoom and centre, the help and set-up panels. A small INI beside ImGui's own imgui.ini, in
 // $XDG_CONFIG_HOME/vedette (else ~/.config/vedette): key = value lines, unknown keys ignored, so
 // an older or newer file never stops the window from opening.
 #include <string>
@@ -15,6 +15,7 @@ struct LiveSettings {
   bool top_down = false;      // show the rectified table instead of the camera picture
   bool show_help = true;      // the keyboard help panel
   bool show_panels = true;    // the side panels
+  bool show_setup = false;    // the set-up check panel (S): the camera's view judged, READY or not
   ViewState camera_view;      // content: image px
   ViewState table_view;       // content: table mm
 };

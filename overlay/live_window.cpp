@@ -8,6 +8,7 @@
 #include <ctime>
 #include <deque>
 #include <filesystem>
+#include <future>
 #include <memory>
 #include <set>
 #include <stdexcept>
@@ -53,7 +54,7 @@ struct KeyMap {
 constexpr KeyMap kKeys[] = {
     {GLFW_KEY_0, '0'}, {GLFW_KEY_1, '1'}, {GLFW_KEY_2, '2'}, {GLFW_KEY_3, '3'}, {GLFW_KEY_4, '4'},
     {GLFW_KEY_5, '5'}, {GLFW_KEY_6, '6'}, {GLFW_KEY_7, '7'}, {GLFW_KEY_8, '8'}, {GLFW_KEY_9, '9'},
-    {GLFW_KEY_T, 'T'}, {GLFW_KEY_H, 'H'}, {GLFW_KEY_R, 'R'}, {GLFW_KEY_E, 'E'}, {GLFW_KEY_Q, 'Q'},
+    {GLFW_KEY_T, 'T'}, {GLFW_KEY_H, 'H'}, {GLFW_KEY_R, 'R'}, {GLFW_KEY_E, 'E'}, {GLFW_KEY_Q, 'Q'}, {GLFW_KEY_S, 'S'},
     {GLFW_KEY_SPACE, ' '}, {GLFW_KEY_ESCAPE, kKeyEscape}, {GLFW_KEY_TAB, kKeyTab}, {GLFW_KEY_F1, kKeyF1},
 };
 
@@ -95,6 +96,8 @@ class LiveApp {
   bool NextFrame();
   void DrawView(const ImVec2& pos, const ImVec2& size);
   void DrawPanels(const ImVec2& pos, const ImVec2& size);
+  void DrawSetupPanel();
+  void CollectSetupCheck(bool wait);  // takes a finished (or, with wait, the pending) check
   void HandleKeys();
   void FeedMouse(bool hovered);
   void RefreshFrameContext();
@@ -136,6 +139,10 @@ class LiveApp {
   std::vector<nlohmann::json> unlogged_;      // state choices made before the recorder opened
 
   ViewTransform last_view_;
+  std::optional<vision::ViewCheck> setup_;  // the set-up panel's check of a recent frame
+  std::future<vision::ViewCheck> setup_job_;  // the check under way, if any
+  Clock::time_point setup_at_;             // when the last one started
+  std::string setup_error_;
   static constexpr double kTablePxPerMm = 1.0;
   static constexpr double kTableMarginMm = 20.0;
 };
@@ -405,6 +412,73 @@ void LiveApp::DrawView(const ImVec2& pos, const ImVec2& size) {
   ImGui::End();
 }
 
+// The set-up check (S): vision::CheckView on the current frame, started at most once a second on
+// a worker thread (a full detection and the marker measures take about 100 ms at 1920x1440; on
+// the window's thread that would be a visible hitch every second). The panel shows the last result.
+void LiveApp::CollectSetupCheck(bool wait) {
+  if (!setup_job_.valid()) return;
+  if (!wait && setup_job_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
+  try {
+    setup_ = setup_job_.get();
+    setup_error_.clear();
+  } catch (const std::exception& e) {
+    setup_error_ = e.what();
+  }
+}
+
+void LiveApp::DrawSetupPanel() {
+  CollectSetupCheck(false);
+  if (have_frame_ && !setup_job_.valid() && (!setup_ || Clock::now() - setup_at_ >= std::chrono::seconds(1))) {
+    setup_at_ = Clock::now();
+    setup_job_ = std::async(std::launch::async, [frame = raw_.clone(), k = pipeline_.intrinsics(), roster = pipeline_.roster()] {
+      return vision::CheckView(vision::ViewCheckOptions{}, frame, k, roster);
+    });
+  }
+  ImGui::SetNextWindowPos(ImVec2(20, 20), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(430, 0), ImGuiCond_FirstUseEver);
+  ImGui::Begin("Set-up check (S)", &ui_->settings().show_setup);
+  if (!setup_error_.empty()) ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", setup_error_.c_str());
+  if (!setup_) {
+    ImGui::TextDisabled("waiting for a frame");
+    ImGui::End();
+    return;
+  }
+  const vision::ViewCheck& v = *setup_;
+  ImGui::TextColored(v.ready ? ImVec4(0.3f, 1.0f, 0.4f, 1) : ImVec4(1.0f, 0.45f, 0.4f, 1), "%s", v.ready ? "READY" : "NOT READY");
+  const calib::Registration& r = v.registration;
+  if (r.ok) ImGui::Text("anchors used %zu of %zu, RMS %.2f px, worst distance %.1f mm", r.anchors_used.size(), v.anchors.size(),
+                        r.rms_px, v.worst_distance_error_mm);
+  else ImGui::TextWrapped("not registered: %s", r.message.c_str());
+  if (ImGui::BeginTable("setup", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY, ImVec2(0, 160))) {
+    for (const char* h : {"marker", "side px", "edge px", "contrast", "problems"}) ImGui::TableSetupColumn(h);
+    ImGui::TableHeadersRow();
+    for (const auto* list : {&v.anchors, &v.units})
+      for (const vision::MarkerCheck& c : *list) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(c.name.c_str());
+        ImGui::TableNextColumn();
+        if (c.quality.seen) ImGui::Text("%.1f", c.quality.side_px);
+        ImGui::TableNextColumn();
+        if (c.quality.seen) ImGui::Text("%.1f", c.quality.edge_rise_px);
+        ImGui::TableNextColumn();
+        if (c.quality.seen) ImGui::Text("%.0f", c.quality.contrast);
+        ImGui::TableNextColumn();
+        std::string problems;
+        for (vision::MarkerProblem p : c.problems) problems += (problems.empty() ? "" : ", ") + std::string(vision::ToString(p));
+        if (problems.empty()) ImGui::TextColored(ImVec4(0.6f, 1, 0.6f, 1), "ok");
+        else ImGui::TextColored(ImVec4(1, 0.75f, 0.3f, 1), "%s", problems.c_str());
+      }
+    ImGui::EndTable();
+  }
+  for (const std::string& a : v.advice) {
+    ImGui::Bullet();
+    ImGui::TextWrapped("%s", a.c_str());
+  }
+  ImGui::TextDisabled("checked %.1f s ago in %.0f ms", std::chrono::duration<double>(Clock::now() - setup_at_).count(), v.ms);
+  ImGui::End();
+}
+
 void LiveApp::DrawPanels(const ImVec2& pos, const ImVec2& size) {
   ImGui::SetNextWindowPos(pos);
   ImGui::SetNextWindowSize(size);
@@ -540,6 +614,7 @@ void LiveApp::DrawPanels(const ImVec2& pos, const ImVec2& size) {
         "click   unit A, then unit B or a table point: dispute readout\n"
         "right-click a unit (no drag): its state (eager/shaken/routed...)\n"
         "E       save evidence (PNG + JSON);  Esc: clear the selection\n"
+        "S       set-up check: markers, focus, light, registration; READY?\n"
         "Space   pause;  Tab: panels;  H/F1: this help;  Q: quit");
     ImGui::End();
   }
@@ -579,6 +654,7 @@ LiveResult LiveApp::Run() {
     const float panel_w = panels ? std::min(440.0f, display.x * 0.36f) : 0.0f;
     DrawView(ImVec2(0, 0), ImVec2(display.x - panel_w, display.y));
     if (panels) DrawPanels(ImVec2(display.x - panel_w, 0), ImVec2(panel_w, display.y));
+    if (ui_->settings().show_setup) DrawSetupPanel();
     DrawStateMenu();
     ApplyDeclarations();
     const bool last = ((o_.max_frames >= 0 && frames_ >= o_.max_frames) || (source_done_ && o_.close_at_end)) && !script_running;
@@ -605,6 +681,8 @@ LiveResult LiveApp::Run() {
   result.dispute = ui_->dispute();
   result.evidence = ui_->evidence_saved();
   result.declarations = declarations_;
+  CollectSetupCheck(true);
+  result.setup_check = setup_;
   summary_.frames = frames_;
   summary_.units_in_roster = static_cast<int>(pipeline_.roster().units.size());
   summary_.units_seen = static_cast<int>(seen_units_.size());

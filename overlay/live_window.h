@@ -8,7 +8,8 @@
 //   - right-click a unit (or the units panel): its state (eager / shaken / routed, silenced for
 //     artillery; firing, limbered), a declaration the rules see from the next analysis on, logged;
 //   - panels: units (state, pose, sigma, declarations), required tests, event log, calibration and
-//     registration health, frame rate and per-stage timings, layers (keys 1-9), help (H);
+//     registration health, frame rate and per-stage timings, layers (keys 1-9), help (H), and the
+//     set-up check (S: vision/view_check.h on the current frame, at most once a second);
 //   - what the mouse and keys do is overlay/live_interaction.h (tested without GL); this file only
 //     turns GLFW/ImGui input into its events and draws;
 //   - settings persist (live_settings.h); --record writes the annotated camera view + JSONL.
@@ -25,6 +26,7 @@
 #include "overlay/live_interaction.h"
 #include "overlay/pipeline.h"
 #include "overlay/view_transform.h"
+#include "vision/view_check.h"
 
 namespace vedette::overlay {
 
@@ -57,6 +59,7 @@ struct LiveResult {
   std::optional<Dispute> dispute;    // the dispute shown when the window closed
   std::vector<EvidenceFiles> evidence;  // every "Save evidence"
   std::vector<nlohmann::json> declarations;  // every state the player set, as logged
+  std::optional<vision::ViewCheck> setup_check;  // the set-up panel's last check (when it was shown)
 };
 
 // True when a window can be opened (a display, and GLFW initialises); else false with the reason.

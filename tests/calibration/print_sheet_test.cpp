@@ -1,6 +1,6 @@
 // Printable sheets: the SVG is parsed back (page size in mm, marker size, cell count) and the PNG is
 // decoded with OpenCV's own marker detector. Roster sheets (assets/rosters/totsk_small.yaml: anchors
-// 0-3 at 50 mm, units B1..RA with markers 10-21 at 16 mm) are checked marker by marker.
+// 0-3 at 50 mm, units B1..RA with markers 10-21 at 18 mm) are checked marker by marker.
 #include "calibration/print_sheet.h"
 
 #include <gtest/gtest.h>
@@ -224,12 +224,12 @@ double BlackExtentMm(const SheetMarker& m) {
   return max_x - min_x;
 }
 
-// totsk_small.yaml: anchors 0-3 (50 mm), then B1 B2 B3 B4 BC BA R1 R2 R3 R4 RC RA with markers 10-21 (16 mm).
+// totsk_small.yaml: anchors 0-3 (50 mm), then B1 B2 B3 B4 BC BA R1 R2 R3 R4 RC RA with markers 10-21 (18 mm).
 std::map<int, std::pair<double, std::string>> TotskSmallMarkers() {
   std::map<int, std::pair<double, std::string>> expected;
   for (int a = 0; a < 4; ++a) expected[a] = {50, "anchor " + std::to_string(a) + " (50 mm)"};
   const char* units[] = {"B1", "B2", "B3", "B4", "BC", "BA", "R1", "R2", "R3", "R4", "RC", "RA"};
-  for (int i = 0; i < 12; ++i) expected[10 + i] = {16, std::string(units[i]) + " \u00b7 " + std::to_string(10 + i)};
+  for (int i = 0; i < 12; ++i) expected[10 + i] = {18, std::string(units[i]) + " \u00b7 " + std::to_string(10 + i)};
   return expected;
 }
 
@@ -360,7 +360,7 @@ TEST(RosterSheet, PngDetectsEveryMarkerAtItsSizeInPixels) {
   EXPECT_EQ(side_px.size(), expected.size());
   for (const auto& [id, size_label] : expected) {
     ASSERT_TRUE(side_px.count(id)) << "marker " << id << " (" << size_label.second << ") not detected";
-    const double want = size_label.first * dpi / 25.4;  // 50 mm: 590.6 px, 16 mm: 189.0 px
+    const double want = size_label.first * dpi / 25.4;  // 50 mm: 590.6 px, 18 mm: 212.6 px
     EXPECT_NEAR(side_px[id], want, 0.01 * want) << "marker " << id;
   }
 }

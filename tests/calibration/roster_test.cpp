@@ -41,7 +41,7 @@ TEST(SampleRoster, TotskSmallLoadsAndItsMarkersFit) {
     const MarkerMount& m = *u.marker;
     EXPECT_LT(m.id, DictionarySize(*dictionary)) << u.id;
     EXPECT_TRUE(ids.insert(m.id).second) << u.id << ": marker " << m.id << " used twice";
-    EXPECT_DOUBLE_EQ(m.size_mm, 16) << u.id;
+    EXPECT_DOUBLE_EQ(m.size_mm, 18) << u.id;
     EXPECT_DOUBLE_EQ(m.height_mm, 3) << u.id;
     // The printed square (marker + one cell of quiet zone each side), turned by the marker's heading
     // and moved by its offset in the base frame (u right, v forward), inside the base rectangle.

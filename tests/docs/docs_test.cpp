@@ -106,6 +106,7 @@ CameraVideos DocsTest::camera_;
 void DocsTest::WriteBoardVideo(const std::string& path, const std::string& true_camera) {
   const calib::CameraIntrinsics k = calib::LoadIntrinsics(true_camera);
   calib::SyntheticVideoOptions video;  // the poses a player is told to show, each held still
+  video.spread.board_width_share = 0.3;  // an A4 board held at arm's length: about a third of the width
   video.render.supersample = 2;
   video.render.blur_sigma_px = 0.6;
   video.render.noise_sigma = 1.5;
@@ -184,7 +185,7 @@ TEST_F(DocsTest, TheGettingStartedGuideRunsAndEachStepComesOutRight) {
   const Scene sample = calib::LoadRoster(kSource + "/assets/rosters/totsk_small.yaml");
   const Scene drafted = calib::LoadRoster((w / "my_roster.yaml").string());
   EXPECT_EQ(drafted.units.size(), sample.units.size());
-  for (const Unit& u : drafted.units) EXPECT_NEAR(u.marker->size_mm, 16.0, 0.5) << u.id;
+  for (const Unit& u : drafted.units) EXPECT_NEAR(u.marker->size_mm, 18.0, 0.5) << u.id;
   const Scene checked = calib::LoadRoster((w / "checked_roster.yaml").string());
   ASSERT_EQ(checked.units.size(), sample.units.size());
   for (const Unit& u : sample.units) {
