@@ -47,7 +47,8 @@ TEST(CalibrateCli, TooUncertainACalibrationIsRefusedNotWritten) {
   // and the views to add, and no file (it used to be written with a warning).
   std::string images;
   for (int i = 0; i < 4; ++i) images += " " + RealData(cv::format("aruco/img_%02d.jpg", i));
-  const std::string out = TempDir() + "/charuco4.yaml";
+  const ScopedTempDir dir("cli_calib_uncertain");
+  const std::string out = dir.File("charuco4.yaml");
   const auto r = RunVedette("calibrate --board charuco:5x7:40:20:DICT_6X6_250 --out " + out + images);
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(r.out.empty()) << r.out;
