@@ -32,6 +32,17 @@ bool SyntheticVideoOptions::Check(std::string* error) const {
   return true;
 }
 
+std::vector<CameraFromTable> PlayerBoardPoses(const BoardSpec& board, const CameraIntrinsics& camera, unsigned seed) {
+  std::vector<CameraFromTable> poses;
+  for (const double share : {0.36, 0.22}) {
+    SpreadPoseOptions spread;
+    spread.board_width_share = share;
+    spread.seed = seed++;
+    for (const CameraFromTable& p : SpreadBoardPoses(spread, board, camera)) poses.push_back(p);
+  }
+  return poses;
+}
+
 int WriteSyntheticBoardVideo(const SyntheticVideoOptions& options, const BoardSpec& board,
                              const CameraIntrinsics& camera, const std::string& path) {
   if (std::string error; !options.Check(&error)) throw InputError("SyntheticVideoOptions", 0, error);

@@ -61,6 +61,12 @@ struct SyntheticVideoOptions {
   bool Check(std::string* error) const;
 };
 
+// What a player calibrating in front of the camera is told to do (docs/GETTING_STARTED.md): the
+// board held still in every part of the picture, tilted another way each time, at arm's length
+// (board_width_share 0.36) and further off (0.22): two SpreadBoardPoses sets, 24 poses, enough for
+// a CalibrationSession to keep the views it wants.
+std::vector<CameraFromTable> PlayerBoardPoses(const BoardSpec& board, const CameraIntrinsics& camera, unsigned seed = 1);
+
 // Renders the poses through `camera` (RenderBoardViews) and writes the video to `path` (a new file,
 // its folder must exist). The codec follows the extension: .avi Motion JPEG at quality 100 (OpenCV's
 // own encoder, always there), .mkv FFV1 (lossless, FFmpeg). Returns the number of frames written.

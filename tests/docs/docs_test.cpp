@@ -16,7 +16,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "calibration/board_spec.h"
 #include "calibration/camera_model.h"
 #include "calibration/roster.h"
 #include "calibration/synthetic_views.h"
@@ -104,21 +103,8 @@ TempFolder* DocsTest::camera_dir_ = nullptr;
 CameraVideos DocsTest::camera_;
 
 void DocsTest::WriteBoardVideo(const std::string& path, const std::string& true_camera) {
-  const calib::CameraIntrinsics k = calib::LoadIntrinsics(true_camera);
-  const calib::BoardSpec board = calib::ParseBoardSpec(kGuideBoard);
-  // What the guide tells a player to do: the board held still in every part of the picture, tilted
-  // each time another way, at arm's length (a third of the width) and further off.
-  calib::SyntheticVideoOptions video;
-  video.render.supersample = 2;
-  video.render.blur_sigma_px = 0.6;
-  video.render.noise_sigma = 1.5;
-  for (const double share : {0.36, 0.22}) {
-    calib::SpreadPoseOptions spread;
-    spread.board_width_share = share;
-    spread.seed = share > 0.3 ? 1 : 2;
-    for (const calib::CameraFromTable& p : calib::SpreadBoardPoses(spread, board, k)) video.poses.push_back(p);
-  }
-  ASSERT_GT(calib::WriteSyntheticBoardVideo(video, board, k, path), 0);
+  const auto r = RunVedette(std::string("render-board ") + kGuideBoard + " --calib " + true_camera + " --video " + path);
+  ASSERT_EQ(r.status, 0) << r.err;
 }
 
 TEST(DocCommands, ShellBlocksAreReadInOrderWithContinuationsAndWithoutTheSetUp) {

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Makes the pictures docs/GETTING_STARTED.md shows, with the product itself (so they show what a
+# player will see): the roster's marker sheet, the calibration window, the live window and its
+# set-up panel. The webcam is the synthetic one the documentation tests use (the sample table of
+# assets/clips/totsk_small.clip.yaml, and a board video through the same lens).
+#   bash scripts/docs_pictures.sh [BUILD_DIR]      (default build/; needs xvfb-run)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+V="${1:-$ROOT/build}/app/vedette"
+OUT="$ROOT/docs/images"
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+mkdir -p "$OUT"
+
+"$V" print markers --roster assets/rosters/totsk_small.yaml --out "$WORK/markers.png" --png-dpi 100
+cp "$WORK/markers.png" "$OUT/markers.png"
+
+"$V" clip assets/clips/totsk_small.clip.yaml --video "$WORK/table.mkv" --truth "$WORK/truth.jsonl" --calib-out "$WORK/cam.yaml" >/dev/null
+"$V" render-board charuco:5x7:30:22:DICT_6X6_250 --calib "$WORK/cam.yaml" --video "$WORK/board.avi" >/dev/null
+# The calibration window part way: views kept, parts of the picture still to show the board in.
+xvfb-run -a -s '-screen 0 1920x1080x24' "$V" calibrate --video "$WORK/board.avi" --board charuco:5x7:30:22:DICT_6X6_250 \
+  --out "$WORK/partial.yaml" --max-frames 33 --screenshot "$OUT/calibrate.png" >/dev/null 2>&1 || true
+
+HOME="$WORK" xvfb-run -a -s '-screen 0 1920x1080x24' "$V" live --video "$WORK/table.mkv" --calib "$WORK/cam.yaml" \
+  --roster assets/rosters/totsk_small.yaml --ruleset totsk --frames 40 --fast --screenshot "$OUT/live.png" >/dev/null
+"$V" check --video "$WORK/table.mkv" --calib "$WORK/cam.yaml" --roster assets/rosters/totsk_small.yaml |
+  sed "s|view check of .*table.mkv|view check of camera 0 after 1.0 s|" > "$OUT/check.txt" || true
+echo "wrote $OUT: markers.png calibrate.png live.png"
