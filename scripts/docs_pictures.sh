@@ -25,5 +25,7 @@ xvfb-run -a -s '-screen 0 1920x1080x24' "$V" calibrate --video "$WORK/board.avi"
 HOME="$WORK" xvfb-run -a -s '-screen 0 1920x1080x24' "$V" live --video "$WORK/table.mkv" --calib "$WORK/cam.yaml" \
   --roster assets/rosters/totsk_small.yaml --ruleset totsk --frames 40 --fast --screenshot "$OUT/live.png" >/dev/null
 "$V" check --video "$WORK/table.mkv" --calib "$WORK/cam.yaml" --roster assets/rosters/totsk_small.yaml |
-  sed "s|view check of .*table.mkv|view check of camera 0 after 1.0 s|" > "$OUT/check.txt" || true
+  sed "s|view check of .*table.mkv|view check of camera 0 after 1.0 s|" > "$WORK/check.txt" || true
+echo "check says (docs/GETTING_STARTED.md quotes it):"
+cat "$WORK/check.txt"
 echo "wrote $OUT: markers.png calibrate.png live.png"
