@@ -1,6 +1,9 @@
 #include "overlay/gl_window.h"
 
+#include <chrono>
 #include <stdexcept>
+#include <string>
+#include <thread>
 
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
@@ -13,9 +16,26 @@
 #endif
 
 namespace vedette::overlay {
+namespace {
+
+std::string g_glfw_error;  // GLFW's last complaint, for the message when it gives up
+void KeepGlfwError(int, const char* description) { g_glfw_error = description ? description : ""; }
+
+// An X server busy with other clients (a shared virtual display under a parallel test run) can
+// refuse a connection for a moment: try for a second before saying there is no display.
+void InitGlfw() {
+  glfwSetErrorCallback(KeepGlfwError);
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    if (glfwInit()) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  throw std::runtime_error("GLFW could not initialise (no display?): " + g_glfw_error);
+}
+
+}  // namespace
 
 GlWindow::GlWindow(const GlWindowOptions& o) : imgui_ini_(o.imgui_ini) {
-  if (!glfwInit()) throw std::runtime_error("GLFW could not initialise (no display?)");
+  InitGlfw();
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
   window_ = glfwCreateWindow(o.size.width, o.size.height, o.title.c_str(), nullptr, nullptr);
