@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "app/command.h"
+#include "app/output_paths.h"
 #include "calibration/calibration_inputs.h"
 #include "calibration/intrinsic_calibration.h"
 #include "rules/input_error.h"
@@ -32,6 +33,7 @@ void SetupCalibrate(CLI::App& root) {
   cmd->add_flag("--raw-charuco", args->raw_charuco,
                 "Keep OpenCV 4.6's ChArUco corners as they are (+0.5 px bias); for comparison only");
   cmd->callback([args] {
+    CheckOutputs({{args->out, "--out"}}, args->inputs);
     const calib::BoardSpec board = calib::ParseBoardSpec(args->board);
     calib::BoardDetectionOptions detection;
     detection.correct_charuco_bias = !args->raw_charuco;
@@ -53,7 +55,9 @@ void SetupCalibrate(CLI::App& root) {
       }
     }
     const calib::CalibrationResult result = calib::CalibrateIntrinsics({}, board, views);
-    calib::SaveCalibration(result, args->out);
+    AtomicOutput out(args->out);
+    calib::SaveCalibration(result, out.temp_path());
+    out.Commit();
     std::cout << calib::CalibrationSummary(result) << "wrote " << args->out << "\n";
     for (const auto& w : result.warnings) std::cerr << "vedette: warning: " << w << "\n";
   });

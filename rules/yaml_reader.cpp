@@ -1,7 +1,9 @@
 #include "rules/yaml_reader.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstdlib>
 
 #include "rules/input_error.h"
 
@@ -36,7 +38,7 @@ YAML::Node YamlReader::RequireMap(const YAML::Node& map, const char* key, const 
   return n;
 }
 
-double YamlReader::Number(const YAML::Node& n, const std::string& what) const {
+double YamlReader::Finite(const YAML::Node& n, const std::string& what) const {
   if (!n.IsScalar()) Fail(n, what + " must be a number");
   double v = 0;
   try {
@@ -45,6 +47,11 @@ double YamlReader::Number(const YAML::Node& n, const std::string& what) const {
     Fail(n, what + " must be a number, got '" + n.Scalar() + "'");
   }
   if (!std::isfinite(v)) Fail(n, what + " must be a finite number, got '" + n.Scalar() + "'");
+  return v;
+}
+
+double YamlReader::Number(const YAML::Node& n, const std::string& what) const {
+  const double v = Finite(n, what);
   if (std::abs(v) > kMaxNumber) Fail(n, what + " must be within +-1e9, got " + n.Scalar());
   return v;
 }
@@ -59,7 +66,7 @@ std::string Plain(double v) {
 }  // namespace
 
 double YamlReader::Within(const YAML::Node& n, const std::string& what, double lo, double hi, const char* unit) const {
-  const double v = Number(n, what);
+  const double v = Finite(n, what);
   if (v < lo || v > hi)
     Fail(n, what + " must be between " + Plain(lo) + " and " + Plain(hi) + " " + unit + ", got " + n.Scalar());
   return v;
@@ -70,13 +77,15 @@ double YamlReader::Length(const YAML::Node& n, const std::string& what) const {
 }
 
 double YamlReader::PositiveLength(const YAML::Node& n, const std::string& what) const {
-  const double v = Positive(n, what);
+  const double v = Finite(n, what);
+  if (v <= 0) Fail(n, what + " must be positive, got " + n.Scalar());
   if (v > kMaxLengthMm) Fail(n, what + " must be at most " + Plain(kMaxLengthMm) + " mm (100 m), got " + n.Scalar());
   return v;
 }
 
 double YamlReader::NonNegativeLength(const YAML::Node& n, const std::string& what) const {
-  const double v = NonNegative(n, what);
+  const double v = Finite(n, what);
+  if (v < 0) Fail(n, what + " must not be negative, got " + n.Scalar());
   if (v > kMaxLengthMm) Fail(n, what + " must be at most " + Plain(kMaxLengthMm) + " mm (100 m), got " + n.Scalar());
   return v;
 }
@@ -144,14 +153,13 @@ nlohmann::json YamlReader::Json(const YAML::Node& n, const std::string& what, in
     if (n.Tag() != "!") {  // plain (unquoted) scalars may be booleans or numbers
       if (s == "true" || s == "True" || s == "yes") return true;
       if (s == "false" || s == "False" || s == "no") return false;
-      try {
-        size_t used = 0;
-        const double v = std::stod(s, &used);
-        if (used == s.size()) {
-          if (!std::isfinite(v) || std::abs(v) > kMaxNumber) Fail(n, what + " must be a finite number within +-1e9, got " + s);
-          return v;
-        }
-      } catch (const std::exception&) {
+      // strtod, not stod: a number too large for a double ("1e400") is HUGE_VAL here, not an
+      // exception that would pass it on as a string.
+      char* end = nullptr;
+      const double v = s.empty() ? 0.0 : std::strtod(s.c_str(), &end);
+      if (!s.empty() && end == s.c_str() + s.size() && !std::isspace(static_cast<unsigned char>(s[0]))) {
+        if (!std::isfinite(v) || std::abs(v) > kMaxNumber) Fail(n, what + " must be a finite number within +-1e9, got " + s);
+        return v;
       }
     }
     return s;

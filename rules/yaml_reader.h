@@ -61,6 +61,7 @@ class YamlReader {
 
  private:
   nlohmann::json Json(const YAML::Node& n, const std::string& what, int depth, long* values) const;
+  double Finite(const YAML::Node& n, const std::string& what) const;
   double Within(const YAML::Node& n, const std::string& what, double lo, double hi, const char* unit) const;
   std::string source_;
 };
