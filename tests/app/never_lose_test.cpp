@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 using testing::CommandResult;
 using testing::ReadFile;
 using testing::RunVedette;
-using testing::ScopedTempDir;
+using testing::TestFolder;
 
 const std::string kAssets = std::string(VEDETTE_TEST_DATA) + "/../assets";
 const std::string kSample = kAssets + "/scenes/sample_totsk.yaml";
@@ -51,7 +51,7 @@ std::string OneUnitScene(const std::string& id, const std::string& tags = "[]", 
 // --- 1. crash: std::regex ran out of stack on a long id or tag ---------------------------------
 
 TEST(NeverLose, HugeIdOrTagIsRefusedNotACrash) {
-  ScopedTempDir dir;
+  TestFolder dir;
   const std::string id = Write(dir / "id.yaml", OneUnitScene(std::string(40'000, 'A')));
   ExpectRefused(RunVedette("analyze " + Q(id)), {id + ":3:", "at most 64"});
   const std::string tag = Write(dir / "tag.yaml", OneUnitScene("B1", "[" + std::string(300'000, 't') + "]"));
@@ -63,7 +63,7 @@ TEST(NeverLose, HugeIdOrTagIsRefusedNotACrash) {
 // --- 2. hang: a 600-byte alias bomb under declarations: settings: ------------------------------
 
 TEST(NeverLose, AliasBombIsRefusedAtOnce) {
-  ScopedTempDir dir;
+  TestFolder dir;
   std::string text = OneUnitScene("B1") + "declarations:\n  settings:\n    a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n";
   for (int i = 1; i < 10; ++i) {
     const std::string p = "*a" + std::to_string(i - 1);
@@ -85,7 +85,7 @@ TEST(NeverLose, AliasBombIsRefusedAtOnce) {
 // --- 3. nonsense accepted --------------------------------------------------------------------
 
 TEST(NeverLose, AbsurdNumbersAreRefusedWithTheLimit) {
-  ScopedTempDir dir;
+  TestFolder dir;
   const std::string far = Write(dir / "far.yaml", OneUnitScene("B1", "[]", "1e308"));
   ExpectRefused(RunVedette("analyze " + Q(far)), {far + ":4:", "pose.x_mm", "between -100000 and 100000 mm"});
   ExpectRefused(RunVedette("render " + Q(kAssets + "/scenes/totsk_small_table.yaml") + " --camera 100000x100000 --out " +
@@ -107,7 +107,7 @@ TEST(NeverLose, UnknownNamesAreRefusedWithTheValidOnes) {
   EXPECT_EQ(RunVedette("analyze " + Q(kSample) + " --set threat_distance=qrs").status, 0);
   ExpectRefused(RunVedette("check-move " + Q(kSample) + " --unit B4 --to 640,460,90 --formation blob"),
                 {"--formation", "blob", "line, column"});
-  ScopedTempDir dir;
+  TestFolder dir;
   ExpectRefused(RunVedette("process --video v.mkv --calib c.yaml --roster r.yaml --out " + Q(dir / "o.mkv") + " --hide nope"),
                 {"--hide", "unknown layer 'nope'", "zoc", "threats"});
   EXPECT_TRUE(fs::is_empty(dir.path()));
@@ -116,7 +116,7 @@ TEST(NeverLose, UnknownNamesAreRefusedWithTheValidOnes) {
 // --- 4. files destroyed ----------------------------------------------------------------------
 
 TEST(NeverLose, AnOutputThatIsAlsoAnInputIsRefusedEvenWithForce) {
-  ScopedTempDir dir;
+  TestFolder dir;
   const std::string video = Write(dir / "X.mkv", "not really a video, but the player's only copy");
   for (const std::string& force : {"", " --force"}) {
     ExpectRefused(RunVedette("process --video " + Q(video) + " --calib c.yaml --roster r.yaml --out " +
@@ -132,7 +132,7 @@ TEST(NeverLose, AnOutputThatIsAlsoAnInputIsRefusedEvenWithForce) {
 }
 
 TEST(NeverLose, AMissingFolderIsFoundBeforeAnythingIsWritten) {
-  ScopedTempDir dir;
+  TestFolder dir;
   const std::string keep = Write(dir / "KEEP.mkv", "last week's game");
   ExpectRefused(RunVedette("process --video v.mkv --calib c.yaml --roster r.yaml --out " + Q(keep) + " --log " +
                            Q(dir / "missing/x.jsonl") + " --force"),
@@ -142,7 +142,7 @@ TEST(NeverLose, AMissingFolderIsFoundBeforeAnythingIsWritten) {
 }
 
 TEST(NeverLose, ExistingOutputsAreKeptWithoutForce) {
-  ScopedTempDir dir;
+  TestFolder dir;
   const std::string old = "an earlier result";
   const std::string img = Write(dir / "img.png", old), truth = Write(dir / "t.json", old), events = Write(dir / "E.jsonl", old);
   const std::string vid = Write(dir / "v.mkv", old), sheet = Write(dir / "sheet.svg", old), cam = Write(dir / "cam.yaml", old);
@@ -184,7 +184,7 @@ TEST(NeverLose, ExistingOutputsAreKeptWithoutForce) {
 }
 
 TEST(NeverLose, ForceReplacesAFinishedFileInOnePiece) {
-  ScopedTempDir dir;
+  TestFolder dir;
   const std::string img = Write(dir / "img.png", "an earlier result");
   const std::string table = kAssets + "/scenes/totsk_small_table.yaml";
   const auto r = RunVedette("render " + Q(table) + " --camera 320x240 --out " + Q(img) + " --truth " + Q(dir / "t.json") +
@@ -202,7 +202,7 @@ TEST(NeverLose, ForceReplacesAFinishedFileInOnePiece) {
 // --- 5. a full disk is not a success ---------------------------------------------------------
 
 // A short synthetic clip of the sample table (small, so the test stays fast).
-void MakeClip(const ScopedTempDir& dir) {
+void MakeClip(const TestFolder& dir) {
   const std::string script = Write(dir / "c.clip.yaml", "roster: " + kAssets + "/scenes/totsk_small_table.yaml\n"
                                    "fps: 10\nduration_s: 0.5\n"
                                    "camera: {image_size: [480, 320], tilt_deg: 0, horizontal_fov_deg: 68, margin: 0.03}\n"
@@ -212,7 +212,7 @@ void MakeClip(const ScopedTempDir& dir) {
 }
 
 TEST(NeverLose, ALogThatCannotBeWrittenFailsTheRun) {
-  ScopedTempDir dir;
+  TestFolder dir;
   ASSERT_NO_FATAL_FAILURE(MakeClip(dir));
   const std::string inputs = "--video " + Q(dir / "c.mkv") + " --calib " + Q(dir / "cam.yaml") + " --roster " + Q(kRoster);
   // /dev/full takes the open and refuses every write with ENOSPC, as a full disk does.
@@ -225,7 +225,7 @@ TEST(NeverLose, ALogThatCannotBeWrittenFailsTheRun) {
 }
 
 TEST(NeverLose, AVideoOnAFullDiskFailsTheRun) {
-  ScopedTempDir dir;
+  TestFolder dir;
   const fs::path mount = dir.path() / "small";
   fs::create_directory(mount);
   if (::mount("tmpfs", mount.c_str(), "tmpfs", 0, "size=512k") != 0)
@@ -240,7 +240,7 @@ TEST(NeverLose, AVideoOnAFullDiskFailsTheRun) {
 // --- 6. quiet ----------------------------------------------------------------------------------
 
 TEST(NeverLose, LibraryWarningsAreSilencedUnlessVerbose) {
-  ScopedTempDir dir;
+  TestFolder dir;
   const std::string fake = Write(dir / "fake.mkv", "this is a text file, not a video\n");
   const std::string cam = dir / "cam.yaml";
   ASSERT_EQ(RunVedette("render " + Q(kAssets + "/scenes/totsk_small_table.yaml") + " --camera 320x240 --out " +

@@ -49,18 +49,18 @@ inline const std::filesystem::path& ProcessTempDir() {
 }
 
 // A fresh folder for one test inside ProcessTempDir(), removed when it goes out of scope.
-class ScopedTempDir {
+class TestFolder {
  public:
-  ScopedTempDir() {
+  TestFolder() {
     std::string t = (ProcessTempDir() / "t_XXXXXX").string();
     if (::mkdtemp(t.data())) path_ = t;
   }
-  ~ScopedTempDir() {
+  ~TestFolder() {
     std::error_code ec;
     if (!path_.empty()) std::filesystem::remove_all(path_, ec);
   }
-  ScopedTempDir(const ScopedTempDir&) = delete;
-  ScopedTempDir& operator=(const ScopedTempDir&) = delete;
+  TestFolder(const TestFolder&) = delete;
+  TestFolder& operator=(const TestFolder&) = delete;
   const std::filesystem::path& path() const { return path_; }
   std::string operator/(const std::string& name) const { return (path_ / name).string(); }
 
