@@ -108,9 +108,14 @@ TEST(NeverLose, UnknownNamesAreRefusedWithTheValidOnes) {
   ExpectRefused(RunVedette("check-move " + Q(kSample) + " --unit B4 --to 640,460,90 --formation blob"),
                 {"--formation", "blob", "line, column"});
   TestFolder dir;
+  // A declaration the ruleset does not read (a typing mistake, or another game's word) at its line.
+  const std::string wavering = Write(dir / "w.yaml", OneUnitScene("B1") + "declarations:\n  B1: {wavering: true}\n");
+  ExpectRefused(RunVedette("analyze " + Q(wavering)), {wavering + ":6:", "B1.wavering", "failed_morale", "general_attached"});
+  ExpectRefused(RunVedette("check-move " + Q(wavering) + " --unit B1 --to 600,420,90"), {wavering + ":6:", "B1.wavering"});
+  EXPECT_EQ(RunVedette("analyze " + Q(wavering) + " --ruleset geometry").status, 0);  // geometry reads no declarations
   ExpectRefused(RunVedette("process --video v.mkv --calib c.yaml --roster r.yaml --out " + Q(dir / "o.mkv") + " --hide nope"),
                 {"--hide", "unknown layer 'nope'", "zoc", "threats"});
-  EXPECT_TRUE(fs::is_empty(dir.path()));
+  EXPECT_FALSE(fs::exists(dir / "o.mkv"));
 }
 
 // --- 4. files destroyed ----------------------------------------------------------------------
