@@ -258,5 +258,17 @@ TEST(NeverLose, LibraryWarningsAreSilencedUnlessVerbose) {
     EXPECT_EQ(line.rfind("vedette", 0), 0u) << "a library's message leaked: " << r.err;
 }
 
+TEST(NeverLose, AnOpenCvFailureIsOneSentence) {
+  TestFolder dir;
+  // An image format OpenCV has no writer for: its exception reaches main.
+  const auto r = RunVedette("render " + Q(kAssets + "/scenes/totsk_small_table.yaml") + " --camera 64x48 --out " +
+                            Q(dir / "x.xyz"));
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(Has(r.err, "vedette: OpenCV failed in ")) << r.err;
+  EXPECT_TRUE(Has(r.err, "could not find a writer")) << r.err;
+  EXPECT_FALSE(Has(r.err, "terminate")) << r.err;
+  EXPECT_TRUE(fs::is_empty(dir.path())) << "neither the image nor its temporary file may be left";
+}
+
 }  // namespace
 }  // namespace vedette
