@@ -60,6 +60,14 @@ TEST(NeverLose, HugeIdOrTagIsRefusedNotACrash) {
   ExpectRefused(RunVedette("print markers --roster " + Q(id) + " --out " + Q(dir / "m.svg")), {id + ":3:", "at most 64"});
 }
 
+TEST(NeverLose, HugeBoardSizeIsRefusedNotACrash) {
+  TestFolder dir;
+  const std::string board = "charuco:" + std::string(100'000, '1') + "x7:30:22:DICT_6X6_250";
+  const auto r = RunVedette("print board " + board + " --out " + Q(dir / "b.svg"));
+  ExpectRefused(r, {"--board", "must be COLSxROWS"});
+  EXPECT_LT(r.err.size(), 1000u) << "the message must not repeat the argument";
+}
+
 // --- 2. hang: a 600-byte alias bomb under declarations: settings: ------------------------------
 
 TEST(NeverLose, AliasBombIsRefusedAtOnce) {
