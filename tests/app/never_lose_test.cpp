@@ -100,6 +100,14 @@ TEST(NeverLose, AbsurdNumbersAreRefusedWithTheLimit) {
                            Q(dir / "x.png")),
                 {"--camera", "16384 px"});
   EXPECT_FALSE(fs::exists(dir / "x.png"));
+  const std::string huge_cam = Write(dir / "huge.yaml", "%YAML:1.0\n---\nimage_width: 200000\nimage_height: 100000\n"
+                                     "camera_matrix: !!opencv-matrix\n  rows: 3\n  cols: 3\n  dt: d\n"
+                                     "  data: [1000, 0, 500, 0, 1000, 400, 0, 0, 1]\n"
+                                     "distortion_coefficients: !!opencv-matrix\n  rows: 1\n  cols: 5\n  dt: d\n"
+                                     "  data: [0, 0, 0, 0, 0]\n");
+  ExpectRefused(RunVedette("render " + Q(kAssets + "/scenes/totsk_small_table.yaml") + " --calib " + Q(huge_cam) +
+                           " --out " + Q(dir / "x.png")),
+                {huge_cam, "at most 16384 px"});
   ExpectRefused(RunVedette("dispute --image " + Q(dir / "none.png") + " --calib x --roster " + Q(kRoster) +
                            " --from B1 --to nan,nan"),
                 {"--to", "finite"});
