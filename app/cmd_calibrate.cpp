@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "app/command.h"
+#include "app/output_paths.h"
 #include "calibration/calibration_inputs.h"
 #include "calibration/calibration_session.h"
 #include "calibration/intrinsic_calibration.h"
@@ -33,7 +34,9 @@ struct CalibrateArgs {
 
 void PrintResult(const calib::CalibrationResult& result, const std::string& out) {
   calib::ThrowIfRefused(result, out);
-  calib::SaveCalibration(result, out);
+  AtomicOutput file(out);  // a failed or killed write leaves the old camera file, never half of one
+  calib::SaveCalibration(result, file.temp_path());
+  file.Commit();
   std::cout << calib::CalibrationSummary(result) << "wrote " << out << "\n";
   for (const auto& w : result.warnings) std::cerr << "vedette: warning: " << w << "\n";
 }
@@ -160,6 +163,9 @@ void SetupCalibrate(CLI::App& root) {
                            "): calibrate from files, or from --camera/--video");
     if (!live && args->inputs.empty())
       throw InputError("calibrate", 0, "give images or videos of the board, or --camera N, or --video FILE");
+    std::vector<std::string> inputs = args->inputs;
+    if (!args->video.empty()) inputs.push_back(args->video);
+    CheckOutputs({{args->out, "--out"}}, inputs);
     const calib::BoardSpec board = calib::ParseBoardSpec(args->board);
     calib::BoardDetectionOptions detection;
     detection.correct_charuco_bias = !args->raw_charuco;

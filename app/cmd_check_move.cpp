@@ -2,6 +2,7 @@
 //   [--ruleset NAME] [--set KEY=VALUE]...
 // Prints the ruleset's verdict on one move: its kind, legality and the action tests in order. Exit 0
 // for a legal move, 1 for an illegal one, 2 for bad input.
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <sstream>
@@ -35,6 +36,8 @@ Pose ParsePose(const std::string& text) {
     }
   }
   if (v.size() != 3) throw InputError("--to", 0, "expected X,Y,HEADING (three numbers), got '" + text + "'");
+  if (std::abs(v[0]) > kMaxTableMm || std::abs(v[1]) > kMaxTableMm || std::abs(v[2]) > 3600)
+    throw InputError("--to", 0, "X and Y must be within +-100000 mm (100 m) and HEADING within +-3600 deg, got '" + text + "'");
   return {v[0], v[1], v[2]};
 }
 
@@ -57,6 +60,14 @@ void SetupCheckMove(CLI::App& root) {
     move.to = ParsePose(args->to);
     move.second_move = args->second_move;
     move.formation = args->formation;
+    if (!move.formation.empty()) {
+      const auto& known = KnownFormations();
+      if (std::find(known.begin(), known.end(), move.formation) == known.end()) {
+        std::string list;
+        for (const auto& f : known) list += (list.empty() ? "" : ", ") + f;
+        throw InputError("--formation", 0, "unknown formation '" + move.formation + "' (expected one of: " + list + ")");
+      }
+    }
     const auto ruleset = MakeRuleset(args->ruleset, MakeRulesetOptions(scene, args->set));
     const MoveCheck check = ruleset->CheckMove(scene, move);
     if (!check.supported) throw InputError("--ruleset", 0, "ruleset '" + args->ruleset + "' does not judge moves");

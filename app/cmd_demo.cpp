@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "app/command.h"
+#include "app/output_paths.h"
 #include "overlay/frame_source.h"
 #include "overlay/headless.h"
 #include "overlay/live_window.h"
@@ -50,6 +51,7 @@ void SetupDemo(CLI::App& root) {
       lo.title = "Vedette demo battle";
       lo.max_frames = args->frames;
       lo.screenshot_path = args->screenshot;
+      CheckOutputs({{args->screenshot, "--screenshot"}}, {script_path});
       const overlay::LiveResult r = overlay::RunLive(lo, source, pipeline);
       std::cout << overlay::SummaryText(r.summary);
       return;
@@ -59,8 +61,10 @@ void SetupDemo(CLI::App& root) {
     overlay::HeadlessOptions ho;
     ho.video_path = (std::filesystem::path(args->out) / "demo.mkv").string();
     ho.log_path = (std::filesystem::path(args->out) / "demo.jsonl").string();
+    CheckOutputs({{ho.video_path, "--out (demo.mkv)"}, {ho.log_path, "--out (demo.jsonl)"}}, {script_path});
     const overlay::RunSummary s = overlay::RunHeadless(ho, source, pipeline);
     std::cout << overlay::SummaryText(s);
+    FailOnWriteError(s.write_error);
     std::cout << "demo written to " << std::filesystem::absolute(ho.video_path).string() << " and "
               << std::filesystem::absolute(ho.log_path).string() << "\n";
   });

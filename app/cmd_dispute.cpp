@@ -3,11 +3,13 @@
 // Settles a measurement from one photograph: locates the units, measures A to B (or to a table
 // point given as --to X,Y in mm) and answers every threshold the ruleset applies between them with
 // YES / NO / TOO_CLOSE_TO_CALL (|margin| <= 3 sigma).
+#include <cmath>
 #include <iostream>
 
 #include <opencv2/imgcodecs.hpp>
 
 #include "app/command.h"
+#include "app/output_paths.h"
 #include "app/scene_args.h"
 #include "app/still_input.h"
 #include "overlay/dispute.h"
@@ -32,17 +34,21 @@ struct DisputeArgs {
 std::optional<geom::Vec2> ParsePoint(const std::string& s) {
   const auto comma = s.find(',');
   if (comma == std::string::npos) return std::nullopt;
+  double x = 0, y = 0;
   try {
     size_t used = 0;
-    const double x = std::stod(s.substr(0, comma), &used);
+    x = std::stod(s.substr(0, comma), &used);
     if (used != comma) return std::nullopt;
     const std::string ys = s.substr(comma + 1);
-    const double y = std::stod(ys, &used);
+    y = std::stod(ys, &used);
     if (used != ys.size()) return std::nullopt;
-    return geom::Vec2(x, y);
   } catch (const std::exception&) {
     return std::nullopt;
   }
+  // Two numbers, so a point: "nan,nan" or "1e308,0" is not a place on a table.
+  if (!std::isfinite(x) || !std::isfinite(y) || std::abs(x) > kMaxTableMm || std::abs(y) > kMaxTableMm)
+    throw InputError("--to", 0, "a table point X,Y must be two finite numbers within +-100000 mm (100 m), got '" + s + "'");
+  return geom::Vec2(x, y);
 }
 
 void SetupDispute(CLI::App& root) {
@@ -61,6 +67,10 @@ void SetupDispute(CLI::App& root) {
   cmd->add_option("--evidence", args->evidence, "Also write PREFIX.png (annotated, with a zoomed inset) and PREFIX.json");
   cmd->add_flag("--json", args->json, "Print one JSON object");
   cmd->callback([args] {
+    (void)ParsePoint(args->to);  // "nan,nan" is refused before any work
+    if (!args->evidence.empty())
+      CheckOutputs({{args->evidence + ".png", "--evidence"}, {args->evidence + ".json", "--evidence"}},
+                   {args->input.image, args->input.video, args->calib, args->roster});
     const Scene roster = calib::LoadRoster(args->roster);
     const calib::CameraIntrinsics k = calib::LoadIntrinsics(args->calib);
     const StillInput still_input = GrabStill(args->input, k.image_size);

@@ -3,9 +3,11 @@
 #include <iostream>
 
 #include "app/command.h"
+#include "app/output_paths.h"
 #include "app/scene_args.h"
 #include "overlay/frame_source.h"
 #include "overlay/live_window.h"
+#include "overlay/recorder.h"
 #include "rules/input_error.h"
 #include "calibration/roster.h"
 #include "rules/scene/scene_io.h"
@@ -40,6 +42,10 @@ void SetupLive(CLI::App& root) {
   cmd->callback([args] {
     UseOneOpenCvThread();
     if (args->camera < 0 && args->video.empty()) throw InputError("--camera", 0, "give --camera N or --video FILE");
+    CheckOutputs({{args->record, "--record"},
+                  {args->record.empty() ? "" : overlay::LogPathFor(args->record), "--record's log"},
+                  {args->screenshot, "--screenshot"}},
+                 {args->video, args->calib, args->roster});
     const Scene roster = calib::LoadRoster(args->roster);
     calib::CameraIntrinsics k = calib::LoadIntrinsics(args->calib);
     std::unique_ptr<overlay::FrameSource> source =
@@ -65,6 +71,7 @@ void SetupLive(CLI::App& root) {
     lo.evidence_dir = args->evidence_dir;
     const overlay::LiveResult r = overlay::RunLive(lo, *source, pipeline);
     std::cout << overlay::SummaryText(r.summary);
+    FailOnWriteError(r.summary.write_error);
   });
 }
 

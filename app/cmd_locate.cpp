@@ -10,6 +10,7 @@
 #include <opencv2/imgcodecs.hpp>
 
 #include "app/command.h"
+#include "app/output_paths.h"
 #include "app/scene_args.h"
 #include "calibration/dictionary.h"
 #include "rules/input_error.h"
@@ -43,6 +44,7 @@ void SetupLocate(CLI::App& root) {
   cmd->add_option("--scene-out", args->scene_out, "Write the located units as a scene file (for measure/analyze)");
   cmd->add_flag("--json", args->json, "Print one JSON object");
   cmd->callback([args] {
+    CheckOutputs({{args->scene_out, "--scene-out"}}, {args->image, args->calib, args->roster});
     calib::RosterOptions ro;
     ro.min_anchors = std::max(3, args->min_anchors);
     const Scene roster = calib::LoadRoster(args->roster, ro);

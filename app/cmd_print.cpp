@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "app/command.h"
+#include "app/output_paths.h"
 #include "calibration/print_sheet.h"
 #include "rules/input_error.h"
 
@@ -50,7 +51,10 @@ void SetupMarkers(CLI::App& cmd) {
   markers->add_option("--out", m->out, "sheet.svg or sheet.png; several pages become sheet-1.svg, sheet-2.svg, ...")->required();
   markers->add_option("--paper", m->paper, "a4 (default) or letter");
   markers->add_option("--png-dpi", m->dpi, "Resolution of PNG output (default 300)");
-  markers->callback([m] { Report(calib::WritePages(calib::LayoutMarkerSheet(MarkerSheetFromArgs(*m)), m->out, m->dpi)); });
+  markers->callback([m] {
+    CheckOutputs({{m->out, "--out"}}, {m->roster});
+    Report(calib::WritePages(calib::LayoutMarkerSheet(MarkerSheetFromArgs(*m)), m->out, m->dpi));
+  });
 }
 
 calib::BoardSheetOptions BoardSheetFromArgs(const PrintArgs& a) {
@@ -74,6 +78,7 @@ void SetupBoard(CLI::App& cmd) {
                     "none: a page of the board's own size");
   board->add_option("--png-dpi", b->dpi, "Resolution of PNG output (default 300)");
   board->callback([b] {
+    CheckOutputs({{b->out, "--out"}}, {});
     const calib::SheetPage page = calib::LayoutBoardSheet(BoardSheetFromArgs(*b), calib::ParseBoardSpec(b->board));
     Report(calib::WritePages({page}, b->out, b->dpi));
   });

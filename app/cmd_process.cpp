@@ -4,9 +4,11 @@
 #include <iostream>
 
 #include "app/command.h"
+#include "app/output_paths.h"
 #include "app/scene_args.h"
 #include "overlay/frame_source.h"
 #include "overlay/headless.h"
+#include "overlay/layers.h"
 #include "overlay/recorder.h"
 #include "rules/input_error.h"
 #include "calibration/roster.h"
@@ -37,6 +39,10 @@ void SetupProcess(CLI::App& root) {
   cmd->callback([args] {
     UseOneOpenCvThread();
     if (args->out.empty() && args->log.empty()) throw InputError("--out", 0, "nothing to write: give --out and/or --log");
+    if (std::string error; !overlay::CheckLayerList(args->hide, &error)) throw InputError("--hide", 0, error);
+    const std::string log_path = !args->log.empty() ? args->log : overlay::LogPathFor(args->out);
+    CheckOutputs({{args->out, "--out"}, {log_path, args->log.empty() ? "--out's log" : "--log"}},
+                 {args->video, args->calib, args->roster});
     const Scene roster = calib::LoadRoster(args->roster);
     calib::CameraIntrinsics k = calib::LoadIntrinsics(args->calib);
     const auto source = overlay::OpenVideo(args->video);
@@ -47,12 +53,13 @@ void SetupProcess(CLI::App& root) {
     overlay::Pipeline pipeline(po, k, roster);
     overlay::HeadlessOptions ho;
     ho.video_path = args->out;
-    ho.log_path = !args->log.empty() ? args->log : overlay::LogPathFor(args->out);
+    ho.log_path = log_path;
     ho.annotate.layers = overlay::LayerVisibility::FromHiddenList(args->hide);
     ho.progress = !args->quiet;
     const overlay::RunSummary s = overlay::RunHeadless(ho, *source, pipeline);
     if (s.frames == 0) throw InputError(args->video, 0, "no frame could be read");
     std::cout << overlay::SummaryText(s);
+    FailOnWriteError(s.write_error);
     if (s.frames_registered == 0) throw InputError(args->video, 0, calib::AnchorsNotSeenAdvice(roster));
   });
 }

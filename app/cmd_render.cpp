@@ -10,6 +10,7 @@
 #include <opencv2/imgcodecs.hpp>
 
 #include "app/command.h"
+#include "app/output_paths.h"
 #include "calibration/dictionary.h"
 #include "rules/input_error.h"
 #include "rules/scene/scene_io.h"
@@ -28,8 +29,12 @@ struct RenderArgs {
 cv::Size ParseSize(const std::string& s) {
   int w = 0, h = 0;
   char x = 0;
-  if (std::sscanf(s.c_str(), "%d%c%d", &w, &x, &h) != 3 || (x != 'x' && x != 'X') || w < 16 || h < 16)
+  if (std::sscanf(s.c_str(), "%d%c%d", &w, &x, &h) != 3 || (x != 'x' && x != 'X'))
     throw InputError("--camera", 0, "expected WIDTHxHEIGHT in px, e.g. 1920x1080, got '" + s + "'");
+  // 16384 px a side is past any webcam's sensor; a bigger image would take gigabytes to draw.
+  constexpr int kMaxSide = 16384;
+  if (w < 16 || h < 16 || w > kMaxSide || h > kMaxSide)
+    throw InputError("--camera", 0, "each side must be between 16 and " + std::to_string(kMaxSide) + " px, got '" + s + "'");
   return {w, h};
 }
 
@@ -43,6 +48,7 @@ void WriteCamera(const std::string& path, const calib::CameraIntrinsics& k, cons
   // Not read by LoadIntrinsics: the true camera pose of the rendering, for checking registration.
   fs << "camera_from_table_rvec" << cv::Mat(calib::RvecOf(pose));
   fs << "camera_from_table_tvec_mm" << cv::Mat(pose.translation_mm);
+  fs.release();
 }
 
 void SetupRender(CLI::App& root) {
@@ -70,6 +76,7 @@ void SetupRender(CLI::App& root) {
   cmd->callback([a] {
     if (a->calib.empty() == a->camera.empty()) throw InputError("render", 0, "give exactly one of --calib FILE and --camera WxH");
     if (std::string error; !a->render.Check(&error)) throw InputError("render", 0, error);
+    CheckOutputs({{a->out, "--out"}, {a->truth, "--truth"}, {a->camera_out, "--camera-out"}}, {a->scene, a->calib});
     const Scene scene = LoadScene(a->scene, SceneLoadOptions{.require_poses = false});
     const std::string dict_name = !a->dict.empty() ? a->dict : scene.dictionary;
     if (dict_name.empty()) throw InputError(a->scene, 0, "the scene names no `dictionary:` (or give --dict)");
@@ -93,18 +100,30 @@ void SetupRender(CLI::App& root) {
       cam = vision::PlaceCamera(k, place);
     }
     const vision::Rendering r = vision::SceneRenderer(cam.intrinsics).Render(a->render, scene, cam.camera_from_table, *dict);
-    if (!cv::imwrite(a->out, r.image)) throw InputError(a->out, 0, "cannot write the image");
+    AtomicOutput image_out(a->out);
+    if (!cv::imwrite(image_out.temp_path(), r.image)) throw InputError(a->out, 0, "cannot write the image");
+    image_out.Commit();
     if (!a->truth.empty()) {
       nlohmann::json j = vision::ToJson(r.truth);
       j["camera_from_table"] = {{"rvec", {calib::RvecOf(cam.camera_from_table)[0], calib::RvecOf(cam.camera_from_table)[1],
                                           calib::RvecOf(cam.camera_from_table)[2]}},
                                 {"tvec_mm", {cam.camera_from_table.translation_mm[0], cam.camera_from_table.translation_mm[1],
                                              cam.camera_from_table.translation_mm[2]}}};
-      std::ofstream f(a->truth);
-      if (!f) throw InputError(a->truth, 0, "cannot write the truth file");
-      f << j.dump(2) << "\n";
+      AtomicOutput truth_out(a->truth);
+      {
+        std::ofstream f(truth_out.temp_path());
+        if (!f) throw InputError(a->truth, 0, "cannot write the truth file");
+        f << j.dump(2) << "\n";
+        f.close();
+        if (!f) FailOnWriteError(WriteFailedMessage(a->truth, "nothing"));
+      }
+      truth_out.Commit();
     }
-    if (!a->camera_out.empty()) WriteCamera(a->camera_out, cam.intrinsics, cam.camera_from_table);
+    if (!a->camera_out.empty()) {
+      AtomicOutput camera_out(a->camera_out);
+      WriteCamera(camera_out.temp_path(), cam.intrinsics, cam.camera_from_table);
+      camera_out.Commit();
+    }
     std::fprintf(stderr, "rendered %dx%d, %zu markers, camera %.0f mm above the table, %.0f ms\n", r.image.cols, r.image.rows,
                  r.truth.markers.size(), cam.centre_in_table_mm.z, r.truth.render_ms);
   });

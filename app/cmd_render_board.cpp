@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "app/command.h"
+#include "app/output_paths.h"
 #include "calibration/board_spec.h"
 #include "calibration/camera_model.h"
 #include "calibration/synthetic_views.h"
@@ -28,6 +29,7 @@ void SetupRenderBoard(CLI::App& root) {
   cmd->add_option("--video", a->video, "Video to write: .avi (Motion JPEG) or .mkv (FFV1, lossless)")->required();
   cmd->add_option("--seed", a->seed, "Tilts, turns and sensor noise (default 1)");
   cmd->callback([a] {
+    CheckOutputs({{a->video, "--video"}}, {a->calib});
     const calib::BoardSpec board = calib::ParseBoardSpec(a->board);
     const calib::CameraIntrinsics k = calib::LoadIntrinsics(a->calib);
     if (k.image_size.area() <= 0) throw InputError(a->calib, 0, "the camera file gives no image_width/image_height");

@@ -1,5 +1,5 @@
 // vedette roster (--image IMG | --camera N | --video FILE) --calib cam.yaml
-//                (--from R.yaml | --dict NAME --table WxH) --out R.yaml [--force]
+//                (--from R.yaml | --dict NAME --table WxH) --out R.yaml
 // A roster skeleton from what the camera sees: every marker on the table measured in mm, for the
 // player to name the units. With --from, that roster's dictionary, table, anchors and units are
 // kept and checked; without it, anchors in the sample roster's layout on the --table.
@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "app/command.h"
+#include "app/output_paths.h"
 #include "app/still_input.h"
 #include "calibration/dictionary.h"
 #include "calibration/roster.h"
@@ -24,7 +25,6 @@ struct RosterArgs {
   StillInputArgs frame;
   std::string calib, from, dict, table, out, anchor_ids = "0,1,2,3";
   double anchor_size_mm = 50, anchor_inset_mm = 40;
-  bool force = false;
   vision::RosterDraftOptions options;
 };
 
@@ -61,22 +61,17 @@ Scene Template(const RosterArgs& a) {
   return s;
 }
 
-// Temp file + rename: a crash or a refused draft leaves the old file (or none), never half of one.
+// Through AtomicOutput: a crash or a refused draft leaves the old file (or none), never half of one.
 void WriteAtomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
+  AtomicOutput out(path);
   {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    std::ofstream f(out.temp_path(), std::ios::binary | std::ios::trunc);
     if (!f) throw InputError(path, 0, "cannot write the file (does its folder exist?)");
     f << text;
     f.flush();
     if (!f) throw InputError(path, 0, "writing failed (disk full?)");
   }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp);
-    throw InputError(path, 0, "cannot replace the file: " + ec.message());
-  }
+  out.Commit();
 }
 
 void PrintDraft(const vision::RosterDraft& d, const std::string& out) {
@@ -117,10 +112,8 @@ void SetupRoster(CLI::App& root) {
   cmd->add_option("--anchor-inset-mm", a->anchor_inset_mm, "Without --from: anchor centres this far in from each corner, mm (default 40)");
   cmd->add_option("--marker-height-mm", a->options.new_marker_height_mm, "Face of a new unit's marker above the table, mm (default 3)");
   cmd->add_option("--out", a->out, "Roster file to write")->required();
-  cmd->add_flag("--force", a->force, "Overwrite --out when it exists");
   cmd->callback([a] {
-    if (!a->force && std::filesystem::exists(a->out))
-      throw InputError(a->out, 0, "exists already: give --force to overwrite it, or another --out");
+    CheckOutputs({{a->out, "--out"}}, {a->frame.image, a->frame.video, a->calib, a->from});
     if (std::string error; !a->options.Check(&error)) throw InputError("roster", 0, error);
     const Scene from = Template(*a);
     const calib::CameraIntrinsics calibrated = calib::LoadIntrinsics(a->calib);

@@ -18,6 +18,7 @@
 #include <opencv2/videoio.hpp>
 
 #include "app/command.h"
+#include "app/output_paths.h"
 #include "app/scene_args.h"
 #include "overlay/frame_source.h"
 #include "calibration/dictionary.h"
@@ -51,6 +52,7 @@ void ProgressBar(int done, int total, double ms_mean) {
 
 void RunTrack(const TrackArgs& a) {
   if (a.video.empty() == (a.camera < 0)) throw InputError("--video/--camera", 0, "give exactly one of --video FILE or --camera N");
+  CheckOutputs({{a.events, "--events"}}, {a.video, a.calib, a.roster});
   const calib::CameraIntrinsics k0 = calib::LoadIntrinsics(a.calib);
   const Scene roster = calib::LoadRoster(a.roster);
   const cv::Ptr<cv::aruco::Dictionary> dict = calib::ResolveDictionary(roster.dictionary);
@@ -59,13 +61,18 @@ void RunTrack(const TrackArgs& a) {
   // skipped and counted (overlay/frame_source.h).
   const std::unique_ptr<overlay::FrameSource> source =
       a.video.empty() ? overlay::OpenCamera(a.camera, -1, &g_stop, k0.image_size) : overlay::OpenVideo(a.video);
+  // The events file is opened with the first frame in hand: a video that yields none leaves an
+  // existing file (--force) as it was.
   std::ofstream file;
   std::ostream* out = &std::cout;
-  if (!a.events.empty() && a.events != "-") {
+  const std::string out_name = (!a.events.empty() && a.events != "-") ? a.events : std::string("standard output");
+  auto open_events = [&] {
+    if (a.events.empty() || a.events == "-" || file.is_open()) return;
     file.open(a.events);
     if (!file) throw InputError(a.events, 0, "cannot write the events file");
     out = &file;
-  }
+  };
+  std::string write_error;
   std::signal(SIGINT, OnSignal);
   std::signal(SIGTERM, OnSignal);
 
@@ -86,6 +93,7 @@ void RunTrack(const TrackArgs& a) {
   double t = 0;
   while (!g_stop && (a.max_frames <= 0 || frames < a.max_frames) && source->Next(&image, &t)) {
     if (!tracker) {
+      open_events();
       size = image.size();
       const calib::CameraIntrinsics k = (k0.image_size == size) ? k0 : calib::ScaledTo(k0, size);
       tracker = std::make_unique<vision::Tracker>(options, k, roster, *dict);
@@ -104,6 +112,10 @@ void RunTrack(const TrackArgs& a) {
       ++events;
     }
     out->flush();
+    if (!*out) {  // disk full, or the file went away: stop rather than track on into nothing
+      write_error = WriteFailedMessage(out_name, std::to_string(frames) + " frames");
+      break;
+    }
     ms.push_back(f.timing.total_ms);
     ++frames;
     if (progress && (frames % 5 == 0 || frames == total)) {
@@ -123,13 +135,17 @@ void RunTrack(const TrackArgs& a) {
   nlohmann::json summary = {{"frames", frames}, {"skipped_frames", skipped}, {"camera_reopened", source->reopened},
                             {"events", events}, {"event_counts", event_counts}, {"ms_mean", std::round(mean * 1000) / 1000},
                             {"ms_p95", std::round(p95 * 1000) / 1000}, {"stopped_by_signal", bool(g_stop)}};
-  *out << nlohmann::json{{"summary", summary}}.dump() << "\n";
-  out->flush();
+  if (write_error.empty() && (frames > 0 || out == &std::cout)) {
+    *out << nlohmann::json{{"summary", summary}}.dump() << "\n";
+    out->flush();
+    if (!*out) write_error = WriteFailedMessage(out_name, std::to_string(frames) + " frames");
+  }
   if (!a.quiet) {
     std::cerr << "vedette track: " << frames << " frames, " << skipped << " skipped, " << events << " events";
     for (const auto& [type, n] : event_counts) std::cerr << " (" << type << " " << n << ")";
     std::cerr << ", " << mean << " ms/frame mean, " << p95 << " p95\n";
   }
+  FailOnWriteError(write_error);
   if (frames == 0) throw InputError(a.video.empty() ? "--camera" : a.video, 0, "no frame could be read");
   if (registered == 0) throw InputError(a.video.empty() ? "--camera" : a.video, 0, calib::AnchorsNotSeenAdvice(roster));
 }
@@ -164,8 +180,13 @@ void SetupClip(CLI::App& root) {
   cmd->add_option("--truth", a->truth, "Output ground truth, one JSON line per frame");
   cmd->add_option("--calib-out", a->calib_out, "Write the synthetic camera's intrinsics here (for `vedette track --calib`)");
   cmd->callback([a] {
+    CheckOutputs({{a->video, "--video"}, {a->truth, "--truth"}, {a->calib_out, "--calib-out"}}, {a->script});
     vision::ClipRenderer r(vision::LoadClipScript(a->script));
-    if (!a->calib_out.empty()) vision::WriteIntrinsicsYaml(r.intrinsics(), a->calib_out);
+    if (!a->calib_out.empty()) {
+      AtomicOutput calib_out(a->calib_out);
+      vision::WriteIntrinsicsYaml(r.intrinsics(), calib_out.temp_path());
+      calib_out.Commit();
+    }
     const bool bar = isatty(STDERR_FILENO);
     const vision::ClipVideoSummary s = vision::WriteClipVideo(r, a->video, a->truth, [&](int done, int total) {
       if (bar) ProgressBar(done, total, 0);

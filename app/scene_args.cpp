@@ -10,6 +10,7 @@ RulesetOptions MakeRulesetOptions(const Scene& scene, const std::vector<std::str
     const auto eq = kv.find('=');
     if (eq == std::string::npos || eq == 0) throw InputError("--set", 0, "expected KEY=VALUE, got '" + kv + "'");
     options.settings[kv.substr(0, eq)] = kv.substr(eq + 1);
+    options.strict_keys.push_back(kv.substr(0, eq));
   }
   return options;
 }

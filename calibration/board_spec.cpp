@@ -1,7 +1,8 @@
 #include "calibration/board_spec.h"
 
 #include <cmath>
-#include <regex>
+#include <algorithm>
+#include <cctype>
 
 #include "calibration/dictionary.h"
 #include "rules/input_error.h"
@@ -50,11 +51,18 @@ BoardSpec ParseBoardSpec(const std::string& text) {
   } else {
     Bad(text, "unknown board kind '" + parts[0] + "'");
   }
-  static const std::regex size_re("([0-9]+)[xX]([0-9]+)");
-  std::smatch m;
-  if (!std::regex_match(parts[1], m, size_re)) Bad(text, "size '" + parts[1] + "' must be COLSxROWS, e.g. 5x7");
-  spec.cols = std::stoi(m[1]);
-  spec.rows = std::stoi(m[2]);
+  // COLSxROWS by a loop over the characters: std::regex_match recursed once per character and a
+  // 100,000-digit size ran it out of stack. Up to 4 digits each way (the limit below is 100).
+  const std::string& size = parts[1];
+  const size_t x = size.find_first_of("xX");
+  auto digits = [](const std::string& d) {
+    return !d.empty() && d.size() <= 4 && std::all_of(d.begin(), d.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
+  };
+  if (x == std::string::npos || !digits(size.substr(0, x)) || !digits(size.substr(x + 1)))
+    Bad(text.size() > 80 ? text.substr(0, 80) + "..." : text,
+        "size '" + (size.size() > 20 ? size.substr(0, 20) + "..." : size) + "' must be COLSxROWS, e.g. 5x7");
+  spec.cols = std::stoi(size.substr(0, x));
+  spec.rows = std::stoi(size.substr(x + 1));
   spec.square_mm = PositiveNumber(text, parts[2], "SQUARE_MM");
   if (spec.kind == BoardKind::kCharuco) {
     if (spec.cols < 2 || spec.rows < 2 || spec.cols > 100 || spec.rows > 100)

@@ -68,6 +68,10 @@ CameraIntrinsics LoadIntrinsics(const std::string& path) {
     k.image_size = cv::Size(static_cast<int>(w), static_cast<int>(h));
     if (k.image_size.width <= 0 || k.image_size.height <= 0)
       throw InputError(path, 0, "image_width and image_height must be positive (px)");
+    // Past any camera's sensor: an image of that size would take gigabytes to hold.
+    if (k.image_size.width > 16384 || k.image_size.height > 16384)
+      throw InputError(path, 0, "image_width and image_height must be at most 16384 px, got " +
+                                    std::to_string(k.image_size.width) + "x" + std::to_string(k.image_size.height));
   }
   const cv::FileNode err = fs["avg_reprojection_error"];
   if (!err.empty()) {

@@ -148,6 +148,7 @@ RunSummary RunHeadless(const HeadlessOptions& options, FrameSource& source, Pipe
     recorder->Close();  // everything queued is written before the summary says where it is
     s.video_path = recorder->video_path();
     s.log_path = recorder->log_path();
+    s.write_error = recorder->error();
     s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
   return s;
@@ -189,6 +190,7 @@ std::string SummaryText(const RunSummary& s) {
   o << buf;
   if (!s.video_path.empty()) o << "video: " << s.video_path << " (" << s.codec << ")\n";
   if (!s.log_path.empty()) o << "log: " << s.log_path << "\n";
+  if (!s.write_error.empty()) o << "WRITE FAILED: " << s.write_error << "\n";
   return o.str();
 }
 

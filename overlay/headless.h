@@ -32,6 +32,7 @@ struct RunSummary {
   double seconds = 0;                       // wall time (until the recording is closed)
   bool stopped_by_signal = false;           // SIGINT/SIGTERM ended the run early
   std::string video_path, log_path, codec;
+  std::string write_error;                  // "" or the recorder's first failed write (disk full, file removed)
 
   // Per frame: adds the frame's stage timings to the sums that Finish turns into means.
   void AddTimings(const StageTimings& t);

@@ -13,6 +13,28 @@ const std::vector<LayerInfo>& KnownLayers() {
   return layers;
 }
 
+bool CheckLayerList(std::string_view list, std::string* error) {
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t end = list.find(',', start);
+    if (end == std::string_view::npos) end = list.size();
+    std::string_view name = list.substr(start, end - start);
+    while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
+    while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+    start = end + 1;
+    if (name.empty() || name == "measure") continue;
+    const auto& known = KnownLayers();
+    if (std::any_of(known.begin(), known.end(), [&](const LayerInfo& l) { return name == l.name; })) continue;
+    if (error) {
+      *error = "unknown layer '" + std::string(name) + "' (layers: ";
+      for (const LayerInfo& l : known) *error += std::string(l.name) + ", ";
+      *error += "measure)";
+    }
+    return false;
+  }
+  return true;
+}
+
 bool LayerVisibility::Visible(std::string_view layer) const {
   return std::find(hidden_.begin(), hidden_.end(), layer) == hidden_.end();
 }

@@ -18,6 +18,10 @@ struct LayerInfo {
 // bases 1, zoc 2, ranges 3, threats 4, contacts 5, support 6, tests 7, terrain 8, labels 9.
 const std::vector<LayerInfo>& KnownLayers();
 
+// Whether every name of a comma-separated list (--hide) is a layer something draws on: the known
+// layers and the dispute tool's "measure". false with the unknown name and the valid ones.
+bool CheckLayerList(std::string_view list, std::string* error);
+
 class LayerVisibility {
  public:
   bool Visible(std::string_view layer) const;

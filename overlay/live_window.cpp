@@ -670,7 +670,11 @@ LiveResult LiveApp::Run() {
   table_tex_.Release();
   gl_.reset();
   window_ = nullptr;
-  if (recorder_) summary_.codec = recorder_->codec();
+  if (recorder_) {
+    summary_.codec = recorder_->codec();
+    recorder_->Close();
+    summary_.write_error = recorder_->error();
+  }
   recorder_.reset();
   summary_.seconds = std::chrono::duration<double>(Clock::now() - started).count();
 

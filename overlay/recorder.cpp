@@ -1,6 +1,8 @@
 #include "overlay/recorder.h"
 
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -78,10 +80,31 @@ void Recorder::Close() {
   changed_.notify_all();
   if (worker_.joinable()) worker_.join();  // the worker empties the queue before it ends
   std::lock_guard lock(mutex_);
-  writer_.release();
-  if (log_) std::fclose(log_);
+  if (writer_.isOpened()) {
+    writer_.release();
+    // The muxer writes its last cluster and index here: a full disk shows now if not before.
+    if (!VideoStillWritable()) Failed(video_path_);
+  }
+  if (log_ && std::fclose(log_) != 0) Failed(log_path_);
   log_ = nullptr;
   closed_ = true;
+}
+
+bool Recorder::VideoStillWritable() const {
+  // OpenCV's VideoWriter::write reports nothing: the disk's free space (none left means the
+  // encoder's last write was cut short) and the file's presence are what can be checked.
+  struct stat st {};
+  if (::stat(video_path_.c_str(), &st) != 0) return false;
+  const std::string folder = std::filesystem::path(video_path_).parent_path().string();
+  struct statvfs fs {};
+  if (::statvfs(folder.empty() ? "." : folder.c_str(), &fs) != 0) return true;  // cannot tell: assume fine
+  return (::geteuid() == 0 ? fs.f_bfree : fs.f_bavail) > 0;
+}
+
+void Recorder::Failed(const std::string& path) {
+  std::lock_guard lock(error_mutex_);
+  if (error_.empty())
+    error_ = "disk full or output removed while writing " + path + ": kept " + std::to_string(frames_encoded_) + " frames";
 }
 
 int Recorder::frames_written() const {
@@ -165,12 +188,19 @@ void Recorder::Enqueue(Item item) {
 
 void Recorder::WriteItem(Item& item) {
   try {
-    if (!item.frame.empty() && writer_.isOpened()) writer_.write(item.frame);
+    if (!item.frame.empty() && writer_.isOpened()) {
+      writer_.write(item.frame);
+      if (VideoStillWritable()) ++frames_encoded_;
+      else Failed(video_path_);
+    } else if (item.is_frame && !writer_.isOpened()) {
+      ++frames_encoded_;  // a log-only recording keeps its frames' lines
+    }
     if (log_ && !item.line.is_null()) {
       line_ = item.line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
       line_ += '\n';
-      std::fwrite(line_.data(), 1, line_.size(), log_);
-      std::fflush(log_);  // a crash loses at most the lines still queued
+      // A crash loses at most the lines still queued; a full disk shows as a short write or a
+      // failed flush.
+      if (std::fwrite(line_.data(), 1, line_.size(), log_) != line_.size() || std::fflush(log_) != 0) Failed(log_path_);
     }
   } catch (const std::exception& e) {
     // On the worker nobody could catch it: kept for error() and the rest is still written.

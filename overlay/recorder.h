@@ -69,7 +69,9 @@ class Recorder {
 
   int frames() const { return frames_; }   // frames given to Write()
   int frames_written() const;              // frames the encoder has taken
-  std::string error() const;               // the first failure while writing ("" = none)
+  // The first failure while writing ("" = none): "disk full or output removed while writing
+  // FILE: kept N frames" when a write did not reach the disk. Final once Close() has returned.
+  std::string error() const;
   const std::string& video_path() const { return video_path_; }
   const std::string& log_path() const { return log_path_; }
   std::string codec() const { return codec_; }
@@ -83,6 +85,8 @@ class Recorder {
   void Enqueue(Item item);
   void WriteItem(Item& item);  // on the worker, or inline when not in the background
   void Run();
+  void Failed(const std::string& path);  // records a failed write of `path` (the first one only)
+  bool VideoStillWritable() const;       // the video's disk has room and the file is still there
 
   RecorderOptions options_;
   cv::VideoWriter writer_;
@@ -102,6 +106,7 @@ class Recorder {
   std::string line_;                 // the worker's serialisation buffer
   mutable std::mutex error_mutex_;   // apart from mutex_: WriteItem may run with mutex_ held
   std::string error_;
+  int frames_encoded_ = 0;           // the worker's count, for "kept N frames"
 };
 
 }  // namespace vedette::overlay

@@ -22,6 +22,7 @@ struct RulesetInfo {
   std::string title;       // "Twilight of the Soldier Kings"
   std::string unit_name;   // measuring unit shown to players: "BW" or "in"
   geom::ArcModel arc_model = geom::ArcModel::kTotsk;
+  std::vector<std::string> settings;  // the setting keys it reads (--set KEY=VALUE); empty: none
 };
 
 // A dice modifier and the rule behind it.
@@ -94,6 +95,9 @@ struct GroupMoveCheck {
 struct RulesetOptions {
   std::string assets_dir;                       // "" = the default assets folder
   std::map<std::string, std::string> settings;  // KEY -> VALUE as typed
+  // Keys typed on the command line (--set): MakeRuleset refuses one the ruleset does not read,
+  // listing the ones it does. (A scene's own settings may serve several rulesets: not checked.)
+  std::vector<std::string> strict_keys;
 };
 
 class Ruleset {
@@ -111,7 +115,8 @@ class Ruleset {
   virtual GroupMoveCheck CheckGroupMove(const Scene& scene, const std::vector<MoveRequest>& moves) const;
 };
 
-// Makes the named ruleset; throws InputError for an unknown name or a bad data file.
+// Makes the named ruleset; throws InputError for an unknown name, a bad data file or a key of
+// options.strict_keys that the ruleset does not read.
 std::unique_ptr<Ruleset> MakeRuleset(const std::string& name, const RulesetOptions& options = {});
 std::vector<std::string> RulesetNames();
 

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
@@ -35,8 +36,19 @@ std::vector<std::string> RulesetNames() {
 }
 
 std::unique_ptr<Ruleset> MakeRuleset(const std::string& name, const RulesetOptions& options) {
-  for (const Entry& e : Registry())
-    if (name == e.name) return e.make(options);
+  for (const Entry& e : Registry()) {
+    if (name != e.name) continue;
+    std::unique_ptr<Ruleset> r = e.make(options);
+    const std::vector<std::string> known = r->Info().settings;
+    for (const std::string& key : options.strict_keys) {
+      if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+      std::string list;
+      for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+      throw InputError("--set", 0, "ruleset " + name + " has no setting '" + key + "' (" +
+                                       (known.empty() ? std::string("it has no settings") : "its settings: " + list) + ")");
+    }
+    return r;
+  }
   std::string list;
   for (const Entry& e : Registry()) list += std::string(list.empty() ? "" : ", ") + e.name;
   throw InputError("--ruleset", 0, "unknown ruleset '" + name + "' (available: " + list + ")");

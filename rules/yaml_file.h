@@ -9,9 +9,22 @@ namespace vedette {
 // The 1-based line of a node, 0 when yaml-cpp has no mark for it (a node made in code).
 inline int YamlLine(const YAML::Node& n) { return n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
 
-// Reads and parses `path`, whose top level must be a mapping. `what` names the file for a person
-// ("the states ruleset"). Throws InputError for a missing file, a YAML syntax error (with its line)
-// or a top level that is not a mapping.
+// What a YAML text may hold before it is even read as a tree. A few hundred bytes of nested
+// aliases ("billion laughs") expand to billions of nodes for anything that walks the tree, and
+// deep nesting exhausts the stack: neither has a use in Vedette's files, so both are refused.
+struct YamlLimits {
+  int max_depth = 64;            // nested mappings and sequences
+  long max_nodes = 1'000'000;    // scalars, mappings and sequences in the whole text
+  bool allow_aliases = false;    // *name references to &name anchors
+};
+
+// Parses `text` (one document) after checking it against `limits`. Throws InputError naming
+// `source` and the line: YAML syntax, an alias, nesting deeper than the limit, too many nodes.
+YAML::Node ParseYamlText(const std::string& text, const std::string& source, const YamlLimits& limits = {});
+
+// Reads and parses `path` (through ParseYamlText), whose top level must be a mapping. `what` names
+// the file for a person ("the states ruleset"). Throws InputError for a missing file, a YAML syntax
+// error (with its line) or a top level that is not a mapping.
 YAML::Node LoadYamlMapFile(const std::string& path, const std::string& what);
 
 }  // namespace vedette

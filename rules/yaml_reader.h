@@ -30,23 +30,39 @@ class YamlReader {
   // map[key], which must exist and be a mapping.
   YAML::Node RequireMap(const YAML::Node& map, const char* key, const std::string& what) const;
 
-  double Number(const YAML::Node& n, const std::string& what) const;       // finite
+  // Numbers larger than these are typing mistakes or attacks (1e308 mm turns into "inf mm" the
+  // moment it is squared), refused at load with the limit in the message.
+  static constexpr double kMaxNumber = 1e9;        // any number
+  static constexpr double kMaxLengthMm = 100'000;  // positions and sizes on a table: +-100 m
+  static constexpr double kMaxAngleDeg = 3600;     // headings: ten turns either way
+
+  double Number(const YAML::Node& n, const std::string& what) const;       // finite, |v| <= kMaxNumber
   double Positive(const YAML::Node& n, const std::string& what) const;     // > 0
   double NonNegative(const YAML::Node& n, const std::string& what) const;  // >= 0
   int Integer(const YAML::Node& n, const std::string& what) const;         // whole, |v| <= 1e9
   int Count(const YAML::Node& n, const std::string& what) const;           // whole, 0..1e6
   std::string String(const YAML::Node& n, const std::string& what) const; // non-empty scalar
-  geom::Vec2 Pair(const YAML::Node& n, const std::string& what) const;     // [x, y], mm
+  double Length(const YAML::Node& n, const std::string& what) const;           // mm, |v| <= kMaxLengthMm
+  double PositiveLength(const YAML::Node& n, const std::string& what) const;   // mm, 0 < v <= kMaxLengthMm
+  double NonNegativeLength(const YAML::Node& n, const std::string& what) const;  // mm, 0 <= v <= kMaxLengthMm
+  double Angle(const YAML::Node& n, const std::string& what) const;            // deg, |v| <= kMaxAngleDeg
+  geom::Vec2 Pair(const YAML::Node& n, const std::string& what) const;     // [x, y], mm, each a Length
   // The same for a required field map[key]; errors name it "what.key".
   int IntegerField(const YAML::Node& map, const char* key, const std::string& what) const;
   double NonNegativeField(const YAML::Node& map, const char* key, const std::string& what) const;
   std::string StringField(const YAML::Node& map, const char* key, const std::string& what) const;
 
   // A YAML value as JSON: plain scalars that read as booleans or numbers become those, quoted ones
-  // stay strings.
+  // stay strings. At most kMaxJsonDepth levels and kMaxJsonValues values (a declaration is a
+  // handful of values; the limits keep a hostile file from walking a tree without end).
+  static constexpr int kMaxJsonDepth = 16;
+  static constexpr long kMaxJsonValues = 10'000;
   nlohmann::json Json(const YAML::Node& n, const std::string& what) const;
 
  private:
+  nlohmann::json Json(const YAML::Node& n, const std::string& what, int depth, long* values) const;
+  double Finite(const YAML::Node& n, const std::string& what) const;
+  double Within(const YAML::Node& n, const std::string& what, double lo, double hi, const char* unit) const;
   std::string source_;
 };
 

@@ -1,5 +1,9 @@
 #include "vision/clip_render.h"
 
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -194,7 +198,27 @@ void WriteIntrinsicsYaml(const calib::CameraIntrinsics& k, const std::string& pa
   fs << "camera_matrix" << cv::Mat(k.camera_matrix);
   fs << "distortion_coefficients" << k.distortion;
   fs << "avg_reprojection_error" << k.avg_reprojection_error_px;
+  fs.release();
 }
+
+namespace {
+
+// cv::VideoWriter::write reports nothing: a video whose file is gone or whose disk has no block
+// left has lost what was written last.
+bool VideoLost(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return true;
+  const std::string folder = std::filesystem::path(path).parent_path().string();
+  struct statvfs fs {};
+  if (::statvfs(folder.empty() ? "." : folder.c_str(), &fs) != 0) return false;
+  return (::geteuid() == 0 ? fs.f_bfree : fs.f_bavail) == 0;
+}
+
+std::string Lost(const std::string& path, int frames) {
+  return "disk full or output removed while writing " + path + ": kept " + std::to_string(frames) + " frames";
+}
+
+}  // namespace
 
 ClipVideoSummary WriteClipVideo(ClipRenderer& renderer, const std::string& video_path, const std::string& truth_path,
                                 const std::function<void(int, int)>& progress) {
@@ -217,10 +241,15 @@ ClipVideoSummary WriteClipVideo(ClipRenderer& renderer, const std::string& video
     ClipFrame frame = renderer.Render(f);
     render_total += frame.render_ms;
     writer.write(frame.image);
-    if (truth) truth << frame.truth.dump() << "\n" << std::flush;
+    if (VideoLost(video_path)) throw std::runtime_error(Lost(video_path, f));
+    if (!truth_path.empty()) {
+      truth << frame.truth.dump() << "\n" << std::flush;
+      if (!truth) throw std::runtime_error(Lost(truth_path, f));
+    }
     if (progress) progress(f + 1, n);
   }
   writer.release();
+  if (VideoLost(video_path)) throw std::runtime_error(Lost(video_path, n));
   s.frames = n;
   s.render_ms_mean = render_total / n;
   s.seconds = std::chrono::duration<double>(Clock::now() - t0).count();

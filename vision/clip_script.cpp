@@ -201,12 +201,7 @@ std::string_view ToString(ClipUnitState s) {
 
 ClipScript ParseClipScript(const std::string& text, const std::string& source_name, const std::string& base_dir) {
   const YamlReader r(source_name);
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::ParserException& e) {
-    throw InputError(source_name, e.mark.line >= 0 ? e.mark.line + 1 : 0, "YAML syntax: " + e.msg);
-  }
+  const YAML::Node root = ParseYamlText(text, source_name);
   if (!root.IsMap()) throw InputError(source_name, 1, "a clip script must be a mapping (roster:, fps:, duration_s:, ...)");
   r.ExpectKeys(root, "clip script",
                {"roster", "roster_scene", "fps", "duration_s", "camera", "render", "units", "hands", "camera_moves",

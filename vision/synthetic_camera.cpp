@@ -12,6 +12,7 @@ namespace vedette::vision {
 bool SyntheticCameraOptions::Check(std::string* error) const {
   auto fail = [&](const std::string& m) { if (error) *error = m; return false; };
   if (image_size.width < 16 || image_size.height < 16) return fail("image_size must be at least 16 x 16 px");
+  if (image_size.width > 16384 || image_size.height > 16384) return fail("image_size must be at most 16384 x 16384 px");
   if (!(table_width_mm > 0) || !(table_depth_mm > 0)) return fail("table size must be positive");
   if (height_mm < 0) return fail("height_mm must be >= 0 (0: from the field of view)");
   if (!(tilt_deg >= 0 && tilt_deg < 60)) return fail("tilt_deg must be in [0, 60)");

@@ -49,7 +49,8 @@ class FkoeRuleset : public Ruleset {
         config_(fkoe::LoadFkoeConfig((options.assets_dir.empty() ? AssetsDir() : options.assets_dir) + "/rulesets/fkoe.yaml",
                                      options.settings)) {}
 
-  RulesetInfo Info() const override { return {"fkoe", config_.title, config_.unit_name, geom::ArcModel::kTotsk}; }
+  RulesetInfo Info() const override { return {"fkoe", config_.title, config_.unit_name, geom::ArcModel::kTotsk,
+            {"command_range_in", "morale_pass_at_least", "artillery_short_range_in", "artillery_long_range_in"}}; }
 
   Findings Analyze(const Scene& scene) const override {
     fkoe::FkoeConfig c = config_;

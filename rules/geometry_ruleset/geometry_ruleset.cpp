@@ -15,7 +15,8 @@ class GeometryRuleset : public Ruleset {
  public:
   explicit GeometryRuleset(const RulesetOptions& options) : options_(options) {}
 
-  RulesetInfo Info() const override { return {"geometry", "Table geometry (no game rules)", "BW", geom::ArcModel::kTotsk}; }
+  RulesetInfo Info() const override { return {"geometry", "Table geometry (no game rules)", "BW", geom::ArcModel::kTotsk,
+            {"arc_model"}}; }
 
   Findings Analyze(const Scene& scene) const override {
     Findings f;

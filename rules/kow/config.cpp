@@ -2,6 +2,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "rules/yaml_file.h"
+
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -23,12 +25,7 @@ KowConfig LoadKowConfig(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   KowConfig c;
-  YAML::Node root;
-  try {
-    root = YAML::Load(ss.str());
-  } catch (const YAML::ParserException& e) {
-    throw InputError(path, e.mark.line + 1, "YAML syntax: " + e.msg);
-  }
+  const YAML::Node root = ParseYamlText(ss.str(), path);
   auto need = [&](const YAML::Node& parent, const char* key, const std::string& what) {
     const YAML::Node n = parent[key];
     if (!n) throw InputError(path, LineOf(parent), "missing '" + what + "'");

@@ -36,7 +36,7 @@ class KowRuleset : public Ruleset {
   explicit KowRuleset(const RulesetOptions& options)
       : config_(kow::LoadKowConfig((options.assets_dir.empty() ? AssetsDir() : options.assets_dir) + "/rulesets/kow.yaml")) {}
 
-  RulesetInfo Info() const override { return {"kow", config_.title, config_.unit_name, geom::ArcModel::kKow}; }
+  RulesetInfo Info() const override { return {"kow", config_.title, config_.unit_name, geom::ArcModel::kKow, {}}; }
 
   Findings Analyze(const Scene& scene) const override {
     Findings f;

@@ -7,15 +7,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <set>
 #include <sstream>
 
 #include "rules/yaml_reader.h"
 
 namespace vedette {
-
-namespace {
 
 const std::vector<std::string>& KnownFormations() {
   static const std::vector<std::string> f = {"line",      "column",     "march_column", "road_column", "square",
@@ -25,33 +22,60 @@ const std::vector<std::string>& KnownFormations() {
   return f;
 }
 
+namespace {
 
+
+// Ids and tags are checked by a plain loop over the characters: std::regex_match recurses once
+// per character and a 40,000-character id ran it out of stack.
 bool ValidId(const std::string& s) {
-  static const std::regex re("[A-Za-z0-9_.\\-]+");
-  return std::regex_match(s, re);
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) {
+           return std::isalnum(c) || c == '_' || c == '.' || c == '-';
+         });
+}
+
+bool ValidTag(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) {
+           return std::islower(c) || std::isdigit(c) || c == '_';
+         });
+}
+
+bool ValidColour(const std::string& s) {
+  return s.size() == 7 && s[0] == '#' &&
+         std::all_of(s.begin() + 1, s.end(), [](unsigned char c) { return std::isxdigit(c) != 0; });
+}
+
+// The first characters of a long name, for a message that must not repeat 300,000 of them.
+std::string Shown(const std::string& s) { return s.size() <= 40 ? s : s.substr(0, 40) + "..."; }
+
+// A name (unit or terrain id, tag) within kMaxNameLength characters, read from n.
+std::string Name(const YamlReader& r, const YAML::Node& n, const std::string& what) {
+  const std::string s = r.String(n, what);
+  if (s.size() > kMaxNameLength)
+    r.Fail(n, what + " '" + Shown(s) + "' is " + std::to_string(s.size()) + " characters long; at most " +
+                  std::to_string(kMaxNameLength) + " are accepted");
+  return s;
 }
 
 Unit ReadUnit(const YamlReader& r, const YAML::Node& n, const Scene& scene, const SceneLoadOptions& opt) {
   r.ExpectMap(n, "a unit");
   Unit u;
   u.line = YamlReader::LineOf(n);
-  u.id = r.String(r.Require(n, "id", "unit"), "unit id");
+  u.id = Name(r, r.Require(n, "id", "unit"), "unit id");
   if (!ValidId(u.id)) r.Fail(n["id"], "unit id '" + u.id + "' may only hold letters, digits, '_', '-' and '.'");
   const std::string what = "unit " + u.id;
   r.ExpectKeys(n, what, {"id", "side", "type", "tags", "formation", "base", "bases", "pose", "marker", "marker_size_mm",
                          "marker_offset_mm", "marker_heading_deg", "marker_height_mm", "height_mm", "stats", "name"});
-  u.side = r.String(r.Require(n, "side", what), what + ": side");
+  u.side = Name(r, r.Require(n, "side", what), what + ": side");
   const std::string type = r.String(r.Require(n, "type", what), what + ": type");
   auto t = ParseUnitType(type);
   if (!t) r.Fail(n["type"], what + ": unknown type '" + type + "' (expected infantry, cavalry, artillery or general)");
   u.type = *t;
   if (n["tags"]) {
     if (!n["tags"].IsSequence()) r.Fail(n["tags"], what + ": tags must be a list, e.g. [light, elite]");
-    static const std::regex tag_re("[a-z0-9_]+");
     for (const auto& tag : n["tags"]) {
-      std::string s = r.String(tag, what + ": tag");
+      std::string s = Name(r, tag, what + ": tag");
       std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-      if (!std::regex_match(s, tag_re)) r.Fail(tag, what + ": tag '" + tag.Scalar() + "' must be a word (a-z, 0-9, _)");
+      if (!ValidTag(s)) r.Fail(tag, what + ": tag '" + tag.Scalar() + "' must be a word (a-z, 0-9, _)");
       u.tags.push_back(s);
     }
   }
@@ -68,8 +92,8 @@ Unit ReadUnit(const YamlReader& r, const YAML::Node& n, const Scene& scene, cons
     r.ExpectMap(b, bw);
     r.ExpectKeys(b, bw, {"width_mm", "depth_mm", "offset_mm"});
     BaseSpec s;
-    s.width_mm = r.Positive(r.Require(b, "width_mm", bw), bw + ": width_mm");
-    s.depth_mm = r.Positive(r.Require(b, "depth_mm", bw), bw + ": depth_mm");
+    s.width_mm = r.PositiveLength(r.Require(b, "width_mm", bw), bw + ": width_mm");
+    s.depth_mm = r.PositiveLength(r.Require(b, "depth_mm", bw), bw + ": depth_mm");
     if (b["offset_mm"]) s.offset_mm = r.Pair(b["offset_mm"], bw + ": offset_mm");
     return s;
   };
@@ -90,9 +114,9 @@ Unit ReadUnit(const YamlReader& r, const YAML::Node& n, const Scene& scene, cons
     r.ExpectMap(p, what + ": pose");
     r.ExpectKeys(p, what + ": pose", {"x_mm", "y_mm", "heading_deg"});
     Pose pose;
-    pose.x_mm = r.Number(r.Require(p, "x_mm", what + ": pose"), what + ": pose.x_mm");
-    pose.y_mm = r.Number(r.Require(p, "y_mm", what + ": pose"), what + ": pose.y_mm");
-    pose.heading_deg = r.Number(r.Require(p, "heading_deg", what + ": pose"), what + ": pose.heading_deg");
+    pose.x_mm = r.Length(r.Require(p, "x_mm", what + ": pose"), what + ": pose.x_mm");
+    pose.y_mm = r.Length(r.Require(p, "y_mm", what + ": pose"), what + ": pose.y_mm");
+    pose.heading_deg = r.Angle(r.Require(p, "heading_deg", what + ": pose"), what + ": pose.heading_deg");
     u.pose = pose;
   } else if (opt.require_poses) {
     r.Fail(n, what + ": missing field 'pose' ({x_mm, y_mm, heading_deg})");
@@ -100,16 +124,16 @@ Unit ReadUnit(const YamlReader& r, const YAML::Node& n, const Scene& scene, cons
   if (n["marker"]) {
     MarkerMount m;
     m.id = r.Count(n["marker"], what + ": marker");
-    if (n["marker_size_mm"]) m.size_mm = r.Positive(n["marker_size_mm"], what + ": marker_size_mm");
+    if (n["marker_size_mm"]) m.size_mm = r.PositiveLength(n["marker_size_mm"], what + ": marker_size_mm");
     if (n["marker_offset_mm"]) m.offset_mm = r.Pair(n["marker_offset_mm"], what + ": marker_offset_mm");
-    if (n["marker_heading_deg"]) m.heading_deg = r.Number(n["marker_heading_deg"], what + ": marker_heading_deg");
-    if (n["marker_height_mm"]) m.height_mm = r.NonNegative(n["marker_height_mm"], what + ": marker_height_mm");
+    if (n["marker_heading_deg"]) m.heading_deg = r.Angle(n["marker_heading_deg"], what + ": marker_heading_deg");
+    if (n["marker_height_mm"]) m.height_mm = r.NonNegativeLength(n["marker_height_mm"], what + ": marker_height_mm");
     u.marker = m;
   } else {
     for (const char* k : {"marker_size_mm", "marker_offset_mm", "marker_heading_deg", "marker_height_mm"})
       if (n[k]) r.Fail(n[k], what + ": " + k + " given without 'marker' (the marker ID)");
   }
-  if (n["height_mm"]) u.height_mm = r.NonNegative(n["height_mm"], what + ": height_mm");
+  if (n["height_mm"]) u.height_mm = r.NonNegativeLength(n["height_mm"], what + ": height_mm");
   if (n["stats"]) {
     r.ExpectMap(n["stats"], what + ": stats");
     for (auto it = n["stats"].begin(); it != n["stats"].end(); ++it)
@@ -122,7 +146,7 @@ Terrain ReadTerrain(const YamlReader& r, const YAML::Node& n) {
   r.ExpectMap(n, "a terrain piece");
   Terrain t;
   t.line = YamlReader::LineOf(n);
-  t.id = r.String(r.Require(n, "id", "terrain"), "terrain id");
+  t.id = Name(r, r.Require(n, "id", "terrain"), "terrain id");
   const std::string what = "terrain " + t.id;
   r.ExpectKeys(n, what, {"id", "type", "polygon", "height_mm", "name"});
   t.type = r.String(r.Require(n, "type", what), what + ": type");
@@ -135,7 +159,7 @@ Terrain ReadTerrain(const YamlReader& r, const YAML::Node& n) {
   if (!poly.IsSequence() || poly.size() < 3) r.Fail(poly, what + ": polygon must list at least 3 points [[x,y],...] in mm");
   for (const auto& p : poly) t.polygon.push_back(r.Pair(p, what + ": polygon point"));
   if (geom::Area(t.polygon) <= 0) r.Fail(poly, what + ": polygon has no area");
-  if (n["height_mm"]) t.height_mm = r.NonNegative(n["height_mm"], what + ": height_mm");
+  if (n["height_mm"]) t.height_mm = r.NonNegativeLength(n["height_mm"], what + ": height_mm");
   return t;
 }
 
@@ -146,13 +170,13 @@ Scene ReadScene(const YamlReader& r, const YAML::Node& root, const SceneLoadOpti
                                "anchors", "tokens", "name", "description"});
   Scene s;
   s.source = r.source();
-  s.bw_mm = r.Positive(r.Require(root, "bw_mm", "scene"), "bw_mm");
+  s.bw_mm = r.PositiveLength(r.Require(root, "bw_mm", "scene"), "bw_mm");
   if (root["table"]) {
     const YAML::Node t = root["table"];
     r.ExpectMap(t, "table");
     r.ExpectKeys(t, "table", {"width_mm", "depth_mm"});
-    s.table_width_mm = r.Positive(r.Require(t, "width_mm", "table"), "table.width_mm");
-    s.table_depth_mm = r.Positive(r.Require(t, "depth_mm", "table"), "table.depth_mm");
+    s.table_width_mm = r.PositiveLength(r.Require(t, "width_mm", "table"), "table.width_mm");
+    s.table_depth_mm = r.PositiveLength(r.Require(t, "depth_mm", "table"), "table.depth_mm");
   }
   if (root["arc_model"]) {
     const std::string m = r.String(root["arc_model"], "arc_model");
@@ -169,12 +193,11 @@ Scene ReadScene(const YamlReader& r, const YAML::Node& root, const SceneLoadOpti
       const std::string what = "side " + side.name;
       r.ExpectMap(it->second, what);
       r.ExpectKeys(it->second, what, {"bw_mm", "colour", "color"});
-      if (it->second["bw_mm"]) side.bw_mm = r.Positive(it->second["bw_mm"], what + ": bw_mm");
+      if (it->second["bw_mm"]) side.bw_mm = r.PositiveLength(it->second["bw_mm"], what + ": bw_mm");
       for (const char* key : {"colour", "color"}) {
         if (!it->second[key]) continue;
         side.colour = r.String(it->second[key], what + ": colour");
-        static const std::regex hex("#[0-9a-fA-F]{6}");
-        if (!std::regex_match(side.colour, hex)) r.Fail(it->second[key], what + ": colour must be #rrggbb");
+        if (!ValidColour(side.colour)) r.Fail(it->second[key], what + ": colour must be #rrggbb");
       }
       s.sides.push_back(side);
     }
@@ -217,10 +240,10 @@ Scene ReadScene(const YamlReader& r, const YAML::Node& root, const SceneLoadOpti
       a.line = YamlReader::LineOf(n);
       a.marker = r.Count(r.Require(n, "marker", "anchor"), "anchor marker");
       const std::string what = "anchor " + std::to_string(a.marker);
-      if (n["size_mm"]) a.size_mm = r.Positive(n["size_mm"], what + ": size_mm");
-      a.x_mm = r.Number(r.Require(n, "x_mm", what), what + ": x_mm");
-      a.y_mm = r.Number(r.Require(n, "y_mm", what), what + ": y_mm");
-      if (n["heading_deg"]) a.heading_deg = r.Number(n["heading_deg"], what + ": heading_deg");
+      if (n["size_mm"]) a.size_mm = r.PositiveLength(n["size_mm"], what + ": size_mm");
+      a.x_mm = r.Length(r.Require(n, "x_mm", what), what + ": x_mm");
+      a.y_mm = r.Length(r.Require(n, "y_mm", what), what + ": y_mm");
+      if (n["heading_deg"]) a.heading_deg = r.Angle(n["heading_deg"], what + ": heading_deg");
       if (auto m = markers.find(a.marker); m != markers.end())
         r.Fail(n["marker"], what + ": marker " + std::to_string(a.marker) + " is already unit " + m->second + "'s");
       markers[a.marker] = "anchor";
@@ -236,8 +259,8 @@ Scene ReadScene(const YamlReader& r, const YAML::Node& root, const SceneLoadOpti
       t.line = YamlReader::LineOf(n);
       t.marker = r.Count(r.Require(n, "marker", "token"), "token marker");
       const std::string what = "token " + std::to_string(t.marker);
-      t.x_mm = r.Number(r.Require(n, "x_mm", what), what + ": x_mm");
-      t.y_mm = r.Number(r.Require(n, "y_mm", what), what + ": y_mm");
+      t.x_mm = r.Length(r.Require(n, "x_mm", what), what + ": x_mm");
+      t.y_mm = r.Length(r.Require(n, "y_mm", what), what + ": y_mm");
       if (auto m = markers.find(t.marker); m != markers.end())
         r.Fail(n["marker"], what + ": marker " + std::to_string(t.marker) + " is already " +
                                 (m->second == "anchor" ? std::string("an anchor") : "unit " + m->second + "'s"));
@@ -272,12 +295,7 @@ Scene ReadScene(const YamlReader& r, const YAML::Node& root, const SceneLoadOpti
 
 Scene ParseScene(const std::string& text, const std::string& source_name, const SceneLoadOptions& options) {
   YamlReader reader(source_name);
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::ParserException& e) {
-    throw InputError(source_name, e.mark.line >= 0 ? e.mark.line + 1 : 0, "YAML syntax: " + e.msg);
-  }
+  const YAML::Node root = ParseYamlText(text, source_name);
   try {
     return ReadScene(reader, root, options);
   } catch (const YAML::Exception& e) {

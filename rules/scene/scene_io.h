@@ -2,11 +2,18 @@
 // Reading and writing scene files (YAML; JSON parses too). A bad file throws InputError naming the
 // file, the line and what is wrong; nothing is half-read.
 #include <string>
+#include <vector>
 
 #include "rules/input_error.h"
 #include "rules/scene/scene.h"
 
 namespace vedette {
+
+// The longest unit id, terrain id, side name or tag a scene may hold, characters.
+inline constexpr size_t kMaxNameLength = 64;
+
+// The formations a unit may be in (`formation:` in a scene, `check-move --formation`).
+const std::vector<std::string>& KnownFormations();
 
 struct SceneLoadOptions {
   bool require_poses = true;  // false for a roster, whose units are placed by vision

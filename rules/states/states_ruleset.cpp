@@ -38,7 +38,7 @@ class StatesRuleset : public Ruleset {
   explicit StatesRuleset(const RulesetOptions& options)
       : config_(states::LoadStatesConfig((options.assets_dir.empty() ? AssetsDir() : options.assets_dir) + "/rulesets/states.yaml")) {}
 
-  RulesetInfo Info() const override { return {"states", config_.title, "in", geom::ArcModel::kTotsk}; }
+  RulesetInfo Info() const override { return {"states", config_.title, "in", geom::ArcModel::kTotsk, {}}; }
 
   Findings Analyze(const Scene& scene) const override {
     const states::StatesConfig& c = config_;

@@ -225,6 +225,20 @@ geom::Contact Analyzer::ContactOf(size_t a, size_t b) const {
 }
 
 void Analyzer::Validate() const {
+  // What a player may declare about a unit under these rules; anything else is a typing mistake
+  // (or another ruleset's word) that would otherwise be ignored without a word. state, routed,
+  // firing and limbered are what the live window's state menu declares under any ruleset.
+  static const std::vector<std::string> kKeys = {"failed_morale", "moved", "bonus_move", "pursued", "pivoted", "target",
+                                                 "general_attached", "state", "routed", "firing", "limbered"};
+  for (const auto& [unit, values] : scene_.declarations.units) {
+    for (const auto& [key, declared] : values) {
+      if (std::find(kKeys.begin(), kKeys.end(), key) != kKeys.end()) continue;
+      std::string list;
+      for (const std::string& k : kKeys) list += (list.empty() ? "" : ", ") + k;
+      throw InputError(scene_.source, declared.line,
+                       "declarations: " + unit + "." + key + " is not something the totsk ruleset reads (it reads: " + list + ")");
+    }
+  }
   for (size_t i = 0; i < n_; ++i) {
     for (const char* key : {"failed_morale", "moved", "bonus_move", "pursued", "pivoted"}) Flag(i, key);
     for (const char* key : {"target", "general_attached"}) DeclaredString(i, key);

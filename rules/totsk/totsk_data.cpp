@@ -49,12 +49,7 @@ const MoraleModifierSpec& TotskData::Morale(const std::string& key) const { retu
 
 TotskData ParseTotskData(const std::string& text, const std::string& source_name) {
   const YamlReader r(source_name);
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::ParserException& e) {
-    throw InputError(source_name, e.mark.line >= 0 ? e.mark.line + 1 : 0, "not valid YAML: " + e.msg);
-  }
+  const YAML::Node root = ParseYamlText(text, source_name);
   if (!root.IsMap()) throw InputError(source_name, 0, "a ruleset file must be a mapping");
   TotskData d;
   d.source = source_name;

@@ -18,7 +18,8 @@ class TotskRuleset : public Ruleset {
                                    "/rulesets/totsk.yaml")),
         settings_(totsk::ParseTotskSettings(options.settings, "settings")) {}
 
-  RulesetInfo Info() const override { return {"totsk", data_.title, "BW", geom::ArcModel::kTotsk}; }
+  RulesetInfo Info() const override { return {"totsk", data_.title, "BW", geom::ArcModel::kTotsk,
+            {"rules", "threat_distance", "threat_distance_bw", "morale_ranges", "charged_by_cavalry", "second_move"}}; }
 
   Findings Analyze(const Scene& scene) const override {
     return totsk::MakeFindings(data_, settings_, scene, totsk::AnalyzeTotsk(data_, settings_, scene));

@@ -14,7 +14,7 @@ namespace {
 using testing::RunVedette;
 
 std::string WriteTemp(const std::string& name, const std::string& text) {
-  const auto p = std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "_" + name);
+  const auto p = testing::ProcessTempDir() / name;  // removed when the test program exits
   std::ofstream(p) << text;
   return p.string();
 }

@@ -1,7 +1,13 @@
 #pragma once
 // Runs the built `vedette` binary for CLI tests: stdout, stderr and the exit status, separately.
+// Both streams are read through pipes, so a test leaves no capture file anywhere (and a crashed
+// test leaves none behind in /tmp either).
+#include <poll.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -11,33 +17,113 @@
 namespace vedette::testing {
 
 struct CommandResult {
-  int status = -1;  // exit status
+  int status = -1;  // exit status; -1 when killed by a signal
+  int signal = 0;   // the signal that ended it, 0 if it exited
   std::string out;  // stdout
   std::string err;  // stderr
 };
 
 inline std::string ReadFile(const std::filesystem::path& p) {
-  std::ifstream in(p);
+  std::ifstream in(p, std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
 }
 
-// `args` is appended to the binary path as shell words (quote them yourself).
-inline CommandResult RunVedette(const std::string& args) {
-  static int counter = 0;
-  const auto dir = std::filesystem::temp_directory_path();
-  const std::string tag = std::to_string(::getpid()) + "_" + std::to_string(counter++);
-  const auto out = dir / ("vedette_out_" + tag), err = dir / ("vedette_err_" + tag);
-  const std::string cmd = std::string(VEDETTE_BINARY) + " " + args + " >" + out.string() + " 2>" + err.string();
-  const int raw = std::system(cmd.c_str());
+// A folder of this test process's own (vedette_test_XXXXXX in the temporary folder), removed with
+// everything in it when the process exits.
+inline const std::filesystem::path& ProcessTempDir() {
+  struct Dir {
+    std::filesystem::path path;
+    Dir() {
+      std::string t = (std::filesystem::temp_directory_path() / "vedette_test_XXXXXX").string();
+      if (::mkdtemp(t.data())) path = t;
+    }
+    ~Dir() {
+      std::error_code ec;
+      if (!path.empty()) std::filesystem::remove_all(path, ec);
+    }
+  };
+  static Dir dir;
+  return dir.path;
+}
+
+// A fresh folder for one test inside ProcessTempDir(), removed when it goes out of scope.
+class TestFolder {
+ public:
+  TestFolder() {
+    std::string t = (ProcessTempDir() / "t_XXXXXX").string();
+    if (::mkdtemp(t.data())) path_ = t;
+  }
+  ~TestFolder() {
+    std::error_code ec;
+    if (!path_.empty()) std::filesystem::remove_all(path_, ec);
+  }
+  TestFolder(const TestFolder&) = delete;
+  TestFolder& operator=(const TestFolder&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  std::string operator/(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// Runs `command` with /bin/sh; its stdin is /dev/null.
+inline CommandResult RunShell(const std::string& command) {
   CommandResult r;
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  r.out = ReadFile(out);
-  r.err = ReadFile(err);
-  std::filesystem::remove(out);
-  std::filesystem::remove(err);
+  int out_pipe[2], err_pipe[2];
+  if (::pipe(out_pipe) != 0) return r;
+  if (::pipe(err_pipe) != 0) {
+    ::close(out_pipe[0]);
+    ::close(out_pipe[1]);
+    return r;
+  }
+  std::fflush(nullptr);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::dup2(out_pipe[1], STDOUT_FILENO);
+    ::dup2(err_pipe[1], STDERR_FILENO);
+    for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) ::close(fd);
+    std::freopen("/dev/null", "r", stdin);
+    ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::close(out_pipe[1]);
+  ::close(err_pipe[1]);
+  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+  std::string* sinks[2] = {&r.out, &r.err};
+  int open = 2;
+  char buf[65536];
+  while (open > 0) {
+    if (::poll(fds, 2, -1) < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    for (int i = 0; i < 2; ++i) {
+      if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      const ssize_t n = ::read(fds[i].fd, buf, sizeof buf);
+      if (n > 0) {
+        sinks[i]->append(buf, static_cast<size_t>(n));
+      } else if (n == 0 || errno != EINTR) {
+        ::close(fds[i].fd);
+        fds[i].fd = -1;
+        --open;
+      }
+    }
+  }
+  for (const pollfd& p : fds)
+    if (p.fd >= 0) ::close(p.fd);
+  int raw = 0;
+  if (pid > 0) {
+    while (::waitpid(pid, &raw, 0) < 0 && errno == EINTR) {
+    }
+    if (WIFEXITED(raw)) r.status = WEXITSTATUS(raw);
+    if (WIFSIGNALED(raw)) r.signal = WTERMSIG(raw);
+  }
   return r;
 }
+
+// `args` is appended to the binary path as shell words (quote them yourself).
+inline CommandResult RunVedette(const std::string& args) { return RunShell(std::string(VEDETTE_BINARY) + " " + args); }
 
 }  // namespace vedette::testing

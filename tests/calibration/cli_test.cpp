@@ -174,12 +174,12 @@ TEST(PrintCli, BoardTooLargeForThePaperIsRefusedWithASizeThatFits) {
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(ReadFile(out).find("width=\"210mm\" height=\"297mm\""), std::string::npos);
 
-  r = RunVedette("print board charuco:5x7:40:20:DICT_6X6_250 --paper letter --out " + out);
+  r = RunVedette("print board charuco:5x7:40:20:DICT_6X6_250 --paper letter --out " + out + " --force");  // out exists
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("it does not fit Letter (215.9 x 279.4 mm"), std::string::npos) << r.err;
   // Asked for, a page of the board's own size: 200 + 2 x 10 quiet + 2 x 10 margin = 240 mm wide,
   // 280 + 2 x 10 + 12 caption + 2 x 10 = 332 mm high.
-  r = RunVedette("print board charuco:5x7:40:20:DICT_6X6_250 --paper none --out " + out);
+  r = RunVedette("print board charuco:5x7:40:20:DICT_6X6_250 --paper none --out " + out + " --force");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(ReadFile(out).find("width=\"240mm\" height=\"332mm\""), std::string::npos);
 }

@@ -16,7 +16,7 @@ using testing::RunVedette;
 using totsk_test::ScenePath;
 
 std::string WriteTemp(const std::string& name, const std::string& text) {
-  const auto p = std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "_totsk_" + name);
+  const auto p = testing::ProcessTempDir() / ("totsk_" + name);  // removed when the test program exits
   std::ofstream(p) << text;
   return p.string();
 }
