@@ -3,6 +3,25 @@
 #include <algorithm>
 
 namespace vedette::overlay {
+namespace {
+
+// The names of a comma-separated list, trimmed, empty ones left out.
+std::vector<std::string_view> SplitNames(std::string_view list) {
+  std::vector<std::string_view> names;
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t end = list.find(',', start);
+    if (end == std::string_view::npos) end = list.size();
+    std::string_view name = list.substr(start, end - start);
+    while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
+    while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+    if (!name.empty()) names.push_back(name);
+    start = end + 1;
+  }
+  return names;
+}
+
+}  // namespace
 
 const std::vector<LayerInfo>& KnownLayers() {
   static const std::vector<LayerInfo> layers = {
@@ -14,15 +33,8 @@ const std::vector<LayerInfo>& KnownLayers() {
 }
 
 bool CheckLayerList(std::string_view list, std::string* error) {
-  size_t start = 0;
-  while (start <= list.size()) {
-    size_t end = list.find(',', start);
-    if (end == std::string_view::npos) end = list.size();
-    std::string_view name = list.substr(start, end - start);
-    while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
-    while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
-    start = end + 1;
-    if (name.empty() || name == "measure") continue;
+  for (const std::string_view name : SplitNames(list)) {
+    if (name == "measure") continue;
     const auto& known = KnownLayers();
     if (std::any_of(known.begin(), known.end(), [&](const LayerInfo& l) { return name == l.name; })) continue;
     if (error) {
@@ -53,16 +65,7 @@ std::string LayerVisibility::HiddenList() const {
 
 LayerVisibility LayerVisibility::FromHiddenList(std::string_view list) {
   LayerVisibility v;
-  size_t start = 0;
-  while (start <= list.size()) {
-    size_t end = list.find(',', start);
-    if (end == std::string_view::npos) end = list.size();
-    std::string_view name = list.substr(start, end - start);
-    while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
-    while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
-    if (!name.empty()) v.Set(name, false);
-    start = end + 1;
-  }
+  for (const std::string_view name : SplitNames(list)) v.Set(name, false);
   return v;
 }
 

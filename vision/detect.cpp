@@ -7,6 +7,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "vision/edge_lines.h"
+#include "vision/grey.h"
 #include "vision/marker_candidates.h"
 #include "vision/marker_decode.h"
 
@@ -79,13 +80,6 @@ DetectorOptions DetectorOptionsFor(const Scene& roster, const calib::CameraIntri
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-cv::Mat ToGray(const cv::Mat& image) {
-  if (image.channels() == 1) return image;
-  cv::Mat gray;
-  cv::cvtColor(image, gray, image.channels() == 4 ? cv::COLOR_BGRA2GRAY : cv::COLOR_BGR2GRAY);
-  return gray;
-}
 
 
 double SignedArea(const std::array<cv::Point2d, 4>& q) {
@@ -169,7 +163,7 @@ Detections Collect(const std::vector<int>& ids, const std::vector<std::vector<cv
 Detections DetectMarkers(const DetectorOptions& o, const cv::Mat& image, const cv::aruco::Dictionary& dict,
                          const std::vector<std::array<cv::Point2f, 4>>& known_px) {
   const auto t0 = Clock::now();
-  const cv::Mat gray = ToGray(image);
+  const cv::Mat gray = GreyFrame(image);
   const int cells = dict.markerSize + 2;
   CandidateOptions co;
   co.min_side_px = o.min_marker_side_px;
@@ -252,7 +246,7 @@ Detections DetectMarkers(const DetectorOptions& o, const cv::Mat& image, const c
 }
 
 bool RefineMarkerCorners(const DetectorOptions& o, const cv::Mat& gray_in, std::array<cv::Point2f, 4>* corners_px) {
-  const cv::Mat gray = ToGray(gray_in);
+  const cv::Mat gray = GreyFrame(gray_in);
   std::array<cv::Point2d, 4> q;
   for (int i = 0; i < 4; ++i) {
     q[i] = (*corners_px)[i];
@@ -272,7 +266,7 @@ bool RefineMarkerCorners(const DetectorOptions& o, const cv::Mat& gray_in, std::
 
 Detections DetectMarkersStock(const cv::Mat& image, const cv::aruco::Dictionary& dict) {
   const auto t0 = Clock::now();
-  const cv::Mat gray = ToGray(image);
+  const cv::Mat gray = GreyFrame(image);
   std::vector<int> ids;
   std::vector<std::vector<cv::Point2f>> corners;
   cv::Ptr<cv::aruco::Dictionary> d = cv::makePtr<cv::aruco::Dictionary>(dict);

@@ -1,5 +1,7 @@
 #include "vision/grey.h"
 
+#include <opencv2/imgproc.hpp>
+
 #include <stdexcept>
 
 namespace vedette::vision {
@@ -19,6 +21,13 @@ void PrefetchRegion(const cv::Mat& image, const cv::Rect& r) {
 }
 
 }  // namespace
+
+cv::Mat GreyFrame(const cv::Mat& image) {
+  if (image.channels() == 1) return image;
+  cv::Mat grey;
+  cv::cvtColor(image, grey, image.channels() == 4 ? cv::COLOR_BGRA2GRAY : cv::COLOR_BGR2GRAY);
+  return grey;
+}
 
 cv::Mat GreyCrop(const cv::Mat& image, const cv::Rect& r) {
   if (image.depth() != CV_8U) throw std::invalid_argument("GreyCrop: the image must be 8-bit");

@@ -14,4 +14,8 @@ inline uchar GreyOfBgr(const uchar* p) { return uchar((p[0] * 3735 + p[1] * 1923
 // view of a grey image, a new matrix otherwise.
 cv::Mat GreyCrop(const cv::Mat& image, const cv::Rect& r);
 
+// A whole frame in grey (cv::cvtColor): the image itself when it is grey already, BGR and BGRA
+// converted.
+cv::Mat GreyFrame(const cv::Mat& image);
+
 }  // namespace vedette::vision

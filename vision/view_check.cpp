@@ -15,6 +15,7 @@
 #include "rules/input_error.h"
 #include "vision/bilinear.h"
 #include "vision/detect.h"
+#include "vision/grey.h"
 
 namespace vedette::vision {
 
@@ -50,13 +51,6 @@ std::string_view ToString(MarkerProblem p) {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-cv::Mat ToGray(const cv::Mat& image) {
-  if (image.channels() == 1) return image;
-  cv::Mat gray;
-  cv::cvtColor(image, gray, image.channels() == 4 ? cv::COLOR_BGRA2GRAY : cv::COLOR_BGR2GRAY);
-  return gray;
-}
 
 // Blur from the marker's own pattern. Profiles are taken across each side at the centre of every
 // bit cell along it: from half a cell outside (the white margin a roster guarantees) to 2.5 cells
@@ -384,7 +378,7 @@ ViewCheck CheckView(const ViewCheckOptions& options, const cv::Mat& image, const
   if (std::string error; !options.Check(&error)) throw std::invalid_argument("view check options: " + error);
   if (roster.dictionary.empty()) throw InputError(roster.source, 0, "the roster names no `dictionary:`");
   const auto t0 = Clock::now();
-  const cv::Mat gray = ToGray(image);
+  const cv::Mat gray = GreyFrame(image);
   const cv::Ptr<cv::aruco::Dictionary> dict = calib::ResolveDictionary(roster.dictionary);
   // Step 1: detection as every other command runs it for this roster and lens.
   const Detections det = DetectMarkers(DetectorOptionsFor(roster, k), gray, *dict);
