@@ -20,11 +20,13 @@ namespace {
 
 class VideoCaptureDevice : public CaptureDevice {
  public:
-  // index >= 0: a camera, asked for `size` when given; else the file `path` (FFmpeg first, then
-  // whatever backend takes it).
+  // index >= 0: a camera, asked for `size` when given; else the file `path`: FFmpeg, which reads
+  // every container and codec a camera or phone writes, then OpenCV's image-sequence reader
+  // (img_%04d.png). Not CAP_ANY: GStreamer would try every file FFmpeg refused, print its own
+  // warnings and keep its plugins' memory.
   VideoCaptureDevice(int index, std::string path, cv::Size size = {}) : index_(index), path_(std::move(path)), size_(size) {}
   bool Open() override {
-    if (index_ < 0) return cap_.open(path_, cv::CAP_FFMPEG) || cap_.open(path_);
+    if (index_ < 0) return cap_.open(path_, cv::CAP_FFMPEG) || cap_.open(path_, cv::CAP_IMAGES);
     if (!cap_.open(index_)) return false;
     if (size_.area() > 0) {
       // A webcam starts at its smallest mode (often 640x480). Most deliver 1080p at full frame

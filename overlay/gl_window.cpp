@@ -34,13 +34,19 @@ void InitGlfw() {
 
 }  // namespace
 
+void TerminateGlfw() {
+#if !defined(__SANITIZE_ADDRESS__)
+  glfwTerminate();
+#endif
+}
+
 GlWindow::GlWindow(const GlWindowOptions& o) : imgui_ini_(o.imgui_ini) {
   InitGlfw();
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
   window_ = glfwCreateWindow(o.size.width, o.size.height, o.title.c_str(), nullptr, nullptr);
   if (!window_) {
-    glfwTerminate();
+    TerminateGlfw();
     throw std::runtime_error("could not open an OpenGL 3 window");
   }
   glfwMakeContextCurrent(window_);
@@ -58,7 +64,7 @@ GlWindow::~GlWindow() {
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();
   glfwDestroyWindow(window_);
-  glfwTerminate();
+  TerminateGlfw();
 }
 
 bool GlWindow::ShouldClose() const { return glfwWindowShouldClose(window_); }

@@ -12,6 +12,12 @@ struct GLFWwindow;
 
 namespace vedette::overlay {
 
+// glfwTerminate, except under AddressSanitizer: terminating closes the X display and Mesa unloads
+// its driver, so the allocations the driver keeps until exit show as "<unknown module>" frames that
+// no LeakSanitizer suppression can name (tests/sanitizer/lsan.supp names the driver's libraries).
+// There GLFW stays up until the process ends, moments later.
+void TerminateGlfw();
+
 struct GlWindowOptions {
   std::string title = "Vedette";
   cv::Size size{1280, 720};   // window size, px

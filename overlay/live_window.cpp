@@ -721,7 +721,7 @@ bool DisplayAvailable(std::string* why) {
     if (why) *why = std::string("GLFW could not initialise on display ") + (display ? display : "");
     return false;
   }
-  glfwTerminate();
+  TerminateGlfw();
   return true;
 }
 
