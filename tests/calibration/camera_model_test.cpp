@@ -9,6 +9,7 @@
 
 #include "rules/input_error.h"
 #include "tests/calibration/test_scene.h"
+#include "tests/calibration/scoped_temp_dir.h"
 
 namespace vedette::calib {
 namespace {
@@ -19,9 +20,8 @@ using testing::TestIntrinsics;
 std::string RealData(const std::string& name) { return std::string(VEDETTE_REALDATA) + "/" + name; }
 
 std::string WriteTemp(const std::string& name, const std::string& text) {
-  const auto dir = std::filesystem::temp_directory_path() / "vedette_calib_test";
-  std::filesystem::create_directories(dir);
-  const std::string path = (dir / name).string();
+  static const vedette::testing::ScopedTempDir dir("calib_test");  // removed when the test process ends
+  const std::string path = dir.File(name);
   std::ofstream(path) << text;
   return path;
 }

@@ -14,6 +14,7 @@
 
 #include "calibration/calibration_inputs.h"
 #include "rules/input_error.h"
+#include "tests/calibration/scoped_temp_dir.h"
 
 namespace vedette::calib {
 namespace {
@@ -47,9 +48,8 @@ const std::vector<BoardView>& ChessboardViews() {
 }
 
 std::string TempPath(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / "vedette_calib_test";
-  std::filesystem::create_directories(dir);
-  return (dir / name).string();
+  static const vedette::testing::ScopedTempDir dir("calib_test");  // removed when the test process ends
+  return dir.File(name);
 }
 
 TEST(CalibrateIntrinsics, RealChessboardPhotos) {

@@ -16,16 +16,30 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <system_error>
+#include <vector>
 
 #include <unistd.h>
 
 namespace vedette::overlay::testing {
 
+// The folders TempDir made, removed when the test process ends (tests hand their paths around, so
+// no test-scoped owner fits; each test runs in its own process under ctest).
+struct TempDirsRemovedAtExit {
+  std::vector<std::filesystem::path> dirs;
+  ~TempDirsRemovedAtExit() {
+    std::error_code ignored;
+    for (const auto& d : dirs) std::filesystem::remove_all(d, ignored);
+  }
+};
+
 inline std::string TempDir(const std::string& name) {
+  static TempDirsRemovedAtExit made;
   const std::filesystem::path p = std::filesystem::temp_directory_path() /
                                   ("vedette_overlay_" + name + "_" + std::to_string(::getpid()));
   std::filesystem::remove_all(p);
   std::filesystem::create_directories(p);
+  made.dirs.push_back(p);
   return p.string();
 }
 
