@@ -9,7 +9,7 @@
 // the whole live path, as `vedette live --record OUT.mkv` and `vedette process` run it:
 //   Pipeline::Process (vision::Tracker -> scene -> TotSK Analyze -> primitives)
 //   -> the annotated copy drawn by the OpenCV backend (annotate.h)
-//   -> the recording (overlay::Recorder: mp4v in Matroska + the JSONL log with every frame line and
+//   -> the recording (pipeline::Recorder: mp4v in Matroska + the JSONL log with every frame line and
 //      event line, flushed as it goes).
 // Comparison row, same frames, same rules/drawing/recording: stock cv::aruco::detectMarkers (default
 // parameters) + LocateBases instead of the tracker; the rules then run on every frame (raw poses
@@ -51,12 +51,12 @@
 #include "overlay/cv_renderer.h"
 #include "overlay/draw_commands.h"
 #include "overlay/style.h"
-#include "overlay/pipeline.h"
-#include "overlay/recorder.h"
+#include "pipeline/pipeline.h"
+#include "pipeline/recorder.h"
 #include "rules/ruleset.h"
 #include "rules/scene/scene_io.h"
-#include "vision/clip_render.h"
-#include "vision/clip_script.h"
+#include "synth/clip_render.h"
+#include "synth/clip_script.h"
 #include "vision/detect.h"
 #include "vision/locate.h"
 
@@ -137,8 +137,8 @@ std::string BattleRosterYaml() {
   return y.str();
 }
 
-vision::ClipScript BattleScript(int frames, double fps) {
-  vision::ClipScript s;
+synth::ClipScript BattleScript(int frames, double fps) {
+  synth::ClipScript s;
   s.source = "overlay_bench";
   s.roster = ParseScene(BattleRosterYaml(), "overlay_bench roster");
   s.fps = fps;
@@ -155,9 +155,9 @@ vision::ClipScript BattleScript(int frames, double fps) {
   auto find = [&](const std::string& id) -> const Pose& { return *s.roster.FindUnit(id)->pose; };
   auto move = [&](const std::string& id, double t0, double t1, double dx, double dy, double dh) {
     const Pose& p = find(id);
-    vision::ClipUnitScript u;
+    synth::ClipUnitScript u;
     u.id = id;
-    vision::ClipPoseKey a, b;
+    synth::ClipPoseKey a, b;
     a.t = t0;
     b.t = t1;
     b.x_mm = p.x_mm + dx;
@@ -173,7 +173,7 @@ vision::ClipScript BattleScript(int frames, double fps) {
   move("R4", 0.35 * D, 0.65 * D, 0, 0, 45);
   move("R8", 0.5 * D, 0.8 * D, 0, -40, 0);
   // A hand sweeps along the blue second line, 90 mm above the table.
-  vision::ClipHand hand;
+  synth::ClipHand hand;
   hand.radius_mm = 55;
   hand.height_mm = 90;
   hand.seed = 3;
@@ -329,7 +329,7 @@ struct LiveOptions {
   int worker_nice = RecorderOptions{}.worker_nice;
 };
 
-RunResult RunPath(bool stock, int cv_threads, const std::vector<vision::ClipFrame>& frames, const vision::ClipRenderer& clip,
+RunResult RunPath(bool stock, int cv_threads, const std::vector<synth::ClipFrame>& frames, const synth::ClipRenderer& clip,
                   const std::string& dir, const LiveOptions& live) {
   cv::setNumThreads(cv_threads);
   RunResult r;
@@ -504,11 +504,11 @@ int main(int argc, char** argv) {
   const double fps = 30;
 
   // Render every frame into memory first: rendering is not part of the live path.
-  vision::ClipRenderer clip(BattleScript(frames, fps));
-  std::vector<vision::ClipFrame> clip_frames;
+  synth::ClipRenderer clip(BattleScript(frames, fps));
+  std::vector<synth::ClipFrame> clip_frames;
   double render_s = 0;
   for (int f = 0; f < clip.FrameCount(); ++f) {
-    vision::ClipFrame cf = clip.Render(f);
+    synth::ClipFrame cf = clip.Render(f);
     render_s += cf.render_ms / 1000;
     cf.truth = nullptr;
     clip_frames.push_back(std::move(cf));

@@ -25,10 +25,10 @@
 
 #include "bench/bench_stats.h"
 #include "calibration/dictionary.h"
-#include "vision/clip_render.h"
+#include "synth/clip_render.h"
 #include "vision/detect.h"
 #include "vision/locate.h"
-#include "vision/random_scene.h"
+#include "synth/random_scene.h"
 #include "vision/track_tracker.h"
 
 using namespace vedette;

@@ -21,15 +21,15 @@
 #include <opencv2/imgcodecs.hpp>
 
 #include "calibration/dictionary.h"
-#include "overlay/dispute.h"
+#include "rules/dispute.h"
 #include "overlay/still_image.h"
 #include "rules/measure.h"
 #include <fstream>
 #include "rules/scene/scene_io.h"
 #include "tests/overlay/test_scenes.h"
-#include "vision/clip_render.h"
-#include "vision/renderer.h"
-#include "vision/synthetic_camera.h"
+#include "synth/clip_render.h"
+#include "synth/renderer.h"
+#include "synth/synthetic_camera.h"
 
 namespace vedette::overlay {
 namespace {
@@ -66,7 +66,7 @@ units:
 struct Photo {
   std::string dir;
   Scene truth;
-  vision::SyntheticCamera camera;
+  synth::SyntheticCamera camera;
   cv::Mat image;
 };
 
@@ -76,19 +76,19 @@ const Photo& TestPhoto() {
     p.dir = testing::TempDir("dispute");
     testing::WriteFile(p.dir + "/roster.yaml", PairRoster());
     p.truth = LoadScene(p.dir + "/roster.yaml");
-    vision::SyntheticCameraOptions co;
+    synth::SyntheticCameraOptions co;
     co.image_size = {1280, 720};
     co.table_width_mm = 600;
     co.table_depth_mm = 400;
     co.tilt_deg = 8;
-    p.camera = vision::MakeSyntheticCamera(co);
-    vision::SceneRenderer renderer(p.camera.intrinsics);
-    vision::RenderOptions ro;
+    p.camera = synth::MakeSyntheticCamera(co);
+    synth::SceneRenderer renderer(p.camera.intrinsics);
+    synth::RenderOptions ro;
     ro.supersample = 3;
     ro.seed = 11;
     p.image = renderer.Render(ro, p.truth, p.camera.camera_from_table, *calib::DictionaryByName("DICT_4X4_50")).image;
     cv::imwrite(p.dir + "/photo.png", p.image);
-    vision::WriteIntrinsicsYaml(p.camera.intrinsics, p.dir + "/cam.yaml");
+    synth::WriteIntrinsicsYaml(p.camera.intrinsics, p.dir + "/cam.yaml");
     return p;
   }();
   return photo;

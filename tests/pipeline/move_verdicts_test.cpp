@@ -1,0 +1,168 @@
+// Moves the tracker saw, judged by the one ruleset the pipeline builds from the user's options,
+// on synthetic clips run through RunFrame the way `live`, `process`, `track` and `demo` run them.
+// The table is the tracker tests' (tests/vision/track_tracker_test.cpp): 600 x 400 mm at 680 x 425 px.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "pipeline/frame_loop.h"
+#include "pipeline/frame_source.h"
+#include "pipeline/pipeline.h"
+#include "synth/clip_render.h"
+#include "synth/clip_script.h"
+
+namespace vedette::pipeline {
+namespace {
+
+std::string Roster(const std::string& b1_tags) {
+  return R"(
+roster_scene:
+  dictionary: DICT_4X4_50
+  bw_mm: 40
+  table: {width_mm: 600, depth_mm: 400}
+  sides: {blue: {colour: "#3060ff"}, red: {colour: "#e03030"}}
+  anchors:
+    - {marker: 0, size_mm: 40, x_mm: 40, y_mm: 40}
+    - {marker: 1, size_mm: 40, x_mm: 560, y_mm: 40}
+    - {marker: 2, size_mm: 40, x_mm: 560, y_mm: 360}
+    - {marker: 3, size_mm: 40, x_mm: 40, y_mm: 360}
+  units:
+    - {id: B1, side: blue, type: infantry, tags: [)" + b1_tags + R"(], base: {width_mm: 40, depth_mm: 20}, marker: 10, marker_size_mm: 14, marker_height_mm: 3, pose: {x_mm: 200, y_mm: 150, heading_deg: 90}}
+    - {id: B2, side: blue, type: infantry, base: {width_mm: 40, depth_mm: 20}, marker: 11, marker_size_mm: 14, marker_height_mm: 3, pose: {x_mm: 260, y_mm: 150, heading_deg: 90}}
+    - {id: R1, side: red, type: infantry, base: {width_mm: 40, depth_mm: 20}, marker: 12, marker_size_mm: 14, marker_height_mm: 3, pose: {x_mm: 300, y_mm: 260, heading_deg: -90}}
+camera: {image_size: [680, 425]}
+render: {supersample: 2, blur_sigma_px: 0.7, read_noise: 2.0, jpeg_quality: 0}
+fps: 15
+)";
+}
+
+struct ClipLog {
+  std::vector<nlohmann::json> lines;  // every log line
+  std::vector<nlohmann::json> Events(const std::string& type) const {
+    std::vector<nlohmann::json> out;
+    for (const auto& j : lines)
+      if (j.value("event", "") == type) out.push_back(j);
+    return out;
+  }
+};
+
+struct Collect : FrameSink {
+  ClipLog* run;
+  explicit Collect(ClipLog* r) : run(r) {}
+  void OnFrame(FrameOutput& out) override { run->lines.insert(run->lines.end(), out.lines.begin(), out.lines.end()); }
+};
+
+ClipLog RunClip(const std::string& clip, const std::map<std::string, std::string>& settings = {}, const std::string& b1_tags = "") {
+  auto renderer = std::make_shared<synth::ClipRenderer>(synth::ParseClipScript(Roster(b1_tags) + clip, "test.clip.yaml"));
+  ClipSource source(renderer);
+  PipelineOptions po;
+  po.ruleset_options.settings = settings;
+  Pipeline pipeline(po, renderer->intrinsics(), renderer->script().roster);
+  ClipLog run;
+  Collect collect(&run);
+  while (RunFrame(source, pipeline, {&collect})) {
+  }
+  return run;
+}
+
+// Turns are inferred from who moves: B1 advances twice (its second move in blue's turn is a second
+// move: TotSK's action test), then R1 moves (red's turn), then B1 again (blue's turn anew: a first
+// move). Each advance is 20 mm straight ahead and settles before the next starts.
+TEST(MoveVerdicts, SecondMoveInATurnIsJudgedAsOne) {
+  const ClipLog r = RunClip(R"(
+duration_s: 4.6
+units:
+  B1: {keys: [{t: 0.3}, {t: 0.8, y_mm: 170}, {t: 1.4}, {t: 1.9, y_mm: 190}, {t: 3.4}, {t: 3.9, y_mm: 210}]}
+  R1: {keys: [{t: 2.3}, {t: 2.8, y_mm: 240}]}
+)");
+  const auto moves = r.Events("move");
+  ASSERT_EQ(moves.size(), 4u);
+  const std::vector<std::string> units = {"B1", "B1", "R1", "B1"}, sides = {"blue", "blue", "red", "blue"};
+  const std::vector<bool> second = {false, true, false, false};
+  for (size_t i = 0; i < 4; ++i) {
+    const auto& j = moves[i];
+    EXPECT_EQ(moves[i]["unit"], units[i]) << i;
+    EXPECT_EQ(j["turn_side"], sides[i]) << i << " " << j.dump();
+    EXPECT_EQ(j["second_move"].get<bool>(), second[i]) << i << " " << j.dump();
+    const auto& kinds = j["classification"];
+    const bool has_second = std::find(kinds.begin(), kinds.end(), "second_move") != kinds.end();
+    EXPECT_EQ(has_second, second[i]) << i << " " << j.dump();
+  }
+  EXPECT_FALSE(moves[1]["tests"].empty()) << "a second move takes an action test: " << moves[1].dump();
+  EXPECT_TRUE(moves[0]["tests"].empty()) << "straight ahead needs no test: " << moves[0].dump();
+}
+
+// B1 and B2 (20 mm apart, same type) advance 30 mm together: one group_move, which TotSK allows as
+// a group (straight ahead: no test).
+// The group is reported once no member can still join it (group_window_s after they settled).
+TEST(MoveVerdicts, GroupMoveJudgedByTheRules) {
+  const ClipLog r = RunClip(R"(
+duration_s: 2.8
+units:
+  B1: {keys: [{t: 0.4}, {t: 1.0, y_mm: 180}]}
+  B2: {keys: [{t: 0.4}, {t: 1.0, y_mm: 180}]}
+)");
+  const auto groups = r.Events("group_move");
+  ASSERT_EQ(groups.size(), 1u);
+  const auto& g = groups[0];
+  EXPECT_EQ(g["units"].size(), 2u);
+  ASSERT_TRUE(g.contains("group_allowed")) << g.dump();
+  EXPECT_TRUE(g["group_allowed"].get<bool>()) << g.dump();
+  EXPECT_TRUE(g["tests"].empty()) << g.dump();
+  EXPECT_EQ(r.Events("move").size(), 2u);
+}
+
+// The user's settings reach the move verdicts: B1 (an IM unit) moves twice in blue's turn. Its
+// second move's test is TotSK's FAQ "second or subsequent move" (standard) by default, and the
+// QRS "bonus move straight ahead" (IM Easy) with second_move=qrs: the same move, judged by the
+// setting the analysis uses too.
+TEST(MoveVerdicts, SettingsReachTheVerdicts) {
+  const std::string clip = R"(
+duration_s: 2.6
+units:
+  B1: {keys: [{t: 0.3}, {t: 0.8, y_mm: 170}, {t: 1.4}, {t: 1.9, y_mm: 190}]}
+)";
+  auto second_test = [](const ClipLog& r) {
+    const auto moves = r.Events("move");
+    EXPECT_EQ(moves.size(), 2u);
+    if (moves.size() != 2u || !moves[1]["tests"].is_array() || moves[1]["tests"].empty()) return nlohmann::json();
+    return moves[1]["tests"][0];
+  };
+  const nlohmann::json faq = second_test(RunClip(clip, {}, "im"));
+  const nlohmann::json qrs = second_test(RunClip(clip, {{"second_move", "qrs"}}, "im"));
+  ASSERT_FALSE(faq.is_null());
+  ASSERT_FALSE(qrs.is_null());
+  EXPECT_NE(faq["reason"], qrs["reason"]) << faq.dump() << "\n" << qrs.dump();
+  EXPECT_GT(qrs["p_success"].get<double>(), faq["p_success"].get<double>()) << "IM Easy is easier than standard";
+  EXPECT_NE(qrs["reason"].get<std::string>().find("IM Easy"), std::string::npos) << qrs.dump();
+}
+
+// No ruleset: the moves are still reported, unjudged, with the reason.
+TEST(MoveVerdicts, WithoutARulesetMovesAreReportedUnjudged) {
+  auto renderer = std::make_shared<synth::ClipRenderer>(synth::ParseClipScript(Roster("") + R"(
+duration_s: 2.2
+units:
+  B1: {keys: [{t: 0.6}, {t: 1.1, y_mm: 180}]}
+)", "test.clip.yaml"));
+  ClipSource source(renderer);
+  PipelineOptions po;
+  po.ruleset = "";
+  Pipeline pipeline(po, renderer->intrinsics(), renderer->script().roster);
+  ClipLog run;
+  Collect collect(&run);
+  while (RunFrame(source, pipeline, {&collect})) {
+  }
+  const auto moves = run.Events("move");
+  ASSERT_EQ(moves.size(), 1u);
+  EXPECT_TRUE(moves[0]["classification"].is_null()) << moves[0].dump();
+  EXPECT_TRUE(moves[0]["ruleset"].is_null()) << moves[0].dump();
+  EXPECT_FALSE(moves[0].value("note", "").empty()) << moves[0].dump();
+}
+
+}  // namespace
+}  // namespace vedette::pipeline
