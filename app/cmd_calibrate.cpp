@@ -2,7 +2,7 @@
 // vedette calibrate --board SPEC --out cam.yaml --camera N | --video FILE [--headless] [--auto-save]
 // Files: every input searched, the views calibrated at once. Camera or video: a live session
 // (calibration/calibration_session.h) keeps views one by one, in a window showing what is still
-// missing (overlay/calibration_window.h) or, without a display, one printed line per kept view.
+// missing (ui/calibration_window.h) or, without a display, one printed line per kept view.
 // Either way a calibration too uncertain to use is refused (exit 2, the file not written).
 #include <iostream>
 

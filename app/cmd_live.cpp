@@ -1,5 +1,5 @@
 // vedette live --camera N|--video FILE --calib cam.yaml --roster R.yaml --ruleset totsk [--record OUT.mkv]
-// The live window: the table with the rules drawn on it, disputes, panels (see overlay/live_window.h).
+// The live window: the table with the rules drawn on it, disputes, panels (see ui/live_window.h).
 #include <iostream>
 
 #include "app/command.h"

@@ -3,7 +3,7 @@
 //   events, moves judged by the ruleset) without the video, flushed per frame so a crash loses at
 //   most the frame in flight; a summary line at the end.
 // vedette clip SCRIPT --video OUT.mkv [--truth OUT.jsonl] [--calib-out cam.yaml]
-//   Renders a clip script (vision/clip_script.h) into a video with its ground truth: what the tests,
+//   Renders a clip script (synth/clip_script.h) into a video with its ground truth: what the tests,
 //   the benchmark and the demo feed to `track`.
 #include <unistd.h>
 
@@ -134,7 +134,7 @@ struct ClipArgs {
 void SetupClip(CLI::App& root) {
   auto a = std::make_shared<ClipArgs>();
   CLI::App* cmd = root.add_subcommand("clip", "Render a clip script into a synthetic video with its ground truth");
-  cmd->add_option("script", a->script, "Clip script (YAML, see vision/clip_script.h)")->required();
+  cmd->add_option("script", a->script, "Clip script (YAML, see synth/clip_script.h)")->required();
   cmd->add_option("--video", a->video, "Output video (.mkv: mp4v, crash-safe; .avi: MJPG)")->required();
   cmd->add_option("--truth", a->truth, "Output ground truth, one JSON line per frame");
   cmd->add_option("--calib-out", a->calib_out, "Write the synthetic camera's intrinsics here (for `vedette track --calib`)");

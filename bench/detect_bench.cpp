@@ -44,6 +44,7 @@
 
 using namespace vedette;
 using namespace vedette::vision;
+using namespace vedette::synth;
 
 namespace {
 

@@ -51,7 +51,10 @@
 #include "overlay/cv_renderer.h"
 #include "overlay/draw_commands.h"
 #include "overlay/style.h"
+#include "pipeline/event_log.h"
+#include "pipeline/frame_picture.h"
 #include "pipeline/pipeline.h"
+#include "pipeline/table_scene.h"
 #include "pipeline/recorder.h"
 #include "rules/ruleset.h"
 #include "rules/scene/scene_io.h"
@@ -62,6 +65,8 @@
 
 using namespace vedette;
 using namespace vedette::overlay;
+using namespace vedette::pipeline;
+using namespace vedette::synth;
 using Clock = std::chrono::steady_clock;
 
 namespace {
@@ -248,14 +253,14 @@ void StockFrame(const vision::Location& loc, const Scene& roster, int frame, dou
     vision::TrackedUnit tu;
     tu.id = u.id;
     tu.marker = u.marker ? u.marker->id : -1;
-    tu.state = "unseen";
+    tu.state = vision::UnitState::kUnseen;
     for (const auto& e : loc.units)
       if (e.unit == u.id) {
         tu.has_pose = true;
         tu.pose = e.pose;
         tu.sigma_mm = e.sigma_mm;
         tu.sigma_deg = e.sigma_deg;
-        tu.state = "seen";
+        tu.state = vision::UnitState::kSeen;
         tu.measured = true;
       }
     tf->units.push_back(tu);
@@ -380,7 +385,7 @@ RunResult RunPath(bool stock, int cv_threads, const std::vector<synth::ClipFrame
       StockFrame(loc, roster, static_cast<int>(i), t, &stock_frame.track);
       st.track_ms = MsSince(t0);
       t0 = Clock::now();
-      stock_frame.scene = SceneOf(roster, stock_frame.track.units);
+      stock_frame.scene = TableScene(roster, stock_frame.track.units, TablePoses::kNow);
       st.scene_ms = MsSince(t0);
       t0 = Clock::now();
       stock_frame.findings = ruleset->Analyze(stock_frame.scene);
@@ -401,11 +406,10 @@ RunResult RunPath(bool stock, int cv_threads, const std::vector<synth::ClipFrame
     const double c_record = ThreadCpuMs();
     // The recording: the frame, its log line and the frame's event lines.
     t0 = Clock::now();
-    nlohmann::json line = FrameLogLine(*f);
+    std::vector<nlohmann::json> lines = FrameLines(*f, "totsk");
     const double log_line_ms = MsSince(t0);
     recorder->Write(std::move(annotated));
-    recorder->Log(std::move(line));
-    for (const vision::TrackEvent& e : f->track.events) recorder->Log(e.json);
+    for (nlohmann::json& line : lines) recorder->Log(std::move(line));
     st.record_ms = MsSince(t0);
     const double total = MsSince(t_frame);
     const double c_end = ThreadCpuMs();

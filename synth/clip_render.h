@@ -1,5 +1,5 @@
 #pragma once
-// Renders a clip script (vision/clip_script.h) frame by frame through the SceneRenderer, into memory
+// Renders a clip script (synth/clip_script.h) frame by frame through the SceneRenderer, into memory
 // (tests feed the tracker directly) or into a video file with a ground-truth JSONL beside it.
 //
 // Design: the scene is rendered clean (no blur, noise or JPEG) with a fixed seed, so the table

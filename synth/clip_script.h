@@ -9,14 +9,14 @@
 //   roster: ../scenes/demo_roster.yaml   # relative to this file; needs `dictionary`, anchors, unit markers
 //   fps: 15                               # frames per second (1..240)
 //   duration_s: 4.0                       # frames = round(duration_s * fps)
-//   camera:                               # SyntheticCameraOptions (vision/synthetic_camera.h); all optional
+//   camera:                               # SyntheticCameraOptions (synth/synthetic_camera.h); all optional
 //     image_size: [960, 540]              # px
 //     height_mm: 0                        # camera above the table, mm (0: from horizontal_fov_deg)
 //     tilt_deg: 0                         # optical axis from straight down towards player B, deg
 //     horizontal_fov_deg: 70
 //     margin: 0.04                        # free border around the table, fraction of the image
 //     k1: -0.06                           # lens distortion (also k2, p1, p2, k3)
-//   render:                               # RenderOptions (vision/renderer.h); all optional
+//   render:                               # RenderOptions (synth/renderer.h); all optional
 //     {supersample: 3, blur_sigma_px: 0.8, read_noise: 2.0, shot_noise: 0.03, light_gradient: 0.25,
 //      vignetting: 0.2, jpeg_quality: 0, seed: 1}
 //   units:                                # only units that do something; the others rest at their roster pose

@@ -10,7 +10,7 @@
 //   - panels: units (state, pose, sigma, declarations), required tests, event log, calibration and
 //     registration health, frame rate and per-stage timings, layers (keys 1-9), help (H), and the
 //     set-up check (S: vision/view_check.h on the current frame, at most once a second);
-//   - what the mouse and keys do is overlay/live_interaction.h (tested without GL); this file only
+//   - what the mouse and keys do is ui/live_interaction.h (tested without GL); this file only
 //     turns GLFW/ImGui input into its events and draws;
 //   - settings persist (live_settings.h); --record writes the annotated camera view + JSONL.
 #include <functional>

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/app/run_command.h"
+#include "tests/synth/small_table.h"
 
 namespace vedette {
 namespace {
@@ -21,24 +22,10 @@ using testing::TestFolder;
 
 const std::string kBin = VEDETTE_BINARY;
 
-// A small table (600 x 400 mm at 680 x 425 px); B1 (an IM unit) advances twice in blue's turn,
+// The small table (tests/synth/small_table.h) at 680 x 425 px; B1 (an IM unit) advances twice in blue's turn,
 // R1 once; a hand passes over B2.
 void WriteClip(const TestFolder& dir) {
-  std::ofstream(dir / "roster.yaml") << R"(
-dictionary: DICT_4X4_50
-bw_mm: 40
-table: {width_mm: 600, depth_mm: 400}
-sides: {blue: {colour: "#3060ff"}, red: {colour: "#e03030"}}
-anchors:
-  - {marker: 0, size_mm: 40, x_mm: 40, y_mm: 40}
-  - {marker: 1, size_mm: 40, x_mm: 560, y_mm: 40}
-  - {marker: 2, size_mm: 40, x_mm: 560, y_mm: 360}
-  - {marker: 3, size_mm: 40, x_mm: 40, y_mm: 360}
-units:
-  - {id: B1, side: blue, type: infantry, tags: [im], base: {width_mm: 40, depth_mm: 20}, marker: 10, marker_size_mm: 14, marker_height_mm: 3, pose: {x_mm: 200, y_mm: 150, heading_deg: 90}}
-  - {id: B2, side: blue, type: infantry, base: {width_mm: 40, depth_mm: 20}, marker: 11, marker_size_mm: 14, marker_height_mm: 3, pose: {x_mm: 260, y_mm: 150, heading_deg: 90}}
-  - {id: R1, side: red, type: infantry, base: {width_mm: 40, depth_mm: 20}, marker: 12, marker_size_mm: 14, marker_height_mm: 3, pose: {x_mm: 300, y_mm: 260, heading_deg: -90}}
-)";
+  std::ofstream(dir / "roster.yaml") << testing::SmallTableScene("im");
   std::ofstream(dir / "table.clip.yaml") << R"(
 roster: roster.yaml
 camera: {image_size: [680, 425]}

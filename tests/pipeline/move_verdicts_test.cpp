@@ -1,6 +1,6 @@
 // Moves the tracker saw, judged by the one ruleset the pipeline builds from the user's options,
 // on synthetic clips run through RunFrame the way `live`, `process`, `track` and `demo` run them.
-// The table is the tracker tests' (tests/vision/track_tracker_test.cpp): 600 x 400 mm at 680 x 425 px.
+// The table: tests/synth/small_table.h, seen at 680 x 425 px.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,26 +15,13 @@
 #include "pipeline/pipeline.h"
 #include "synth/clip_render.h"
 #include "synth/clip_script.h"
+#include "tests/synth/small_table.h"
 
 namespace vedette::pipeline {
 namespace {
 
 std::string Roster(const std::string& b1_tags) {
-  return R"(
-roster_scene:
-  dictionary: DICT_4X4_50
-  bw_mm: 40
-  table: {width_mm: 600, depth_mm: 400}
-  sides: {blue: {colour: "#3060ff"}, red: {colour: "#e03030"}}
-  anchors:
-    - {marker: 0, size_mm: 40, x_mm: 40, y_mm: 40}
-    - {marker: 1, size_mm: 40, x_mm: 560, y_mm: 40}
-    - {marker: 2, size_mm: 40, x_mm: 560, y_mm: 360}
-    - {marker: 3, size_mm: 40, x_mm: 40, y_mm: 360}
-  units:
-    - {id: B1, side: blue, type: infantry, tags: [)" + b1_tags + R"(], base: {width_mm: 40, depth_mm: 20}, marker: 10, marker_size_mm: 14, marker_height_mm: 3, pose: {x_mm: 200, y_mm: 150, heading_deg: 90}}
-    - {id: B2, side: blue, type: infantry, base: {width_mm: 40, depth_mm: 20}, marker: 11, marker_size_mm: 14, marker_height_mm: 3, pose: {x_mm: 260, y_mm: 150, heading_deg: 90}}
-    - {id: R1, side: red, type: infantry, base: {width_mm: 40, depth_mm: 20}, marker: 12, marker_size_mm: 14, marker_height_mm: 3, pose: {x_mm: 300, y_mm: 260, heading_deg: -90}}
+  return vedette::testing::SmallTableClipRoster(b1_tags) + R"(
 camera: {image_size: [680, 425]}
 render: {supersample: 2, blur_sigma_px: 0.7, read_noise: 2.0, jpeg_quality: 0}
 fps: 15

@@ -1,4 +1,4 @@
-// The recorder's worker thread (overlay/recorder.h): frames handed over faster than the encoder
+// The recorder's worker thread (pipeline/recorder.h): frames handed over faster than the encoder
 // takes them are waited for, never dropped; the video and the log come out in the order given
 // (frame k's line after frame k, its event lines after it); Close() drains the queue; the inline
 // mode writes the same files.

@@ -15,6 +15,7 @@
 #include "rules/input_error.h"
 #include "synth/clip_render.h"
 #include "synth/clip_script.h"
+#include "tests/synth/small_table.h"
 #include "vision/detect.h"
 
 namespace vedette::synth {
@@ -25,30 +26,8 @@ using vision::DetectorOptions;
 using vision::DetectorOptionsFor;
 namespace {
 
-// A 600 x 400 mm table, 4 anchors of 40 mm near the corners, two blue units facing north (90) and
-// a red one facing south, 14 mm markers 3 mm above the table:
-//
-//   y=400 +---------------------------------+
-//         | A3                           A2 |
-//         |              R1 (300,260) v     |
-//         |    B1 (200,150) ^  B2 (260,150) ^
-//         | A0                           A1 |
-//   y=0   +---------------------------------+ x=600
-const char* kRoster = R"(
-roster_scene:
-  dictionary: DICT_4X4_50
-  bw_mm: 40
-  table: {width_mm: 600, depth_mm: 400}
-  sides: {blue: {colour: "#3060ff"}, red: {colour: "#e03030"}}
-  anchors:
-    - {marker: 0, size_mm: 40, x_mm: 40, y_mm: 40}
-    - {marker: 1, size_mm: 40, x_mm: 560, y_mm: 40}
-    - {marker: 2, size_mm: 40, x_mm: 560, y_mm: 360}
-    - {marker: 3, size_mm: 40, x_mm: 40, y_mm: 360}
-  units:
-    - {id: B1, side: blue, type: infantry, base: {width_mm: 40, depth_mm: 20}, marker: 10, marker_size_mm: 14, marker_height_mm: 3, pose: {x_mm: 200, y_mm: 150, heading_deg: 90}}
-    - {id: B2, side: blue, type: infantry, base: {width_mm: 40, depth_mm: 20}, marker: 11, marker_size_mm: 14, marker_height_mm: 3, pose: {x_mm: 260, y_mm: 150, heading_deg: 90}}
-    - {id: R1, side: red, type: infantry, base: {width_mm: 40, depth_mm: 20}, marker: 12, marker_size_mm: 14, marker_height_mm: 3, pose: {x_mm: 300, y_mm: 260, heading_deg: -90}}
+// The small table (tests/synth/small_table.h) seen by a 640 x 400 camera.
+const std::string kRoster = testing::SmallTableClipRoster() + R"(
 camera: {image_size: [640, 400]}
 render: {supersample: 2, blur_sigma_px: 0.7, jpeg_quality: 0}
 )";
@@ -57,7 +36,7 @@ ClipScript Script(const std::string& extra) { return ParseClipScript(std::string
 
 TEST(ClipScript, ErrorsNameFileAndLine) {
   // Line numbers count from the first line of the text (kRoster starts with an empty line).
-  const int lines = int(std::count(kRoster, kRoster + std::strlen(kRoster), '\n'));
+  const int lines = int(std::count(kRoster.begin(), kRoster.end(), '\n'));
   auto line_of = [&](const std::string& extra) {
     try {
       Script(extra);
@@ -102,7 +81,7 @@ TEST(ClipScript, DeclarationsArriveWithTheirFrame) {
     }
   }
   EXPECT_EQ(seen_b1, 1);
-  const int lines = int(std::count(kRoster, kRoster + std::strlen(kRoster), '\n'));
+  const int lines = int(std::count(kRoster.begin(), kRoster.end(), '\n'));
   try {
     Script("declarations:\n  - {t: 1, unit: Z9, key: state, value: shaken}\n");
     FAIL();

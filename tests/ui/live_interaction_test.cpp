@@ -1,4 +1,4 @@
-// The live window's interaction without GL (overlay/live_interaction.h): the same events the window
+// The live window's interaction without GL (ui/live_interaction.h): the same events the window
 // hands it (window px, buttons, keys, wheel notches), on the flank table of test_scenes.h:
 //
 //   y=400 +--------------------------------+      A  blue infantry, 40 x 30 mm, centre (200, 200),

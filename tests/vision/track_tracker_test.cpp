@@ -1,4 +1,4 @@
-// The tracker on synthetic clips rendered by the project's renderer (vision/clip_render.h): units
+// The tracker on synthetic clips rendered by the project's renderer (synth/clip_render.h): units
 // resting and moving, a hand sweeping over half of them, a unit lifted and put back one base width
 // away, the camera bumped, duplicate and unknown markers. The table (600 x 400 mm, seen at 680 x 425
 // px, so a 14 mm marker is about 14 px):
@@ -19,6 +19,7 @@
 #include "synth/clip_render.h"
 #include "synth/clip_script.h"
 #include "synth/renderer.h"
+#include "tests/synth/small_table.h"
 #include "vision/track_tracker.h"
 
 namespace vedette::vision {
@@ -26,21 +27,7 @@ namespace vedette::vision {
 using namespace vedette::synth;  // the synthetic table gives these tests their ground truth
 namespace {
 
-const char* kRoster = R"(
-roster_scene:
-  dictionary: DICT_4X4_50
-  bw_mm: 40
-  table: {width_mm: 600, depth_mm: 400}
-  sides: {blue: {colour: "#3060ff"}, red: {colour: "#e03030"}}
-  anchors:
-    - {marker: 0, size_mm: 40, x_mm: 40, y_mm: 40}
-    - {marker: 1, size_mm: 40, x_mm: 560, y_mm: 40}
-    - {marker: 2, size_mm: 40, x_mm: 560, y_mm: 360}
-    - {marker: 3, size_mm: 40, x_mm: 40, y_mm: 360}
-  units:
-    - {id: B1, side: blue, type: infantry, base: {width_mm: 40, depth_mm: 20}, marker: 10, marker_size_mm: 14, marker_height_mm: 3, pose: {x_mm: 200, y_mm: 150, heading_deg: 90}}
-    - {id: B2, side: blue, type: infantry, base: {width_mm: 40, depth_mm: 20}, marker: 11, marker_size_mm: 14, marker_height_mm: 3, pose: {x_mm: 260, y_mm: 150, heading_deg: 90}}
-    - {id: R1, side: red, type: infantry, base: {width_mm: 40, depth_mm: 20}, marker: 12, marker_size_mm: 14, marker_height_mm: 3, pose: {x_mm: 300, y_mm: 260, heading_deg: -90}}
+const std::string kRoster = vedette::testing::SmallTableClipRoster() + R"(
 camera: {image_size: [680, 425]}
 render: {supersample: 2, blur_sigma_px: 0.7, read_noise: 2.0, jpeg_quality: 0}
 fps: 15
@@ -55,7 +42,7 @@ struct ClipRun {
 };
 
 ClipRun Track(const std::string& extra, TrackerOptions o = {}) {
-  ClipRenderer r(ParseClipScript(std::string(kRoster) + extra, "test.clip.yaml"));
+  ClipRenderer r(ParseClipScript(kRoster + extra, "test.clip.yaml"));
   Tracker tracker(o, r.intrinsics(), r.script().roster, r.dictionary());
   ClipRun run;
   for (int f = 0; f < r.FrameCount(); ++f) {
