@@ -7,6 +7,7 @@
 #include "calibration/dictionary.h"
 #include "pipeline/table_scene.h"
 #include "rules/input_error.h"
+#include "rules/verdict_drawing.h"
 
 namespace vedette::pipeline {
 
@@ -29,14 +30,17 @@ bool SceneChanged(const Scene& a, const Scene& b, double mm, double deg) {
   return false;
 }
 
-// A unit under a hand is drawn dashed (its pose is remembered, not seen).
-void DashRemembered(PipelineFrame* f) {
+// What the picture shows: the findings (a unit under a hand dashed: its pose is remembered, not
+// seen) and the verdicts of the moves of this turn.
+void BuildPrimitives(PipelineFrame* f, const std::vector<ShownVerdict>& shown) {
   f->primitives = f->findings.drawing;
   for (DrawPrimitive& p : f->primitives) {
     if (p.unit_id.empty()) continue;
     for (const vision::TrackedUnit& u : f->track.units)
       if (u.id == p.unit_id && u.has_pose && vision::Remembered(u.state)) p.dashed = p.kind != DrawKind::kLabel;
   }
+  f->verdicts = shown;
+  for (const ShownVerdict& v : shown) f->primitives.insert(f->primitives.end(), v.drawing.begin(), v.drawing.end());
 }
 
 void ApplyDeclaration(Scene* roster, const Declaration& d) {
@@ -90,6 +94,7 @@ void Pipeline::JudgeEvents(PipelineFrame* f) {
     if (e.type == vision::TrackEventType::kMove) {
       const Scene before = TableScene(roster_, f->track.units, TablePoses::kAtRest, {{e.move.unit, e.move.from}});
       fe.move = judge_->JudgeMove(before, e.move);
+      ShowVerdict(e, *fe.move, f->track.frame);
     } else if (e.type == vision::TrackEventType::kGroupMove) {
       std::map<std::string, Pose> starts;
       for (const ObservedMove& m : e.group) starts[m.unit] = m.from;
@@ -99,6 +104,25 @@ void Pipeline::JudgeEvents(PipelineFrame* f) {
     f->events.push_back(std::move(fe));
   }
   f->track.events.clear();
+}
+
+void Pipeline::ShowVerdict(const vision::TrackEvent& e, const MoveVerdict& v, int frame) {
+  // A new turn takes the last turn's verdicts off; a unit's new move replaces its old verdict.
+  std::erase_if(shown_, [&](const ShownVerdict& s) { return s.turn_side != v.turn_side || s.unit == e.move.unit; });
+  ShownVerdict s;
+  s.unit = e.move.unit;
+  s.text = MoveVerdictText(e.move, v);
+  s.illegal = v.judged && !v.check.legal;
+  s.needs_test = v.judged && !v.check.tests.empty();
+  s.turn_side = v.turn_side;
+  s.frame = frame;
+  s.drawing = MoveVerdictDrawing(roster_, e.move, v);
+  shown_.push_back(std::move(s));
+}
+
+void Pipeline::AcknowledgeVerdicts() {
+  shown_.clear();
+  BuildPrimitives(&last_, shown_);
 }
 
 void Pipeline::Analyze(PipelineFrame* f) {
@@ -129,7 +153,7 @@ const PipelineFrame& Pipeline::Process(const cv::Mat& image, double t, const std
   JudgeEvents(&f);
   f.timings.judge_ms = MsSince(t0);
   Analyze(&f);
-  DashRemembered(&f);
+  BuildPrimitives(&f, shown_);
   f.timings.total_ms = f.timings.track_ms + f.timings.scene_ms + f.timings.judge_ms + f.timings.rules_ms;
   ++frames_;
   return f;
@@ -144,7 +168,7 @@ const PipelineFrame& Pipeline::Reanalyze() {
   f.analyzed = true;
   declarations_changed_ = false;
   f.timings.rules_ms = MsSince(t0);
-  DashRemembered(&f);
+  BuildPrimitives(&f, shown_);
   return f;
 }
 

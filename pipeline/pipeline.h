@@ -61,13 +61,26 @@ struct FrameEvent {
   std::optional<GroupVerdict> group;  // a group move: whether it may count as one
 };
 
+// A judged move shown on the picture (and in the live window's panel) until the next turn or
+// until the players acknowledge it.
+struct ShownVerdict {
+  std::string unit;
+  std::string text;                      // the verdict in words (rules/verdict_drawing.h)
+  bool illegal = false;
+  bool needs_test = false;
+  std::string turn_side;                 // the turn it was made in
+  int frame = 0;                         // the frame it was judged on
+  std::vector<DrawPrimitive> drawing;    // path, outline where it stopped, card
+};
+
 struct PipelineFrame {
   vision::TrackFrame track;              // units (every roster unit), registration, markers (its events are in `events`)
   std::vector<FrameEvent> events;        // the tracker's events, judged
   std::vector<Declaration> declarations; // made with this frame (they count from it on)
   Scene scene;                           // roster + poses of the units on the table
   Findings findings;                     // of `scene`
-  std::vector<DrawPrimitive> primitives; // findings.drawing; remembered (occluded) units dashed
+  std::vector<ShownVerdict> verdicts;    // the moves' verdicts shown now, oldest first
+  std::vector<DrawPrimitive> primitives; // findings.drawing (remembered units dashed) + the verdicts' drawing
   bool analyzed = false;                 // the rules ran on this frame
   StageTimings timings;
 };
@@ -90,6 +103,8 @@ class Pipeline {
   // Runs the rules again on the last frame's poses with the current declarations (a paused window
   // or the last frame of a video still shows a state the player just set).
   const PipelineFrame& Reanalyze();
+  // The players have read the verdicts on the picture: they are taken off.
+  void AcknowledgeVerdicts();
 
   const PipelineFrame& last() const { return last_; }
   bool has_ruleset() const { return ruleset_ != nullptr; }
@@ -103,6 +118,7 @@ class Pipeline {
  private:
   void JudgeEvents(PipelineFrame* f);
   void Analyze(PipelineFrame* f);
+  void ShowVerdict(const vision::TrackEvent& e, const MoveVerdict& v, int frame);
 
   PipelineOptions options_;
   calib::CameraIntrinsics intrinsics_;
@@ -112,6 +128,7 @@ class Pipeline {
   std::unique_ptr<MoveJudge> judge_;
   cv::Ptr<cv::aruco::Dictionary> dictionary_;
   std::unique_ptr<vision::Tracker> tracker_;
+  std::vector<ShownVerdict> shown_;      // verdicts on the picture
   PipelineFrame last_;
   int frames_ = 0;
   bool declarations_changed_ = false;    // a declaration since the last analysis

@@ -133,8 +133,8 @@ std::string ToText(const Dispute& d) {
   const std::string to = d.to_point ? "point (" + std::to_string(static_cast<int>(std::lround(d.to_point->x()))) + ", " +
                                           std::to_string(static_cast<int>(std::lround(d.to_point->y()))) + ") mm"
                                     : d.to;
-  std::snprintf(buf, sizeof buf, "%s -> %s: %.1f \u00b1 %.1f mm (%.2f %s) edge to edge, leader %.1f mm\n", d.from.c_str(),
-                to.c_str(), d.distance_mm, d.sigma_mm, d.distance_mm / d.unit_mm, d.unit_name.c_str(), d.leader_mm);
+  std::snprintf(buf, sizeof buf, "%s -> %s: %s (%.2f %s) edge to edge, leader %.1f mm\n", d.from.c_str(), to.c_str(),
+                MmWithSigma(d.distance_mm, d.sigma_mm).c_str(), d.distance_mm / d.unit_mm, d.unit_name.c_str(), d.leader_mm);
   s << buf;
   if (!d.arc_of_to.empty()) s << "  " << d.from << " is in " << d.to << "'s " << d.arc_of_to << "\n";
   s << "  " << (d.to_point ? "the point" : d.to) << " is in " << d.from << "'s " << d.arc_of_from << "\n";
@@ -156,7 +156,7 @@ std::vector<DrawPrimitive> DisputePrimitives(const Dispute& d) {
   label.style = DrawStyle::kMeasure;
   label.layer = "measure";
   char buf[96];
-  std::snprintf(buf, sizeof buf, "%.1f +/- %.1f mm (%.2f %s)", d.distance_mm, d.sigma_mm, d.distance_mm / d.unit_mm,
+  std::snprintf(buf, sizeof buf, "%s (%.2f %s)", MmWithSigma(d.distance_mm, d.sigma_mm).c_str(), d.distance_mm / d.unit_mm,
                 d.unit_name.c_str());
   label.text = buf;
   // Beside the gap: offset across it so the label does not hide what it measures.

@@ -1,5 +1,8 @@
 #include "rules/verdict.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include <cmath>
 #include <cstdio>
 
@@ -39,13 +42,13 @@ Verdict DecideRule(const VerdictOptions& options, const PairRule& rule, double s
   const double needed = std::max(options.k_sigma * v.sigma_mm, options.min_margin_mm);
   if (std::abs(v.margin_mm) <= needed) {
     v.kind = VerdictKind::kTooCloseToCall;
-    std::snprintf(buf, sizeof buf, "TOO CLOSE TO CALL (%+.1f \u00b1 %.1f mm)", v.margin_mm, v.sigma_mm);
+    std::snprintf(buf, sizeof buf, "TOO CLOSE TO CALL (%s)", MmWithSigma(v.margin_mm, v.sigma_mm, true).c_str());
   } else if (v.margin_mm > 0) {
     v.kind = VerdictKind::kYes;
-    std::snprintf(buf, sizeof buf, "YES by %.1f \u00b1 %.1f mm", v.margin_mm, v.sigma_mm);
+    std::snprintf(buf, sizeof buf, "YES by %s", MmWithSigma(v.margin_mm, v.sigma_mm).c_str());
   } else {
     v.kind = VerdictKind::kNo;
-    std::snprintf(buf, sizeof buf, "NO by %.1f \u00b1 %.1f mm", -v.margin_mm, v.sigma_mm);
+    std::snprintf(buf, sizeof buf, "NO by %s", MmWithSigma(-v.margin_mm, v.sigma_mm).c_str());
   }
   v.text = buf;
   return v;
@@ -65,6 +68,15 @@ std::string_view ToString(VerdictKind k) {
     case VerdictKind::kTooCloseToCall: return "too_close_to_call";
   }
   return "?";
+}
+
+std::string MmWithSigma(double value_mm, double sigma_mm, bool sign) {
+  const int decimals = sigma_mm > 0 && std::isfinite(sigma_mm)
+                           ? std::clamp(1 - static_cast<int>(std::floor(std::log10(sigma_mm))), 1, 6)
+                           : 1;
+  char buf[96];
+  std::snprintf(buf, sizeof buf, sign ? "%+.*f \u00b1 %.*f mm" : "%.*f \u00b1 %.*f mm", decimals, value_mm, decimals, sigma_mm);
+  return buf;
 }
 
 }  // namespace vedette

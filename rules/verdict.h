@@ -41,6 +41,10 @@ struct VerdictOptions {
 Verdict DecideRule(const VerdictOptions& options, const PairRule& rule, double sigma_mm);
 std::vector<Verdict> DecideRules(const VerdictOptions& options, const std::vector<PairRule>& rules, double sigma_mm);
 
-std::string_view ToString(VerdictKind k);  // "yes", "no", "too_close_to_call"
+std::string_view ToString(VerdictKind k);
+
+// "12.35 ± 0.049 mm": sigma to two significant figures and the value to as many decimals (at
+// least one); `sign`: "+12.35" for a positive value.
+std::string MmWithSigma(double value_mm, double sigma_mm, bool sign = false);  // "yes", "no", "too_close_to_call"
 
 }  // namespace vedette

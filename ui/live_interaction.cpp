@@ -262,6 +262,7 @@ bool LiveInteraction::KeyPressed(int key) {
     case ' ': paused_ = !paused_; return true;
     case 'R': CurrentViewState() = ViewState{}; return true;
     case 'E': SaveEvidenceNow(); return true;
+    case 'A': acknowledged_ = true; return true;
     case kKeyEscape:
       // The first Esc closes an open state menu, the next clears the selection.
       if (!state_menu_unit_.empty()) state_menu_unit_.clear();
@@ -377,6 +378,12 @@ bool LiveInteraction::Declare(const std::string& unit, const std::string& key, c
   pending_.push_back({unit, key, value});
   state_note_ = unit + ": " + key + " = " + (value.is_string() ? value.get<std::string>() : value.dump());
   return true;
+}
+
+bool LiveInteraction::TakeAcknowledge() {
+  const bool a = acknowledged_;
+  acknowledged_ = false;
+  return a;
 }
 
 std::vector<StateDeclaration> LiveInteraction::TakeDeclarations() {

@@ -165,6 +165,8 @@ class LiveInteraction {
   const std::string& state_note() const { return state_note_; }
   // The declarations made since the last call, in order.
   std::vector<StateDeclaration> TakeDeclarations();
+  // A: the players have read the move verdicts on the picture (true once per press).
+  bool TakeAcknowledge();
   // Every declaration made while the program runs: unit -> key -> value.
   const std::map<std::string, std::map<std::string, nlohmann::json>>& declared() const { return declared_; }
 
@@ -200,6 +202,7 @@ class LiveInteraction {
   std::vector<StateDeclaration> pending_;
   std::map<std::string, std::map<std::string, nlohmann::json>> declared_;
   bool paused_ = false, quit_ = false;
+  bool acknowledged_ = false;  // A pressed since TakeAcknowledge
 };
 
 }  // namespace vedette::ui

@@ -77,7 +77,7 @@ struct KeyMap {
 constexpr KeyMap kKeys[] = {
     {GLFW_KEY_0, '0'}, {GLFW_KEY_1, '1'}, {GLFW_KEY_2, '2'}, {GLFW_KEY_3, '3'}, {GLFW_KEY_4, '4'},
     {GLFW_KEY_5, '5'}, {GLFW_KEY_6, '6'}, {GLFW_KEY_7, '7'}, {GLFW_KEY_8, '8'}, {GLFW_KEY_9, '9'},
-    {GLFW_KEY_T, 'T'}, {GLFW_KEY_H, 'H'}, {GLFW_KEY_R, 'R'}, {GLFW_KEY_E, 'E'}, {GLFW_KEY_Q, 'Q'}, {GLFW_KEY_S, 'S'},
+    {GLFW_KEY_A, 'A'}, {GLFW_KEY_T, 'T'}, {GLFW_KEY_H, 'H'}, {GLFW_KEY_R, 'R'}, {GLFW_KEY_E, 'E'}, {GLFW_KEY_Q, 'Q'}, {GLFW_KEY_S, 'S'},
     {GLFW_KEY_SPACE, ' '}, {GLFW_KEY_ESCAPE, kKeyEscape}, {GLFW_KEY_TAB, kKeyTab}, {GLFW_KEY_F1, kKeyF1},
 };
 
@@ -240,6 +240,10 @@ void LiveApp::Declare(const StateDeclaration& d, const std::string& source) {
 }
 
 void LiveApp::ApplyDeclarations() {
+  if (ui_->TakeAcknowledge()) {
+    pipeline_.AcknowledgeVerdicts();
+    RefreshFrameContext();
+  }
   const std::vector<StateDeclaration> made = ui_->TakeDeclarations();
   if (made.empty()) return;
   for (const StateDeclaration& d : made) Declare(d, "live window");
@@ -495,7 +499,7 @@ void LiveApp::DrawPanels(const ImVec2& pos, const ImVec2& size) {
     if (dispute) {
       const Dispute& d = *dispute;
       ImGui::Text("%s -> %s", d.from.c_str(), d.to_point ? "point" : d.to.c_str());
-      ImGui::Text("edge to edge %.1f \u00b1 %.1f mm (%.2f %s)", d.distance_mm, d.sigma_mm, d.distance_mm / d.unit_mm,
+      ImGui::Text("edge to edge %s (%.2f %s)", MmWithSigma(d.distance_mm, d.sigma_mm).c_str(), d.distance_mm / d.unit_mm,
                   d.unit_name.c_str());
       ImGui::Text("leader %.1f mm (%.2f %s)", d.leader_mm, d.leader_mm / d.unit_mm, d.unit_name.c_str());
       if (!d.arc_of_to.empty()) ImGui::Text("%s is in %s's %s", d.from.c_str(), d.to.c_str(), d.arc_of_to.c_str());
@@ -549,6 +553,16 @@ void LiveApp::DrawPanels(const ImVec2& pos, const ImVec2& size) {
         UnitStateRow(u.id, "_units", true);
       }
       ImGui::EndTable();
+    }
+  }
+
+  if (ImGui::CollapsingHeader("Moves this turn", ImGuiTreeNodeFlags_DefaultOpen)) {
+    if (f.verdicts.empty()) ImGui::TextDisabled("none (A clears them once read)");
+    for (const ShownVerdict& v : f.verdicts) {
+      const ImVec4 colour = v.illegal ? ImVec4(1, 0.3f, 0.3f, 1) : v.needs_test ? ImVec4(1, 0.88f, 0.25f, 1) : ImVec4(0.5f, 0.85f, 1, 1);
+      ImGui::PushStyleColor(ImGuiCol_Text, colour);
+      ImGui::TextWrapped("%s", v.text.c_str());
+      ImGui::PopStyleColor();
     }
   }
 
@@ -615,6 +629,7 @@ void LiveApp::DrawPanels(const ImVec2& pos, const ImVec2& size) {
         "click   unit A, then unit B or a table point: dispute readout\n"
         "right-click a unit (no drag): its state (eager/shaken/routed...)\n"
         "E       save evidence (PNG + JSON);  Esc: clear the selection\n"
+        "A       the moves' verdicts have been read: take them off\n"
         "S       set-up check: markers, focus, light, registration; READY?\n"
         "Space   pause;  Tab: panels;  H/F1: this help;  Q: quit");
     ImGui::End();

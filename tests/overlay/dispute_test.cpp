@@ -172,12 +172,21 @@ TEST(Dispute, CommandPrintsTheAgreedJson) {
   EXPECT_TRUE(e["calibration"].contains("camera_matrix"));
 }
 
+// Sigma to two significant figures, the value to as many decimals: a sigma of 0.049 mm is not "0.0".
+TEST(Verdict, SigmaShownToTwoSignificantFigures) {
+  EXPECT_EQ(MmWithSigma(12.3456, 0.049), "12.346 \u00b1 0.049 mm");
+  EXPECT_EQ(MmWithSigma(12.3456, 1.234), "12.3 \u00b1 1.2 mm");
+  EXPECT_EQ(MmWithSigma(12.3456, 0.0), "12.3 \u00b1 0.0 mm");
+  EXPECT_EQ(MmWithSigma(-1.5, 0.25, true), "-1.50 \u00b1 0.25 mm");
+  EXPECT_EQ(MmWithSigma(1.5, 0.25, true), "+1.50 \u00b1 0.25 mm");
+}
+
 TEST(Verdict, HandComputedCalls) {
   // within 1 BW: threshold 40 mm. Measured 36.9 mm, sigma 0.4: margin +3.1 > 3 x 0.4 -> YES.
   VerdictOptions o;
   o.k_sigma = 3;
   EXPECT_EQ(DecideRule(o, {"within 1 BW", "edge_to_edge", 40.0, 36.9}, 0.4).kind, VerdictKind::kYes);
-  EXPECT_EQ(DecideRule(o, {"within 1 BW", "edge_to_edge", 40.0, 36.9}, 0.4).text, "YES by 3.1 \u00b1 0.4 mm");
+  EXPECT_EQ(DecideRule(o, {"within 1 BW", "edge_to_edge", 40.0, 36.9}, 0.4).text, "YES by 3.10 \u00b1 0.40 mm");
   // Measured 41.0: margin -1.0, 3 sigma = 1.2 -> too close.
   EXPECT_EQ(DecideRule(o, {"within 1 BW", "edge_to_edge", 40.0, 41.0}, 0.4).kind, VerdictKind::kTooCloseToCall);
   // Measured 42.0: margin -2.0 -> NO.

@@ -30,6 +30,8 @@ fps: 15
 
 struct ClipLog {
   std::vector<nlohmann::json> lines;  // every log line
+  std::vector<std::vector<DrawPrimitive>> drawn;  // per frame: the overlay description the recording draws
+  std::vector<std::vector<std::string>> shown;    // per frame: the verdicts' words (the live window's panel)
   std::vector<nlohmann::json> Events(const std::string& type) const {
     std::vector<nlohmann::json> out;
     for (const auto& j : lines)
@@ -41,7 +43,12 @@ struct ClipLog {
 struct Collect : FrameSink {
   ClipLog* run;
   explicit Collect(ClipLog* r) : run(r) {}
-  void OnFrame(FrameOutput& out) override { run->lines.insert(run->lines.end(), out.lines.begin(), out.lines.end()); }
+  void OnFrame(FrameOutput& out) override {
+    run->lines.insert(run->lines.end(), out.lines.begin(), out.lines.end());
+    run->drawn.push_back(out.frame.primitives);
+    run->shown.emplace_back();
+    for (const ShownVerdict& v : out.frame.verdicts) run->shown.back().push_back(v.text);
+  }
 };
 
 ClipLog RunClip(const std::string& clip, const std::map<std::string, std::string>& settings = {}, const std::string& b1_tags = "") {
@@ -127,6 +134,72 @@ units:
   EXPECT_NE(faq["reason"], qrs["reason"]) << faq.dump() << "\n" << qrs.dump();
   EXPECT_GT(qrs["p_success"].get<double>(), faq["p_success"].get<double>()) << "IM Easy is easier than standard";
   EXPECT_NE(qrs["reason"].get<std::string>().find("IM Easy"), std::string::npos) << qrs.dump();
+}
+
+// The verdict card of a unit on a frame's picture ("" when none), and its style.
+std::string CardOf(const std::vector<DrawPrimitive>& drawn, const std::string& unit, DrawStyle* style = nullptr) {
+  for (const DrawPrimitive& p : drawn)
+    if (p.kind == DrawKind::kLabel && p.unit_id == unit && (p.style == DrawStyle::kVerdict || p.style == DrawStyle::kIllegal)) {
+      if (style) *style = p.style;
+      return p.text;
+    }
+  return "";
+}
+
+// Every verdict reaches the picture: from the frame a move is judged on, the unit carries a card
+// with the verdict in words (and the second move's test with its odds) on every frame the
+// recording draws, until the other side's move starts a new turn.
+TEST(MoveVerdicts, VerdictsStayOnThePictureUntilTheNextTurn) {
+  const ClipLog r = RunClip(R"(
+duration_s: 3.6
+units:
+  B1: {keys: [{t: 0.3}, {t: 0.8, y_mm: 170}, {t: 1.4}, {t: 1.9, y_mm: 190}]}
+  R1: {keys: [{t: 2.5}, {t: 3.0, y_mm: 240}]}
+)");
+  const auto moves = r.Events("move");
+  ASSERT_EQ(moves.size(), 3u);
+  const int b1_second = moves[1]["frame"].get<int>(), r1_move = moves[2]["frame"].get<int>();
+  ASSERT_LT(b1_second, r1_move);
+  EXPECT_EQ(CardOf(r.drawn[moves[0]["frame"].get<int>() - 1], "B1"), "") << "no card before the move is judged";
+  for (int f = moves[0]["frame"].get<int>(); f < b1_second; ++f) {
+    const std::string card = CardOf(r.drawn[f], "B1");
+    EXPECT_NE(card.find("B1 straight ahead"), std::string::npos) << f << ": " << card;
+    EXPECT_NE(card.find("no test"), std::string::npos) << f << ": " << card;
+  }
+  for (int f = b1_second; f < r1_move; ++f) {
+    const std::string card = CardOf(r.drawn[f], "B1");
+    EXPECT_NE(card.find("second move"), std::string::npos) << f << ": " << card;
+    EXPECT_NE(card.find("pass "), std::string::npos) << "the test's odds: " << card;
+  }
+  // The panel's words (and the recording's) carry the whole reason.
+  ASSERT_FALSE(r.shown[b1_second].empty());
+  EXPECT_NE(r.shown[b1_second].back().find(moves[1]["tests"][0]["reason"].get<std::string>()), std::string::npos)
+      << r.shown[b1_second].back();
+  for (int f = r1_move; f < int(r.drawn.size()); ++f) {
+    EXPECT_EQ(CardOf(r.drawn[f], "B1"), "") << f << ": red's turn took blue's verdicts off";
+    EXPECT_NE(CardOf(r.drawn[f], "R1").find("R1 straight ahead"), std::string::npos) << f;
+  }
+}
+
+// An illegal move is drawn as one: red and heavy, with the reason in words.
+TEST(MoveVerdicts, AnIllegalMoveIsUnmistakable) {
+  const ClipLog r = RunClip(R"(
+duration_s: 2.0
+units:
+  B1: {keys: [{t: 0.3}, {t: 0.9, x_mm: 160}]}
+)");
+  const auto moves = r.Events("move");
+  ASSERT_EQ(moves.size(), 1u);
+  ASSERT_FALSE(moves[0]["legal"].get<bool>()) << moves[0].dump();
+  DrawStyle style = DrawStyle::kInfo;
+  const std::string card = CardOf(r.drawn.back(), "B1", &style);
+  EXPECT_EQ(style, DrawStyle::kIllegal);
+  EXPECT_EQ(card.rfind("B1 ILLEGAL MOVE: ", 0), 0u) << card;
+  EXPECT_NE(r.shown.back().back().find(moves[0]["illegal_reason"].get<std::string>()), std::string::npos);
+  int heavy_outlines = 0;
+  for (const DrawPrimitive& p : r.drawn.back())
+    heavy_outlines += p.unit_id == "B1" && p.style == DrawStyle::kIllegal && p.kind == DrawKind::kPolygon && p.filled;
+  EXPECT_EQ(heavy_outlines, 1) << "its outline where it stopped, filled red";
 }
 
 // No ruleset: the moves are still reported, unjudged, with the reason.
