@@ -41,6 +41,7 @@ void BuildPrimitives(PipelineFrame* f, const std::vector<ShownVerdict>& shown) {
   }
   f->verdicts = shown;
   for (const ShownVerdict& v : shown) f->primitives.insert(f->primitives.end(), v.drawing.begin(), v.drawing.end());
+  f->primitives.insert(f->primitives.end(), f->rulers.begin(), f->rulers.end());
 }
 
 void ApplyDeclaration(Scene* roster, const Declaration& d) {
@@ -120,6 +121,23 @@ void Pipeline::ShowVerdict(const vision::TrackEvent& e, const MoveVerdict& v, in
   shown_.push_back(std::move(s));
 }
 
+// Players ask to see a move measured while it happens: each unit under way gets a ruler from where
+// it rested, with what the rules would say if it stopped now (judged without changing the turn).
+void Pipeline::MeasureMovingUnits(PipelineFrame* f) {
+  f->rulers.clear();
+  for (const vision::TrackedUnit& u : f->track.units) {
+    if (u.state != vision::UnitState::kMoving || !u.has_pose || !u.has_rest_pose) continue;
+    ObservedMove m;
+    m.unit = u.id;
+    m.from = u.rest_pose;
+    m.to = u.pose;
+    m.path = {u.rest_pose, u.pose};
+    const Scene before = TableScene(roster_, f->track.units, TablePoses::kAtRest, {{u.id, u.rest_pose}});
+    const std::vector<DrawPrimitive> ruler = MoveRulerDrawing(roster_, m, judge_->PreviewMove(before, m));
+    f->rulers.insert(f->rulers.end(), ruler.begin(), ruler.end());
+  }
+}
+
 void Pipeline::AcknowledgeVerdicts() {
   shown_.clear();
   BuildPrimitives(&last_, shown_);
@@ -151,6 +169,7 @@ const PipelineFrame& Pipeline::Process(const cv::Mat& image, double t, const std
   f.timings.track_ms = MsSince(t0);
   t0 = Clock::now();
   JudgeEvents(&f);
+  MeasureMovingUnits(&f);
   f.timings.judge_ms = MsSince(t0);
   Analyze(&f);
   BuildPrimitives(&f, shown_);

@@ -80,6 +80,7 @@ struct PipelineFrame {
   Scene scene;                           // roster + poses of the units on the table
   Findings findings;                     // of `scene`
   std::vector<ShownVerdict> verdicts;    // the moves' verdicts shown now, oldest first
+  std::vector<DrawPrimitive> rulers;     // units under way: how far they went and what stopping would mean
   std::vector<DrawPrimitive> primitives; // findings.drawing (remembered units dashed) + the verdicts' drawing
   bool analyzed = false;                 // the rules ran on this frame
   StageTimings timings;
@@ -119,6 +120,7 @@ class Pipeline {
   void JudgeEvents(PipelineFrame* f);
   void Analyze(PipelineFrame* f);
   void ShowVerdict(const vision::TrackEvent& e, const MoveVerdict& v, int frame);
+  void MeasureMovingUnits(PipelineFrame* f);
 
   PipelineOptions options_;
   calib::CameraIntrinsics intrinsics_;

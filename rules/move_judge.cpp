@@ -7,22 +7,47 @@ namespace vedette {
 
 MoveJudge::MoveJudge(const Ruleset* ruleset, std::string why_none) : ruleset_(ruleset), why_none_(std::move(why_none)) {}
 
-MoveVerdict MoveJudge::JudgeMove(const Scene& before, const ObservedMove& move) {
-  MoveVerdict v;
-  const Unit* mover = before.FindUnit(move.unit);
-  const bool flight = before.declarations.Routed(move.unit);
+void MoveJudge::TurnAfter(const Scene& before, const std::string& unit, std::string* turn_side, bool* restart,
+                          bool* second) const {
+  const Unit* mover = before.FindUnit(unit);
+  const bool flight = before.declarations.Routed(unit);
   const std::string side = mover ? mover->side : "";
   const std::string& active = before.declarations.active_side;
+  *turn_side = turn_side_;
+  *restart = false;
   if (!active.empty() && active != turn_side_) {
-    turn_side_ = active;
-    moves_this_turn_.clear();
+    *turn_side = active;
+    *restart = true;
   } else if (active.empty() && !flight && side != turn_side_) {
-    turn_side_ = side;
-    moves_this_turn_.clear();
+    *turn_side = side;
+    *restart = true;
   }
-  if (!flight && side == turn_side_) v.second_move = moves_this_turn_[move.unit]++ >= 1;
-  v.turn_side = turn_side_;
+  int moves = 0;
+  if (!*restart)
+    if (auto it = moves_this_turn_.find(unit); it != moves_this_turn_.end()) moves = it->second;
+  *second = !flight && side == *turn_side && moves >= 1;
+}
+
+MoveVerdict MoveJudge::JudgeMove(const Scene& before, const ObservedMove& move) {
+  MoveVerdict v;
+  bool restart = false;
+  TurnAfter(before, move.unit, &v.turn_side, &restart, &v.second_move);
+  if (restart) moves_this_turn_.clear();
+  turn_side_ = v.turn_side;
+  const Unit* mover = before.FindUnit(move.unit);
+  if (!before.declarations.Routed(move.unit) && mover && mover->side == turn_side_) ++moves_this_turn_[move.unit];
   last_second_move_[move.unit] = v.second_move;
+  return Check(before, move, v);
+}
+
+MoveVerdict MoveJudge::PreviewMove(const Scene& before, const ObservedMove& move) const {
+  MoveVerdict v;
+  bool restart = false;
+  TurnAfter(before, move.unit, &v.turn_side, &restart, &v.second_move);
+  return Check(before, move, v);
+}
+
+MoveVerdict MoveJudge::Check(const Scene& before, const ObservedMove& move, MoveVerdict v) const {
   if (!ruleset_) {
     v.note = why_none_;
     return v;

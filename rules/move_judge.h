@@ -39,12 +39,18 @@ class MoveJudge {
   // before: the table as it stood when the move started (the mover at `move.from`, the others at
   // rest), with the players' declarations. Updates the turn.
   MoveVerdict JudgeMove(const Scene& before, const ObservedMove& move);
+  // What the rules would say if a unit under way stopped where it is now: the turn is not changed.
+  MoveVerdict PreviewMove(const Scene& before, const ObservedMove& move) const;
   // Moves that started and ended together; each was judged alone first (JudgeMove).
   GroupVerdict JudgeGroupMove(const Scene& before, const std::vector<ObservedMove>& moves) const;
 
   const std::string& turn_side() const { return turn_side_; }
 
  private:
+  // The turn after a move of `move.unit` in `before`, and whether it is a second move (no change).
+  void TurnAfter(const Scene& before, const std::string& unit, std::string* turn_side, bool* restart, bool* second) const;
+  MoveVerdict Check(const Scene& before, const ObservedMove& move, MoveVerdict v) const;
+
   const Ruleset* ruleset_;
   std::string why_none_;
   std::string turn_side_;                          // side whose turn it is

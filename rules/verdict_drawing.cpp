@@ -1,5 +1,6 @@
 #include "rules/verdict_drawing.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -64,7 +65,7 @@ std::string MoveVerdictCard(const ObservedMove& m, const MoveVerdict& v) {
   }
   std::string s = m.unit + " " + Kinds(v.check.kinds);
   if (v.check.tests.empty()) return s + ": no test";
-  s += ": test, pass " + Percent(v.check.tests[0].p_success);
+  s += ": test " + Percent(v.check.tests[0].p_success);
   if (v.check.tests.size() > 1) s += " (+" + std::to_string(v.check.tests.size() - 1) + " more)";
   return s;
 }
@@ -104,6 +105,53 @@ std::vector<DrawPrimitive> MoveVerdictDrawing(const Scene& scene, const Observed
   card.layer = "tests";
   card.unit_id = m.unit;
   out.push_back(card);
+  return out;
+}
+
+std::string MoveRulerText(const Scene& scene, const ObservedMove& m, const MoveVerdict& v) {
+  double along = 0;  // along the path seen so far
+  for (size_t i = 1; i < m.path.size(); ++i)
+    along += std::hypot(m.path[i].x_mm - m.path[i - 1].x_mm, m.path[i].y_mm - m.path[i - 1].y_mm);
+  along = std::max(along, std::hypot(m.to.x_mm - m.from.x_mm, m.to.y_mm - m.from.y_mm));
+  double turned = std::fmod(m.to.heading_deg - m.from.heading_deg, 360.0);
+  if (turned > 180) turned -= 360;
+  if (turned < -180) turned += 360;
+  const Unit* u = scene.FindUnit(m.unit);
+  const double bw = u ? scene.BwFor(*u) : scene.bw_mm;
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%s %.0f mm (%.1f BW)", m.unit.c_str(), along, bw > 0 ? along / bw : 0.0);
+  std::string s = buf;
+  if (std::abs(turned) >= 1) {
+    std::snprintf(buf, sizeof buf, ", %.0f deg", std::abs(turned));
+    s += buf;
+  }
+  // What stopping here would be, in as few words as the card's.
+  if (!v.judged) return s;
+  if (!v.check.legal) return s + ": ILLEGAL here";
+  s += ": " + Kinds(v.check.kinds);
+  if (!v.check.tests.empty()) s += ", test " + Percent(v.check.tests[0].p_success);
+  return s;
+}
+
+std::vector<DrawPrimitive> MoveRulerDrawing(const Scene& scene, const ObservedMove& m, const MoveVerdict& v) {
+  std::vector<DrawPrimitive> out;
+  DrawPrimitive line;
+  line.kind = DrawKind::kPolyline;
+  line.style = DrawStyle::kMeasure;
+  line.layer = "tests";
+  line.unit_id = m.unit;
+  line.dashed = true;
+  line.points_mm = {{m.from.x_mm, m.from.y_mm}, {m.to.x_mm, m.to.y_mm}};
+  if ((line.points_mm[1] - line.points_mm[0]).norm() < 1e-6) line.points_mm[1] += geom::Vec2(1e-3, 0);
+  out.push_back(line);
+  DrawPrimitive label;
+  label.kind = DrawKind::kLabel;
+  label.style = v.judged && !v.check.legal ? DrawStyle::kIllegal : DrawStyle::kMeasure;
+  label.layer = "tests";
+  label.unit_id = m.unit;
+  label.text = MoveRulerText(scene, m, v);
+  label.points_mm = {{m.to.x_mm, m.to.y_mm}};
+  out.push_back(label);
   return out;
 }
 

@@ -20,11 +20,17 @@ std::string MoveKindWords(const std::string& kind);
 // "B2 ILLEGAL MOVE: moves 90 degrees off its facing", "B2 moved 40 mm (not judged: ...)".
 std::string MoveVerdictText(const ObservedMove& move, const MoveVerdict& verdict);
 
-// The card at the unit, short enough to read at a glance: "B2 wheel: test, pass 67 %",
+// The card at the unit, short enough to read at a glance: "B2 wheel: test 67 %" (to pass),
 // "B2 straight ahead: no test", "B2 ILLEGAL MOVE: moves 90 degrees off its facing".
 std::string MoveVerdictCard(const ObservedMove& move, const MoveVerdict& verdict);
 
 // `scene`: the table after the move (the unit's bases are drawn at move.to).
 std::vector<DrawPrimitive> MoveVerdictDrawing(const Scene& scene, const ObservedMove& move, const MoveVerdict& verdict);
+
+// A ruler while a unit moves: from where it rested to where it is now, with the distance (mm and
+// the army's base widths), the angle turned, and what the rules would say if it stopped here.
+// `scene`: the table with the unit's bases (any pose).
+std::vector<DrawPrimitive> MoveRulerDrawing(const Scene& scene, const ObservedMove& so_far, const MoveVerdict& if_stopped);
+std::string MoveRulerText(const Scene& scene, const ObservedMove& so_far, const MoveVerdict& if_stopped);
 
 }  // namespace vedette
