@@ -16,6 +16,7 @@ double DrawOverlay(const AnnotateOptions& options, const std::vector<DrawPrimiti
   const auto t0 = std::chrono::steady_clock::now();
   BuildOptions build = options.build;
   if (build.scale == 0) build.scale = ScaleForHeight(bgr->rows);
+  if (build.canvas_px.empty()) build.canvas_px = cv::Rect2f(0, 0, static_cast<float>(bgr->cols), static_cast<float>(bgr->rows));
   BuildDrawCommands(build, primitives, projection, DefaultStyleTable(), options.layers, &scratch->commands);
   RenderCommands(scratch->commands, bgr, &scratch->render, options.render);
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

@@ -389,8 +389,19 @@ void BuildDrawCommands(const BuildOptions& options, const std::vector<DrawPrimit
     out->labels.push_back(std::move(l));
   }
 
-  // Step 7: labels apart from one another (both renderers draw the result).
+  // Step 7: labels apart from one another (both renderers draw the result), and inside the picture:
+  // a card at a unit near the edge is read whole, not cut off.
   LayoutLabels(options.labels, primitives, scale, out);
+  if (options.canvas_px.width > 0 && options.canvas_px.height > 0) {
+    const cv::Rect2f& c = options.canvas_px;
+    for (LabelCommand& l : out->labels) {
+      const cv::Rect2f box = LabelBox(l.text, l.height_px, l.anchor_px);
+      // Wider than the canvas: its start is kept in (a line is read from the left).
+      if (box.width <= c.width) l.anchor_px.x += std::max(0.0f, c.x - box.x) - std::max(0.0f, box.x + box.width - c.x - c.width);
+      else l.anchor_px.x += c.x - box.x;
+      if (box.height <= c.height) l.anchor_px.y += std::max(0.0f, c.y - box.y) - std::max(0.0f, box.y + box.height - c.y - c.height);
+    }
+  }
 }
 
 }  // namespace vedette::overlay

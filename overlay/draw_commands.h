@@ -74,6 +74,7 @@ struct BuildOptions {
   int max_pieces_per_edge = 64;  // cap on the pieces of one edge
   double scale = 1.0;            // multiplies the style's widths, dashes, arrowheads and text sizes
   LabelLayoutOptions labels;     // labels moved apart (leader lines), the least important dropped last
+  cv::Rect2f canvas_px;          // labels are kept inside this (the picture or the window's view); empty: anywhere
   bool Check(std::string* error) const;
 };
 

@@ -53,12 +53,18 @@ void AppendSceneOutlines(const Scene& scene, std::vector<DrawPrimitive>* out) {
     arrow.layer = "bases";
     arrow.unit_id = u.id;
     out->push_back(arrow);
+    // The id behind the base, not over its marker (the camera must keep seeing it), in a light tint
+    // of the side's colour: dark side colours on the label's dark backing could not be read.
     DrawPrimitive label;
     label.kind = DrawKind::kLabel;
     label.style = DrawStyle::kBase;
-    label.points_mm = {fp.centre_mm};
+    label.points_mm = {fp.centre_mm - geom::Forward(fp) * (fp.depth_mm * 0.5 + 7.0)};
     label.text = u.id;
-    label.rgba = colour;
+    auto lighten = [](std::uint32_t c, int shift) {
+      const int v = static_cast<int>((c >> shift) & 0xFF);
+      return static_cast<std::uint32_t>(v + (255 - v) * 3 / 5) << shift;
+    };
+    label.rgba = lighten(colour, 24) | lighten(colour, 16) | lighten(colour, 8) | 0xFFu;
     label.layer = "labels";
     label.unit_id = u.id;
     out->push_back(label);

@@ -399,6 +399,7 @@ void LiveApp::DrawView(const ImVec2& pos, const ImVec2& size) {
     prims.insert(prims.end(), extra.begin(), extra.end());
     const auto t0 = Clock::now();
     BuildOptions bo;
+    bo.canvas_px = cv::Rect2f(pos.x, pos.y, size.x, size.y);
     BuildDrawCommands(bo, prims, ui_->Projection(), DefaultStyleTable(), ui_->settings().layers, &commands_);
     RenderCommands(commands_, dl, &imgui_scratch_);
     build_ms_ = MsBetween(t0, Clock::now());

@@ -188,3 +188,44 @@ TEST(LabelLayout, WhenThereIsNoRoomTheLeastImportantLabelsGo) {
 
 }  // namespace
 }  // namespace vedette::overlay
+
+namespace vedette::overlay {
+namespace {
+
+// A card at a unit on the picture's edge is moved inside the picture, whole (the demo's verdict
+// cards ran off the left side).
+TEST(LabelLayout, LabelsStayInsideTheCanvas) {
+  ViewTransform view;  // 1 px per mm
+  std::vector<DrawPrimitive> prims(2);
+  prims[0].kind = prims[1].kind = DrawKind::kLabel;
+  prims[0].style = prims[1].style = DrawStyle::kVerdict;
+  prims[0].text = "B1 wheel: test 67 %";
+  prims[0].points_mm = {{5, 200}};
+  prims[1].text = "R1 straight ahead: no test";
+  prims[1].points_mm = {{638, 398}};
+  BuildOptions bo;
+  bo.canvas_px = cv::Rect2f(0, 0, 640, 400);
+  DrawCommands c;
+  BuildDrawCommands(bo, prims, TopDownProjection(view), DefaultStyleTable(), LayerVisibility{}, &c);
+  ASSERT_EQ(c.labels.size(), 2u);
+  for (const LabelCommand& l : c.labels) {
+    const cv::Rect2f box = LabelBox(l.text, l.height_px, l.anchor_px);
+    EXPECT_GE(box.x, -0.01f) << l.text;
+    EXPECT_GE(box.y, -0.01f) << l.text;
+    EXPECT_LE(box.x + box.width, 640.01f) << l.text;
+    EXPECT_LE(box.y + box.height, 400.01f) << l.text;
+  }
+  BuildOptions anywhere;
+  BuildDrawCommands(anywhere, prims, TopDownProjection(view), DefaultStyleTable(), LayerVisibility{}, &c);
+  EXPECT_LT(LabelBox(c.labels[0].text, c.labels[0].height_px, c.labels[0].anchor_px).x, 0.0f) << "without a canvas it is not moved";
+  // A line longer than the canvas is wide starts at its left edge.
+  prims.resize(1);
+  prims[0].text = std::string(120, 'x');
+  prims[0].points_mm = {{320, 200}};
+  BuildDrawCommands(bo, prims, TopDownProjection(view), DefaultStyleTable(), LayerVisibility{}, &c);
+  ASSERT_EQ(c.labels.size(), 1u);
+  EXPECT_NEAR(LabelBox(c.labels[0].text, c.labels[0].height_px, c.labels[0].anchor_px).x, 0.0f, 0.01f);
+}
+
+}  // namespace
+}  // namespace vedette::overlay
