@@ -143,11 +143,31 @@ void DrawShape(cv::Mat* bgr, CvRenderScratch* s, const cv::Rect& roi, std::uint3
 
 }  // namespace
 
+std::string HersheyText(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) {
+      out += text[i];
+    } else if (c == 0xC2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) == 0xB1) {
+      out += "+/-";
+      ++i;
+    } else if (c == 0xC2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) == 0xB0) {
+      out += " deg";
+      ++i;
+    } else if ((c & 0xC0) != 0x80) {
+      out += '?';  // the first byte of another character; its continuation bytes are dropped
+    }
+  }
+  return out;
+}
+
 cv::Size LabelTextSize(const std::string& text, float height_px, int* baseline) {
   // Hershey simplex capitals are about 22 px tall at scale 1.
   const double font_scale = height_px / 22.0;
   const int thickness = std::max(1, static_cast<int>(std::lround(height_px / 12.0)));
-  return cv::getTextSize(text, kFont, font_scale, thickness, baseline);
+  return cv::getTextSize(HersheyText(text), kFont, font_scale, thickness, baseline);
 }
 
 bool CvRenderOptions::Check(std::string* error) const {
@@ -210,7 +230,7 @@ void RenderCommands(const DrawCommands& commands, cv::Mat* bgr, CvRenderScratch*
     // Blending white strokes into a coverage mask and the mask into the frame composites exactly
     // as antialiased strokes drawn straight onto the frame do.
     if (!options.cache_labels) {
-      cv::putText(*bgr, l.text, origin, kFont, font_scale, Bgr(l.text_rgba), thickness, cv::LINE_AA);
+      cv::putText(*bgr, HersheyText(l.text), origin, kFont, font_scale, Bgr(l.text_rgba), thickness, cv::LINE_AA);
       continue;
     }
     std::string key = l.text;
@@ -222,7 +242,7 @@ void RenderCommands(const DrawCommands& commands, cv::Mat* bgr, CvRenderScratch*
       LabelSprite sprite;
       sprite.margin = 2 * thickness + static_cast<int>(std::lround(l.height_px / 4.0)) + 2;
       sprite.coverage = cv::Mat::zeros(text.height + baseline + 2 * sprite.margin, text.width + 2 * sprite.margin, CV_8U);
-      cv::putText(sprite.coverage, l.text, cv::Point(sprite.margin, sprite.margin + text.height), kFont, font_scale,
+      cv::putText(sprite.coverage, HersheyText(l.text), cv::Point(sprite.margin, sprite.margin + text.height), kFont, font_scale,
                   cv::Scalar(255), thickness, cv::LINE_AA);
       it = scratch->label_sprites.emplace(std::move(key), std::move(sprite)).first;
     }

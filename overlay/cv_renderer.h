@@ -43,6 +43,9 @@ void RenderCommands(const DrawCommands& commands, cv::Mat* bgr, CvRenderScratch*
                     const CvRenderOptions& options = {});
 
 // Text size OpenCV draws for a label of `height_px` (also used for the label's box).
+// OpenCV's Hershey fonts draw ASCII only: "\u00b1" becomes "+/-", "\u00b0" " deg", any other
+// character "?". The ImGui renderer draws the text as it is.
+std::string HersheyText(const std::string& text);
 cv::Size LabelTextSize(const std::string& text, float height_px, int* baseline);
 
 }  // namespace vedette::overlay

@@ -1,14 +1,80 @@
 #include "overlay/evidence.h"
 
+#include <algorithm>
 #include <fstream>
+#include <sstream>
 
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include "overlay/annotate.h"
+#include "overlay/cv_renderer.h"
 #include "rules/input_error.h"
 
 namespace vedette::overlay {
+
+namespace {
+
+// The box of a unit's footprint in the picture, px (empty when it is not placed or not seen).
+cv::Rect2f UnitBox(const EvidenceInput& in, const TableProjection& projection, const std::string& id) {
+  const Unit* u = in.scene.FindUnit(id);
+  if (!u || !u->pose) return {};
+  cv::Rect2f box;
+  bool any = false;
+  for (const geom::Base& b : BasesOf(*u))
+    for (const geom::Vec2& c : geom::Corners(b)) {
+      const cv::Point2f p(ProjectTablePoint(projection, c));
+      if (!IsDrawable(p)) continue;
+      box = any ? (box | cv::Rect2f(p, cv::Size2f(1, 1))) : cv::Rect2f(p, cv::Size2f(1, 1));
+      any = true;
+    }
+  return box;
+}
+
+// The verdict lines at the bottom of the picture, on a dark band: the PNG says what was settled.
+void DrawVerdictLines(const std::vector<std::string>& lines, cv::Mat* out) {
+  const double scale = std::max(0.5, out->rows / 1080.0 * 0.7);
+  const int line_h = static_cast<int>(std::lround(30 * scale));
+  const int band = line_h * static_cast<int>(lines.size()) + line_h / 2;
+  const cv::Rect r = cv::Rect(0, out->rows - band, out->cols, band) & cv::Rect(0, 0, out->cols, out->rows);
+  (*out)(r) *= 0.25;
+  for (size_t i = 0; i < lines.size(); ++i)
+    cv::putText(*out, lines[i], cv::Point(10, r.y + line_h * static_cast<int>(i + 1)), cv::FONT_HERSHEY_SIMPLEX, scale,
+                cv::Scalar(235, 235, 235), std::max(1, static_cast<int>(std::lround(scale * 1.5))), cv::LINE_AA);
+}
+
+}  // namespace
+
+std::vector<std::string> EvidenceLines(const EvidenceInput& in) {
+  std::vector<std::string> lines;
+  std::istringstream text(ToText(in.dispute));
+  for (std::string l; std::getline(text, l);) {
+    l = HersheyText(l);
+    while (!l.empty() && l[0] == ' ') l.erase(0, 1);
+    if (!l.empty()) lines.push_back(l);
+  }
+  return lines;
+}
+
+cv::Rect EvidenceInsetRect(const EvidenceInput& in, int inset) {
+  const TableProjection projection = FrameProjection(in.intrinsics, in.camera_from_table);
+  std::vector<cv::Rect2f> keep_clear;
+  for (const std::string& id : {in.dispute.from, in.dispute.to})
+    if (!id.empty())
+      if (const cv::Rect2f b = UnitBox(in, projection, id); b.area() > 0) keep_clear.push_back(b);
+  for (const geom::Vec2& p : {in.dispute.closest_on_from, in.dispute.closest_on_to}) {
+    const cv::Point2f q(ProjectTablePoint(projection, p));
+    if (IsDrawable(q)) keep_clear.push_back(cv::Rect2f(q.x - 4, q.y - 4, 8, 8));
+  }
+  const int w = in.frame.cols, h = in.frame.rows, m = 8;
+  const cv::Rect corners[] = {{w - inset - m, m, inset, inset}, {m, m, inset, inset},
+                              {w - inset - m, h - inset - m, inset, inset}, {m, h - inset - m, inset, inset}};
+  for (const cv::Rect& c : corners) {
+    const cv::Rect2f cf(c);
+    if (std::none_of(keep_clear.begin(), keep_clear.end(), [&](const cv::Rect2f& k) { return (cf & k).area() > 0; })) return c;
+  }
+  return corners[0];
+}
 
 cv::Mat EvidenceImage(const EvidenceInput& in) {
   cv::Mat out = in.frame.clone();
@@ -41,8 +107,9 @@ cv::Mat EvidenceImage(const EvidenceInput& in) {
     thin.build.scale = 1.0;
     DrawOverlay(thin, gap, CameraProjection(MakeCameraView(in.intrinsics, in.camera_from_table), v), &zoomed, &scratch);
     cv::rectangle(zoomed, cv::Rect(0, 0, inset, inset), cv::Scalar(255, 229, 0), 2);
-    zoomed.copyTo(out(cv::Rect(out.cols - inset - 8, 8, inset, inset)));
+    zoomed.copyTo(out(EvidenceInsetRect(in, inset)));
   }
+  DrawVerdictLines(EvidenceLines(in), &out);
   return out;
 }
 

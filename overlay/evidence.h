@@ -34,8 +34,13 @@ struct EvidenceFiles {
   std::string png, json;
 };
 
-// The annotated frame with the inset (what the PNG holds).
+// The annotated frame with the inset and the verdict lines (what the PNG holds).
 cv::Mat EvidenceImage(const EvidenceInput& in);
+// Where the magnified inset goes: the first corner (top right, top left, bottom right, bottom
+// left) where it covers neither unit of the dispute nor the gap; top right when none is free.
+cv::Rect EvidenceInsetRect(const EvidenceInput& in, int inset_px);
+// The lines written on the PNG: the distance with its uncertainty, the arcs, each rule's verdict.
+std::vector<std::string> EvidenceLines(const EvidenceInput& in);
 nlohmann::json EvidenceJson(const EvidenceInput& in);
 // Writes PREFIX.png and PREFIX.json; throws InputError naming a file that cannot be written.
 EvidenceFiles SaveEvidence(const EvidenceInput& in, const std::string& prefix);

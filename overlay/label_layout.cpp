@@ -1,5 +1,7 @@
 #include "overlay/label_layout.h"
 
+#include "overlay/cv_renderer.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -28,7 +30,7 @@ cv::Rect2f LabelBox(const std::string& text, float height_px, const cv::Point2f&
   int baseline = 0;
   const double font_scale = height_px / 22.0;
   const int thickness = std::max(1, static_cast<int>(std::lround(height_px / 12.0)));
-  const cv::Size t = cv::getTextSize(text, cv::FONT_HERSHEY_SIMPLEX, font_scale, thickness, &baseline);
+  const cv::Size t = cv::getTextSize(HersheyText(text), cv::FONT_HERSHEY_SIMPLEX, font_scale, thickness, &baseline);
   const float pad_cv = static_cast<float>(std::max(2, t.height / 4));
   // ImGui backend (imgui_renderer.cpp): the default font, about 0.56 em per character, `height`
   // tall, padded by max(2, 0.2 height).

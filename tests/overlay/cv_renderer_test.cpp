@@ -114,3 +114,18 @@ TEST(CvRenderer, LabelsAreDrawnCentredOnTheirAnchor) {
 
 }  // namespace
 }  // namespace vedette::overlay
+
+namespace vedette::overlay {
+namespace {
+
+// The picture's words reach OpenCV's ASCII fonts readable: a sigma's plus-minus and a degree sign
+// are spelled out, nothing becomes a pair of "??".
+TEST(CvRenderer, TextIsSpelledForTheAsciiFont) {
+  EXPECT_EQ(HersheyText("12.35 \u00b1 0.049 mm"), "12.35 +/- 0.049 mm");
+  EXPECT_EQ(HersheyText("turned 30\u00b0"), "turned 30 deg");
+  EXPECT_EQ(HersheyText("plain"), "plain");
+  EXPECT_EQ(HersheyText("\u2192 x"), "? x");
+}
+
+}  // namespace
+}  // namespace vedette::overlay

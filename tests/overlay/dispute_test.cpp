@@ -22,6 +22,9 @@
 
 #include "calibration/dictionary.h"
 #include "rules/dispute.h"
+#include "overlay/annotate.h"
+#include "overlay/evidence.h"
+#include "overlay/projection.h"
 #include "overlay/still_image.h"
 #include "rules/measure.h"
 #include <fstream>
@@ -170,6 +173,48 @@ TEST(Dispute, CommandPrintsTheAgreedJson) {
   EXPECT_EQ(e["dispute"]["from"], "A2");
   EXPECT_EQ(e["units"].size(), 6u);
   EXPECT_TRUE(e["calibration"].contains("camera_matrix"));
+  // The PNG carries the verdicts: a dark band of text lines at its bottom.
+  const cv::Mat photo = cv::imread(p.dir + "/photo.png");
+  const cv::Rect bottom(0, ev.rows - 20, ev.cols, 20);
+  EXPECT_LT(cv::mean(ev(bottom))[1], 0.6 * cv::mean(photo(bottom))[1]) << "the band behind the verdict lines";
+}
+
+// The evidence's words and its inset: every rule's verdict in the lines, and the inset placed where
+// it covers neither unit of the dispute.
+TEST(Evidence, LinesCarryTheVerdictsAndTheInsetCoversNoUnitOfTheDispute) {
+  EvidenceInput in;
+  in.frame = cv::Mat(720, 1280, CV_8UC3, cv::Scalar(60, 110, 60));
+  in.intrinsics.image_size = in.frame.size();
+  in.intrinsics.camera_matrix = cv::Matx33d(1000, 0, 640, 0, 1000, 360, 0, 0, 1);
+  in.intrinsics.distortion = cv::Mat::zeros(1, 5, CV_64F);
+  // Straight down from 1 m above the table point (600, 400): x right, table y up in the picture.
+  in.camera_from_table.rotation = cv::Matx33d(1, 0, 0, 0, -1, 0, 0, 0, -1);
+  in.camera_from_table.translation_mm = cv::Vec3d(-600, 400, 1000);
+  in.scene = LoadScene(std::string(VEDETTE_TEST_DATA) + "/../assets/scenes/sample_totsk.yaml");
+  std::vector<std::string> ids;
+  for (const Unit& u : in.scene.units)
+    if (u.pose) ids.push_back(u.id);
+  ASSERT_GE(ids.size(), 2u);
+  const auto ruleset = MakeRuleset("totsk");
+  in.dispute = SettleDispute(DisputeOptions{}, *ruleset, in.scene, {}, ids[0], ids[1]);
+  const std::vector<std::string> lines = EvidenceLines(in);
+  ASSERT_GE(lines.size(), 1u + in.dispute.verdicts.size());
+  for (const Verdict& v : in.dispute.verdicts) {
+    bool found = false;
+    for (const std::string& l : lines) found = found || l.find(v.text.substr(0, 2)) != std::string::npos;
+    EXPECT_TRUE(found) << v.text;
+  }
+  const int inset = 288;
+  const cv::Rect r = EvidenceInsetRect(in, inset);
+  const TableProjection proj = FrameProjection(in.intrinsics, in.camera_from_table);
+  for (const std::string& id : {ids[0], ids[1]}) {
+    const Unit* u = in.scene.FindUnit(id);
+    for (const geom::Base& b : BasesOf(*u))
+      for (const geom::Vec2& c : geom::Corners(b)) {
+        const cv::Point2d q = ProjectTablePoint(proj, c);
+        EXPECT_FALSE(r.contains(cv::Point(int(q.x), int(q.y)))) << id << " under the inset at " << q;
+      }
+  }
 }
 
 // Sigma to two significant figures, the value to as many decimals: a sigma of 0.049 mm is not "0.0".
