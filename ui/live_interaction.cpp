@@ -263,6 +263,10 @@ bool LiveInteraction::KeyPressed(int key) {
     case 'R': CurrentViewState() = ViewState{}; return true;
     case 'E': SaveEvidenceNow(); return true;
     case 'A': acknowledged_ = true; return true;
+    case '+':
+    case '=': settings_.text_size = std::min(3.0, settings_.text_size * 1.15); return true;
+    case '-': settings_.text_size = std::max(0.6, settings_.text_size / 1.15); return true;
+    case kKeyF11: settings_.full_screen = !settings_.full_screen; return true;
     case kKeyEscape:
       // The first Esc closes an open state menu, the next clears the selection.
       if (!state_menu_unit_.empty()) state_menu_unit_.clear();

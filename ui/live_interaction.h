@@ -44,6 +44,7 @@ enum class MouseButton { kLeft, kRight, kMiddle };
 inline constexpr int kKeyEscape = 256;
 inline constexpr int kKeyTab = 257;
 inline constexpr int kKeyF1 = 258;
+inline constexpr int kKeyF11 = 259;
 
 struct InputEvent {
   enum class Type {

@@ -55,6 +55,12 @@ LiveSettings LoadLiveSettings(const std::string& path) {
     else if (key == "show_help") s.show_help = value == "1";
     else if (key == "show_panels") s.show_panels = value == "1";
     else if (key == "show_setup") s.show_setup = value == "1";
+    else if (key == "full_screen") s.full_screen = value == "1";
+    else if (key == "text_size") {
+      char* end = nullptr;
+      const double v = std::strtod(value.c_str(), &end);
+      if (end && *end == '\0' && v >= 0.6 && v <= 3.0) s.text_size = v;  // else the default
+    }
     else if (key == "camera_view") ReadView(value, &s.camera_view);
     else if (key == "table_view") ReadView(value, &s.table_view);
   }
@@ -73,6 +79,8 @@ bool SaveLiveSettings(const LiveSettings& s, const std::string& path) {
   out << "show_help = " << (s.show_help ? 1 : 0) << "\n";
   out << "show_panels = " << (s.show_panels ? 1 : 0) << "\n";
   out << "show_setup = " << (s.show_setup ? 1 : 0) << "\n";
+  out << "full_screen = " << (s.full_screen ? 1 : 0) << "\n";
+  out << "text_size = " << s.text_size << "\n";
   out << "camera_view = " << WriteView(s.camera_view) << "\n";
   out << "table_view = " << WriteView(s.table_view) << "\n";
   return static_cast<bool>(out);

@@ -20,9 +20,11 @@ using namespace vedette::pipeline;
 struct LiveSettings {
   LayerVisibility layers;
   bool top_down = false;      // show the rectified table instead of the camera picture
-  bool show_help = true;      // the keyboard help panel
+  bool show_help = false;     // the keyboard help panel (H; the panel's first line says so)
   bool show_panels = true;    // the side panels
   bool show_setup = false;    // the set-up check panel (S): the camera's view judged, READY or not
+  double text_size = 1.0;     // overlay text and lines, times the window's own scale (+ and -: 0.6..3)
+  bool full_screen = false;   // F11
   ViewState camera_view;      // content: image px
   ViewState table_view;       // content: table mm
 };

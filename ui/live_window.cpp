@@ -78,7 +78,8 @@ constexpr KeyMap kKeys[] = {
     {GLFW_KEY_0, '0'}, {GLFW_KEY_1, '1'}, {GLFW_KEY_2, '2'}, {GLFW_KEY_3, '3'}, {GLFW_KEY_4, '4'},
     {GLFW_KEY_5, '5'}, {GLFW_KEY_6, '6'}, {GLFW_KEY_7, '7'}, {GLFW_KEY_8, '8'}, {GLFW_KEY_9, '9'},
     {GLFW_KEY_A, 'A'}, {GLFW_KEY_T, 'T'}, {GLFW_KEY_H, 'H'}, {GLFW_KEY_R, 'R'}, {GLFW_KEY_E, 'E'}, {GLFW_KEY_Q, 'Q'}, {GLFW_KEY_S, 'S'},
-    {GLFW_KEY_SPACE, ' '}, {GLFW_KEY_ESCAPE, kKeyEscape}, {GLFW_KEY_TAB, kKeyTab}, {GLFW_KEY_F1, kKeyF1},
+    {GLFW_KEY_SPACE, ' '}, {GLFW_KEY_EQUAL, '='}, {GLFW_KEY_MINUS, '-'}, {GLFW_KEY_KP_ADD, '+'},
+    {GLFW_KEY_KP_SUBTRACT, '-'}, {GLFW_KEY_F11, kKeyF11}, {GLFW_KEY_ESCAPE, kKeyEscape}, {GLFW_KEY_TAB, kKeyTab}, {GLFW_KEY_F1, kKeyF1},
 };
 
 std::unique_ptr<states::StatesConfig> LoadStatesFor(const std::string& path, std::string* note) {
@@ -130,6 +131,7 @@ class LiveApp {
   void DrawSetupPanel();
   void CollectSetupCheck(bool wait);  // takes a finished (or, with wait, the pending) check
   void HandleKeys();
+  void ApplyFullScreen();  // F11: the window takes the whole screen, or goes back
   void FeedMouse(bool hovered);
   void RefreshFrameContext();
   void ApplyDeclarations();
@@ -171,6 +173,8 @@ class LiveApp {
   std::future<vision::ViewCheck> setup_job_;  // the check under way, if any
   Clock::time_point setup_at_;             // when the last one started
   std::string setup_error_;
+  bool full_screen_applied_ = false;
+  int windowed_[4] = {0, 0, 1280, 720};  // x, y, width, height before full screen, screen px
   static constexpr double kTablePxPerMm = 1.0;
   static constexpr double kTableMarginMm = 20.0;
 };
@@ -337,6 +341,21 @@ void LiveApp::HandleKeys() {
   if (ui_->quit_requested()) glfwSetWindowShouldClose(window_, 1);
 }
 
+void LiveApp::ApplyFullScreen() {
+  const bool want = ui_->settings().full_screen;
+  if (want == full_screen_applied_) return;
+  GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+  const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
+  if (want && mode) {
+    glfwGetWindowPos(window_, &windowed_[0], &windowed_[1]);
+    glfwGetWindowSize(window_, &windowed_[2], &windowed_[3]);
+    glfwSetWindowMonitor(window_, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+  } else if (!want) {
+    glfwSetWindowMonitor(window_, nullptr, windowed_[0], windowed_[1], windowed_[2], windowed_[3], 0);
+  }
+  full_screen_applied_ = want;
+}
+
 // The mouse over the picture, as the interaction's events (a press must start on the picture; moves
 // and releases count anywhere, so a drag can leave it).
 void LiveApp::FeedMouse(bool hovered) {
@@ -400,6 +419,11 @@ void LiveApp::DrawView(const ImVec2& pos, const ImVec2& size) {
     const auto t0 = Clock::now();
     BuildOptions bo;
     bo.canvas_px = cv::Rect2f(pos.x, pos.y, size.x, size.y);
+    // Text and lines grow with the view (read from a step back at a 1080p screen) and the display's
+    // DPI, times the player's own size setting (+ and -).
+    float dpi_x = 1, dpi_y = 1;
+    glfwGetWindowContentScale(window_, &dpi_x, &dpi_y);
+    bo.scale = ui_->settings().text_size * std::max(1.0f, dpi_y) * std::clamp(size.y / 720.0f, 1.0f, 2.5f);
     BuildDrawCommands(bo, prims, ui_->Projection(), DefaultStyleTable(), ui_->settings().layers, &commands_);
     RenderCommands(commands_, dl, &imgui_scratch_);
     build_ms_ = MsBetween(t0, Clock::now());
@@ -490,6 +514,7 @@ void LiveApp::DrawPanels(const ImVec2& pos, const ImVec2& size) {
   const RulesetInfo& info = pipeline_.info();
   ImGui::Text("%s  |  %s", source_.name().c_str(), info.title.c_str());
   ImGui::Text("frame %d  t %.2f s%s", f.track.frame, f.track.t, ui_->paused() ? "  [PAUSED]" : source_done_ ? "  [END]" : "");
+  ImGui::TextDisabled("H every key   Tab hide this panel   F11 full screen   + - text size");
 
   if (ImGui::CollapsingHeader("Dispute", ImGuiTreeNodeFlags_DefaultOpen)) {
     const std::string& a = ui_->pick_a();
@@ -631,6 +656,7 @@ void LiveApp::DrawPanels(const ImVec2& pos, const ImVec2& size) {
         "right-click a unit (no drag): its state (eager/shaken/routed...)\n"
         "E       save evidence (PNG + JSON);  Esc: clear the selection\n"
         "A       the moves' verdicts have been read: take them off\n"
+        "+ / -   overlay text larger / smaller;  F11: full screen\n"
         "S       set-up check: markers, focus, light, registration; READY?\n"
         "Space   pause;  Tab: panels;  H/F1: this help;  Q: quit");
     ImGui::End();
@@ -666,6 +692,7 @@ LiveResult LiveApp::Run() {
       if (ui_->quit_requested()) glfwSetWindowShouldClose(window_, 1);
     }
     HandleKeys();
+    ApplyFullScreen();
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     const bool panels = ui_->settings().show_panels;
     const float panel_w = panels ? std::min(440.0f, display.x * 0.36f) : 0.0f;

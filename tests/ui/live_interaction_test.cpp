@@ -255,11 +255,26 @@ TEST_F(InteractionTest, KeyboardShortcutsToggleLayersAndSettings) {
   EXPECT_FALSE(ui.settings().layers.Visible("zoc"));
   EXPECT_EQ(ui.settings().layers.HiddenList(), "bases,zoc,ranges,contacts,support,tests,terrain,labels,measure");
 
-  EXPECT_TRUE(ui.settings().show_help);
+  EXPECT_FALSE(ui.settings().show_help) << "the help does not cover the table on the first run";
   ui.Handle(InputEvent::Key('H'));
-  EXPECT_FALSE(ui.settings().show_help);
-  ui.Handle(InputEvent::Key(kKeyF1));
   EXPECT_TRUE(ui.settings().show_help);
+  ui.Handle(InputEvent::Key(kKeyF1));
+  EXPECT_FALSE(ui.settings().show_help);
+  // + and - size the overlay's text within 0.6..3; F11 full screen; A acknowledges the verdicts.
+  EXPECT_DOUBLE_EQ(ui.settings().text_size, 1.0);
+  ui.Handle(InputEvent::Key('+'));
+  EXPECT_NEAR(ui.settings().text_size, 1.15, 1e-9);
+  for (int i = 0; i < 20; ++i) ui.Handle(InputEvent::Key('='));
+  EXPECT_DOUBLE_EQ(ui.settings().text_size, 3.0);
+  for (int i = 0; i < 40; ++i) ui.Handle(InputEvent::Key('-'));
+  EXPECT_DOUBLE_EQ(ui.settings().text_size, 0.6);
+  EXPECT_FALSE(ui.settings().full_screen);
+  ui.Handle(InputEvent::Key(kKeyF11));
+  EXPECT_TRUE(ui.settings().full_screen);
+  EXPECT_FALSE(ui.TakeAcknowledge());
+  ui.Handle(InputEvent::Key('A'));
+  EXPECT_TRUE(ui.TakeAcknowledge());
+  EXPECT_FALSE(ui.TakeAcknowledge()) << "once per press";
   ui.Handle(InputEvent::Key(kKeyTab));
   EXPECT_FALSE(ui.settings().show_panels);
   EXPECT_FALSE(ui.paused());

@@ -82,7 +82,7 @@ TEST(LiveWindow, ScreenshotShowsTheThreatenedFlankWhereTheGeometrySays) {
   // The threatened edge, from the rules' own output: A's right flank.
   const DrawPrimitive* edge = nullptr;
   for (const DrawPrimitive& p : f.primitives)
-    if (p.style == DrawStyle::kThreat && p.unit_id == "A" && p.text == "right_flank") edge = &p;
+    if (p.style == DrawStyle::kThreat && p.unit_id == "A" && p.text == "right flank") edge = &p;
   ASSERT_NE(edge, nullptr) << "totsk must report A's right flank threatened by R";
   // ... and from the geometry: A's footprint's right edge at the located pose (front-right to rear-right).
   const geom::Segment right = geom::EdgeSegment(Footprint(*f.scene.FindUnit("A")), geom::Edge::kRight);
@@ -259,6 +259,8 @@ TEST(LiveSettingsFile, RoundTripsAndIgnoresUnknownKeys) {
   s.table_view.zoom = 2.5;
   s.table_view.centre = {300.5, 120.25};
   s.table_view.centred = true;
+  s.text_size = 1.75;
+  s.full_screen = true;
   ASSERT_TRUE(SaveLiveSettings(s, dir + "/a/live.ini"));
   testing::WriteFile(dir + "/a/live.ini.extra", "");
   {
@@ -273,6 +275,8 @@ TEST(LiveSettingsFile, RoundTripsAndIgnoresUnknownKeys) {
   EXPECT_DOUBLE_EQ(t.table_view.zoom, 2.5);
   EXPECT_DOUBLE_EQ(t.table_view.centre.x, 300.5);
   EXPECT_FALSE(t.camera_view.centred);
+  EXPECT_DOUBLE_EQ(t.text_size, 1.75);
+  EXPECT_TRUE(t.full_screen);
   // A missing file gives the defaults.
   EXPECT_EQ(LoadLiveSettings(dir + "/nothing.ini").layers.HiddenList(), "");
 }
