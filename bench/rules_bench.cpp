@@ -4,7 +4,7 @@
 // disorder, unit states). Reported: ms per Analyze call (median and p95 of the wall clock, and the
 // median of the thread's CPU time, which a busy machine does not inflate), and what the report holds.
 //
-//   rules_bench [--seeds N] [--min-ms M] [--json FILE]
+//   rules_bench [--seeds N] [--min-ms M] [--json FILE] [--only RULESET] [--units N] [--print]
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -86,21 +86,27 @@ struct Row {
 int main(int argc, char** argv) {
   int seeds = 3;
   double min_ms = 300.0;
-  std::string json_out;
+  std::string json_out, only;
+  std::vector<int> sizes = {60, 300};
+  bool print = false;  // print the first table's text report to stderr
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--seeds" && i + 1 < argc) seeds = std::atoi(argv[++i]);
     else if (a == "--min-ms" && i + 1 < argc) min_ms = std::atof(argv[++i]);
     else if (a == "--json" && i + 1 < argc) json_out = argv[++i];
+    else if (a == "--only" && i + 1 < argc) only = argv[++i];
+    else if (a == "--units" && i + 1 < argc) sizes = {std::atoi(argv[++i])};
+    else if (a == "--print") print = true;
     else {
-      std::cerr << "usage: rules_bench [--seeds N] [--min-ms M] [--json FILE]\n";
+      std::cerr << "usage: rules_bench [--seeds N] [--min-ms M] [--json FILE] [--only RULESET] [--units N] [--print]\n";
       return 2;
     }
   }
   std::vector<Row> rows;
   for (const std::string& name : RulesetNames()) {
+    if (!only.empty() && name != only) continue;
     const auto ruleset = MakeRuleset(name);
-    for (int units : {60, 300}) {
+    for (int units : sizes) {
       Row row;
       row.ruleset = name;
       row.units = units;
@@ -110,6 +116,7 @@ int main(int argc, char** argv) {
         o.seed = static_cast<uint64_t>(seed);
         const Scene scene = WithDeclarations(MakeSyntheticTable(o), name);
         const Findings first = ruleset->Analyze(scene);  // warm-up
+        if (seed == 1 && print) std::cerr << first.text;
         if (seed == 1) {
           for (char c : first.text) row.text_lines += c == '\n';
           row.tests = first.tests.size();

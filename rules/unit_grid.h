@@ -5,8 +5,10 @@
 // the units whose bases come that close: callers still measure exactly), in scene order. Rulesets ask
 // it "who is in reach or in range" so that a 300-unit table costs what its neighbourhoods cost, not
 // 300 x 300 exact measurements.
+#include <array>
 #include <vector>
 
+#include "rules/geometry/arcs.h"
 #include "rules/geometry/base.h"
 #include "rules/scene/scene.h"
 
@@ -29,11 +31,22 @@ class UnitGrid {
   // True when the bounding circles of units i and j are more than reach_mm apart: no part of one can
   // be within reach_mm of the other.
   bool Far(int i, int j, double reach_mm) const;
+  // geom::BaseGap of the two footprints, from the corners and axes worked out once per unit.
+  double Gap(int i, int j) const;
+  // geom::ArcOfBase(footprint i, footprint j, model): the arc of unit i that unit j is in, from the
+  // cached corners when j lies wholly in one arc of i (most pairs), else exactly.
+  geom::Arc ArcOf(int i, int j, geom::ArcModel model) const;
+  const std::array<geom::Vec2, 4>& CornersOf(int index) const { return frame_[index].corners; }
 
  private:
   std::vector<bool> placed_;
   std::vector<geom::Base> footprint_;
   std::vector<double> radius_;
+  struct Frame {
+    geom::Vec2 forward{0, 1}, right{1, 0};
+    std::array<geom::Vec2, 4> corners;
+  };
+  std::vector<Frame> frame_;
   double cell_ = 100.0, x0_ = 0.0, y0_ = 0.0, max_radius_ = 0.0;
   int nx_ = 1, ny_ = 1;
   std::vector<std::vector<int>> cells_;
