@@ -52,6 +52,7 @@ FkoeConfig LoadFkoeConfig(const std::string& path, const std::map<std::string, s
   }
   c.bad_going_frontage_share = number(need(bg, "frontage_share"), "bad_going.frontage_share");
   c.visibility_in = number(need(bg, "visibility_in"), "bad_going.visibility_in");
+  if (bg["visibility_report_in"]) c.visibility_report_in = number(bg["visibility_report_in"], "bad_going.visibility_report_in");
   c.combat_value = table(need(root, "combat_value"), "combat_value");
   c.morale = table(need(root, "morale"), "morale");
   for (const char* k : {"flank_rear_contact", "road_column", "supporting", "fire_flank_rear", "general_attached",

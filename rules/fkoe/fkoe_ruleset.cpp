@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "rules/declaration_keys.h"
 #include "rules/fkoe/config.h"
 #include "rules/fkoe/places.h"
 #include "rules/geometry/contact.h"
@@ -17,6 +18,7 @@
 #include "rules/input_error.h"
 #include "rules/ruleset.h"
 #include "rules/scene_drawing.h"
+#include "rules/unit_grid.h"
 
 namespace vedette {
 
@@ -69,26 +71,55 @@ class FkoeRuleset : public Ruleset {
     std::vector<geom::Polygon> bad;
     for (const Terrain& t : scene.terrain)
       if (c.bad_going_terrain.count(t.type)) bad.push_back(t.polygon);
+    CheckDeclarationKeys(scene, "fkoe", {"disorder", "general_attached", "target", "uphill", "holds"});
     std::vector<const Unit*> placed;
     for (const Unit& u : scene.units)
       if (u.pose) placed.push_back(&u);
     std::sort(placed.begin(), placed.end(), [](const Unit* a, const Unit* b) { return a->id < b->id; });
+    // Who is near whom, once (rules/unit_grid.h): contacts, supports and sight within 1 inch are all
+    // short reaches, so each unit looks only at its neighbours, in id order as the report lists them.
+    const UnitGrid grid(scene);
+    auto index_of = [&](const Unit& u) { return static_cast<int>(&u - scene.units.data()); };
+    const double visibility_mm = c.visibility_in * c.mm_per_unit;
+    const double support_reach_mm = c.support_distance_in * c.mm_per_unit;
+    std::map<const Unit*, std::vector<const Unit*>> near;               // within the longest short reach, by id
+    std::map<std::pair<const Unit*, const Unit*>, geom::Contact> touching;  // pairs within the contact tolerance
+    const double near_mm = std::max({visibility_mm, support_reach_mm, c.contact_mm, c.at_mm}) + 1.0;
+    for (const Unit* u : placed) {
+      std::vector<const Unit*>& list = near[u];
+      for (int j : grid.Near(index_of(*u), near_mm)) list.push_back(&scene.units[j]);
+      std::sort(list.begin(), list.end(), [](const Unit* a, const Unit* b) { return a->id < b->id; });
+      for (const Unit* o : list)
+        if (grid.Gap(index_of(*u), index_of(*o)) <= c.contact_mm + 1e-6)
+          touching[{u, o}] = geom::FindContact(grid.FootprintOf(index_of(*u)), grid.FootprintOf(index_of(*o)), c.contact_mm);
+    }
+    // Who fires at whom (declared targets), both ways.
+    std::map<std::string, std::vector<const Unit*>> fired_at_by;  // target id -> firers, by id
+    for (const Unit* u : placed)
+      if (const Declared* d = scene.declarations.Find(u->id, "target"); d && d->value.is_string())
+        fired_at_by[d->value.get<std::string>()].push_back(u);
 
     // Seed 81: in bad going when at least half the base frontage is in the terrain.
     std::map<std::string, double> frontage_in;
     std::map<std::string, bool> in_bad;
+    bool any_bad = false;
     for (const Unit* u : placed) {
       const geom::Base b = Footprint(*u);
       frontage_in[u->id] = geom::FrontageInsideAny(b, bad);
       in_bad[u->id] = frontage_in[u->id] >= c.bad_going_frontage_share * b.width_mm - 1e-6;
+      any_bad = any_bad || in_bad[u->id];
     }
-    const double visibility_mm = c.visibility_in * c.mm_per_unit;
-    auto gap = [](const Unit& a, const Unit& b) { return geom::BaseToBase(Footprint(a), Footprint(b)).distance_mm; };
+    auto gap = [&](const Unit& a, const Unit& b) {
+      return geom::BaseToBase(grid.FootprintOf(index_of(a)), grid.FootprintOf(index_of(b))).distance_mm;
+    };
     // Seed 80: visibility in or out of bad going is 1".
     auto hidden = [&](const Unit& a, const Unit& b) {
       return (in_bad[a.id] || in_bad[b.id]) && gap(a, b) > visibility_mm + 1e-9;
     };
-    auto contact = [&](const Unit& a, const Unit& b) { return geom::FindContact(Footprint(a), Footprint(b), c.contact_mm); };
+    auto contact = [&](const Unit& a, const Unit& b) {
+      auto it = touching.find({&a, &b});
+      return it == touching.end() ? geom::Contact{} : it->second;
+    };
     auto declared_int = [&](const Unit& u, const char* key) {
       const Declared* d = scene.declarations.Find(u.id, key);
       if (!d) return 0;
@@ -126,22 +157,35 @@ class FkoeRuleset : public Ruleset {
                  {"bad_going", {{"in", in_bad[u.id]}, {"frontage_in_terrain_mm", Round2(frontage_in[u.id])},
                                 {"frontage_mm", Round2(ub.width_mm)}}},
                  {"disorder", disorder}};
-      json hidden_from = json::array();
-      for (const Unit* o : placed)
-        if (o->side != u.side && hidden(u, *o)) hidden_from.push_back(o->id);
-      ju["cannot_see"] = hidden_from;
+      // Seed 80: in or out of bad going, units see each other only within 1 in. Listed: the enemies within
+      // the report's reach (c.visibility_report_in) that the unit would otherwise see.
+      std::vector<std::string> hidden_ids;
+      const double report_mm = c.visibility_report_in * c.mm_per_unit;
+      const bool u_bad = in_bad[u.id];
+      if (any_bad) {
+        for (int oi : grid.Near(index_of(u), report_mm)) {
+          const Unit& o = scene.units[oi];
+          if (o.side == u.side || (!u_bad && !in_bad[o.id])) continue;
+          // The quick gap decides unless it is within rounding of a threshold; then the exact one does.
+          const double g = grid.Gap(index_of(u), oi);
+          const double d = std::abs(g - report_mm) < 1e-6 || std::abs(g - visibility_mm) < 1e-6 ? gap(u, o) : g;
+          if (d <= report_mm + 1e-9 && d > visibility_mm + 1e-9) hidden_ids.push_back(o.id);
+        }
+        std::sort(hidden_ids.begin(), hidden_ids.end());
+      }
+      ju["cannot_see"] = hidden_ids;
 
       std::optional<double> cv;
       if (auto it = u.stats.find("combat_value"); it != u.stats.end()) cv = it->second;
 
       // Melee: every enemy in contact (seed 9, 13, 15).
       json melee = json::array();
-      for (const Unit* e : placed) {
+      for (const Unit* e : near[up]) {
         const geom::Contact ue = contact(u, *e);
         if (e->side == u.side || !ue.in_contact || ue.corner_only) continue;  // corners touching: an overlap, not a melee
         Mods m;
         std::vector<std::string> flankers, overlappers;
-        for (const Unit* fr : placed) {
+        for (const Unit* fr : near[e]) {
           if (fr->side != u.side) continue;
           const geom::Contact ce = contact(*e, *fr);  // edge_a is the enemy's
           if (ce.in_contact && !ce.corner_only && IsFlankOrRear(ce.edge_a)) flankers.push_back(fr->id);
@@ -171,7 +215,7 @@ class FkoeRuleset : public Ruleset {
         Mods m;
         std::vector<std::string> support;
         const double support_mm = c.support_distance_in * c.mm_per_unit;
-        for (const Unit* fr : placed) {
+        for (const Unit* fr : near[up]) {
           if (fr == up || fr->side != u.side) continue;
           const bool aligned = std::abs(geom::NormalizeDeg(fr->pose->heading_deg - u.pose->heading_deg)) <=
                                c.support_max_heading_difference_deg;
@@ -219,12 +263,12 @@ class FkoeRuleset : public Ruleset {
       }
       mm.Add(c.Morale("per_disorder"), disorder, {});
       std::vector<std::string> fired_flank, melee_flank;
-      for (const Unit* e : placed) {
-        if (e->side == u.side) continue;
-        const Declared* d = scene.declarations.Find(e->id, "target");
-        if (d && d->value.is_string() && d->value.get<std::string>() == u.id &&
-            IsFlankOrRear(geom::ArcOfPoint(ub, geom::LeaderPoint(Footprint(*e)), geom::ArcModel::kTotsk)))
+      const std::vector<const Unit*>& firers = fired_at_by[u.id];
+      for (const Unit* e : firers)
+        if (e->side != u.side && IsFlankOrRear(geom::ArcOfPoint(ub, geom::LeaderPoint(Footprint(*e)), geom::ArcModel::kTotsk)))
           fired_flank.push_back(e->id);
+      for (const Unit* e : near[up]) {
+        if (e->side == u.side) continue;
         const geom::Contact ce = contact(u, *e);
         if (ce.in_contact && !ce.corner_only && IsFlankOrRear(ce.edge_a)) melee_flank.push_back(e->id);
       }
@@ -236,11 +280,14 @@ class FkoeRuleset : public Ruleset {
       std::set<std::string> village_works, banks;
       std::vector<std::string> short_guns, long_guns;
       bool engaged = false;
-      for (const Unit* e : placed) {
+      std::vector<const Unit*> engaging = near[up];  // in contact, or firing at it: by id
+      for (const Unit* e : firers)
+        if (std::find(engaging.begin(), engaging.end(), e) == engaging.end()) engaging.push_back(e);
+      std::sort(engaging.begin(), engaging.end(), [](const Unit* a, const Unit* b) { return a->id < b->id; });
+      for (const Unit* e : engaging) {
         if (e->side == u.side) continue;
         const geom::Contact ce = contact(u, *e);
-        const Declared* d = scene.declarations.Find(e->id, "target");
-        const bool fires_at_u = d && d->value.is_string() && d->value.get<std::string>() == u.id;
+        const bool fires_at_u = std::find(firers.begin(), firers.end(), e) != firers.end();
         if (!(ce.in_contact && !ce.corner_only) && !fires_at_u) continue;
         engaged = true;
         const fkoe::Defence held = fkoe::DefenceAgainst(scene, c, u, *e);
