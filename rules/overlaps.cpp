@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "rules/ruleset.h"
 #include "rules/unit_grid.h"
 
 namespace vedette {
@@ -68,6 +69,26 @@ nlohmann::json ToJson(const UnitOverlap& o) {
           {"depth_mm", Round1(o.overlap.depth_mm)},
           {"width_mm", Round1(o.overlap.width_mm)},
           {"area_mm2", Round1(o.overlap.area_mm2)}};
+}
+
+}  // namespace vedette
+
+namespace vedette {
+
+PairRule OverlapRule(const Unit& a, const Unit& b, double tolerance_mm) {
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "%s and %s clear of each other: bases may not overlap (more than %g mm deep is one on the other)",
+                a.id.c_str(), b.id.c_str(), tolerance_mm);
+  return {buf, "overlap_depth", tolerance_mm, UnitsOverlap(a, b).depth_mm};
+}
+
+void AppendOverlaps(const Scene& scene, double tolerance_mm, Findings* f) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const UnitOverlap& o : FindOverlaps(scene, tolerance_mm)) {
+    list.push_back(ToJson(o));
+    f->text += "  OVERLAP: " + Describe(o) + ": bases may not stand on one another\n";
+  }
+  f->report["overlaps"] = std::move(list);
 }
 
 }  // namespace vedette

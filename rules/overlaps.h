@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rules/geometry/contact.h"
+#include "rules/ruleset.h"
 #include "rules/scene/scene.h"
 
 namespace vedette {
@@ -35,6 +36,14 @@ std::vector<UnitOverlap> FindOverlaps(const Scene& scene, const UnitGrid& grid, 
 // `pose` (its formation as given in `unit`), in scene order.
 std::vector<UnitOverlap> OverlapsAt(const Scene& scene, const Unit& unit, const Pose& pose,
                                     double tolerance_mm = kOverlapToleranceMm);
+
+// Adds the table's overlaps to a ruleset's findings: report["overlaps"] (ToJson of each, always
+// present) and one text line each ("OVERLAP: ... : bases may not stand on one another").
+void AppendOverlaps(const Scene& scene, double tolerance_mm, Findings* findings);
+
+// The dispute threshold every ruleset shares: the two bases clear of each other, i.e. overlapping at most
+// tolerance_mm deep (quantity "overlap_depth", measured = the depth, 0 when apart).
+PairRule OverlapRule(const Unit& a, const Unit& b, double tolerance_mm = kOverlapToleranceMm);
 
 // "B2 overlaps R1 by 4.0 x 10.0 mm (40 mm^2)": depth x width
 std::string Describe(const UnitOverlap& o);

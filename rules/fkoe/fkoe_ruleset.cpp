@@ -16,6 +16,7 @@
 #include "rules/geometry/coverage.h"
 #include "rules/geometry/distance.h"
 #include "rules/input_error.h"
+#include "rules/overlaps.h"
 #include "rules/ruleset.h"
 #include "rules/scene_drawing.h"
 #include "rules/unit_grid.h"
@@ -51,8 +52,12 @@ class FkoeRuleset : public Ruleset {
         config_(fkoe::LoadFkoeConfig((options.assets_dir.empty() ? AssetsDir() : options.assets_dir) + "/rulesets/fkoe.yaml",
                                      options.settings)) {}
 
-  RulesetInfo Info() const override { return {"fkoe", config_.title, config_.unit_name, geom::ArcModel::kTotsk,
-            {"command_range_in", "morale_pass_at_least", "artillery_short_range_in", "artillery_long_range_in"}}; }
+  RulesetInfo Info() const override {
+    RulesetInfo info{"fkoe", config_.title, config_.unit_name, geom::ArcModel::kTotsk,
+                     {"command_range_in", "morale_pass_at_least", "artillery_short_range_in", "artillery_long_range_in"}};
+    info.unit_mm = config_.mm_per_unit;
+    return info;
+  }
 
   Findings Analyze(const Scene& scene) const override {
     fkoe::FkoeConfig c = config_;
@@ -206,7 +211,7 @@ class FkoeRuleset : public Ruleset {
         if (!held.strong_point_village_works.empty()) m.Add(c.Cv("defending_place"), 1, held.strong_point_village_works);
         melee.push_back(CombatEntry(e->id, m, cv));
         AddTestLabel(u, "melee " + e->id, m, cv, &f);
-        text << "  " << u.id << " melee " << e->id << ": CV modifiers " << Signed(m.total) << Total(cv, m.total) << "\n";
+        text << "  " << u.id << " in melee with " << e->id << ": " << Explain(m) << CvText(cv, m.total) << "\n";
       }
       ju["melee"] = melee;
 
@@ -242,10 +247,15 @@ class FkoeRuleset : public Ruleset {
         }
         ju["firing"] = fire;
         AddTestLabel(u, "fire at " + t->id, m, cv, &f);
-        text << "  " << u.id << " fires at " << t->id << (hidden(u, *t) ? " (cannot see: bad going)" : "")
-             << (u.type == UnitType::kArtillery ? " (artillery range: " + artillery_band(u, *t) + ")" : std::string())
-             << ": CV modifiers "
-             << Signed(m.total) << Total(cv, m.total) << "\n";
+        if (hidden(u, *t)) {
+          // No odds for a shot that cannot be fired.
+          text << "  " << u.id << " fires at " << t->id << ": cannot, it does not see " << t->id
+               << " (in or out of bad going sight is 1 in, seed 80; " << Round2(gap(u, *t) / c.mm_per_unit) << " in apart)\n";
+        } else {
+          text << "  " << u.id << " fires at " << t->id
+               << (u.type == UnitType::kArtillery ? " (artillery range: " + artillery_band(u, *t) + ")" : std::string()) << ": "
+               << Explain(m) << CvText(cv, m.total) << "\n";
+        }
       }
 
       // Morale 1D20 modifiers (seed 57-69).
@@ -352,11 +362,17 @@ class FkoeRuleset : public Ruleset {
         morale["test"] = "4 Disorder Markers: Unit Recoils & Eliminated";
       }
       ju["morale"] = morale;
-      text << "  " << u.id << (in_bad[u.id] ? " in bad going," : "") << " morale modifiers " << Signed(mm.total) << "\n";
+      if (!mm.modifiers.empty() || disorder >= 2 || !long_guns.empty()) {
+        text << "  " << u.id << (in_bad[u.id] ? " (in bad going)" : "") << " morale on 1D20: " << Explain(mm) << "\n";
+        for (const RequiredTest& rt : f.tests)
+          if (rt.unit == u.id && rt.kind == "morale") text << "    morale test: " << rt.reason << ": " << rt.odds << "\n";
+        if (disorder >= 4) text << "    4 Disorder Markers: the unit recoils and is eliminated (seed 55)\n";
+      }
       units.push_back(ju);
     }
     f.report = {{"ruleset", "fkoe"}, {"unit", c.unit_name}, {"mm_per_unit", c.mm_per_unit}, {"units", units}};
     f.text = text.str();
+    AppendOverlaps(scene, c.contact_mm, &f);
     return f;
   }
 
@@ -366,15 +382,74 @@ class FkoeRuleset : public Ruleset {
     if (!a || !b || !a->pose || !b->pose) throw InputError(scene.source, 0, "both units must be in the scene with a pose");
     const double g = geom::BaseToBase(Footprint(*a), Footprint(*b)).distance_mm;
     std::vector<PairRule> rules;
-    rules.push_back({"in contact", "edge_to_edge", config_.contact_mm, g});
-    rules.push_back({"within 1 in (visibility in or out of bad going, seed 80)", "edge_to_edge",
-                     config_.visibility_in * config_.mm_per_unit, g});
-    rules.push_back({"supporting distance behind (seed 11)", "edge_to_edge", config_.support_distance_in * config_.mm_per_unit, g});
+    rules.push_back(OverlapRule(*a, *b, config_.contact_mm));
+    const fkoe::FkoeConfig& c = config_;
+    auto in = [](double v) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%g in", v);
+      return std::string(buf);
+    };
+    // Every distance the sheet (seed 004) sets between two units, or that a setting gives it. The list
+    // depends on the units' sides and types and the settings only, never on where they stand.
+    rules.push_back({"in contact: melee (seed 9, 15), edge to edge within the 2 mm slack", "edge_to_edge", c.contact_mm, g});
+    rules.push_back({"within " + in(c.visibility_in) + ": all they see of each other when either is in bad going (seed 80)",
+                     "edge_to_edge", c.visibility_in * c.mm_per_unit, g});
+    for (const auto& [x, y] : {std::pair{a, b}, std::pair{b, a}}) {
+      const geom::Base fx = Footprint(*x), fy = Footprint(*y);
+      if (x->side == y->side) {
+        // Seed 11 "+1 If Firing, for each friendly supporting unit": behind the firer (fkoe.yaml support_distance_in).
+        rules.push_back({x->id + " supports " + y->id + "'s fire: within " + in(c.support_distance_in) +
+                             " behind its rear edge, facing within 45 degrees (seed 11; the distance is fkoe.yaml's, the sheet gives none)",
+                         "rear_reach", c.support_distance_in * c.mm_per_unit,
+                         geom::InCorridor(fy, geom::Edge::kRear, c.support_distance_in * c.mm_per_unit, fx).reach_mm});
+        // Seed 63: the C-n-C's command range, a setting.
+        if (c.command_range_in && x->type == UnitType::kGeneral && x->HasTag("cinc") && x->HasTag("no_command"))
+          rules.push_back({y->id + " in command range of " + x->id + ", " + in(*c.command_range_in) + ": morale +1 (seed 63; command_range_in)",
+                           "edge_to_edge", *c.command_range_in * c.mm_per_unit, g});
+        continue;
+      }
+      // Seed 27, 66: artillery at short range (-2 morale) and long range (a test if hit), settings.
+      if (x->type == UnitType::kArtillery) {
+        if (c.artillery_short_range_in)
+          rules.push_back({y->id + " at " + x->id + "'s short range, " + in(*c.artillery_short_range_in) +
+                               ": -2 to its morale if fired on (seed 66; artillery_short_range_in)",
+                           "edge_to_edge", *c.artillery_short_range_in * c.mm_per_unit, g});
+        if (c.artillery_long_range_in)
+          rules.push_back({y->id + " within " + x->id + "'s long range, " + in(*c.artillery_long_range_in) +
+                               ": a hit means a morale test (seed 27; artillery_long_range_in)",
+                           "edge_to_edge", *c.artillery_long_range_in * c.mm_per_unit, g});
+      }
+    }
     return rules;
   }
 
  private:
   static std::string Signed(int v) { return (v >= 0 ? "+" : "") + std::to_string(v); }
+  // "+2 In Melee, for each friendly unit in contact with an enemy's Flank or Rear (B2), -2 ... ; total +0"
+  static std::string Explain(const Mods& m) {
+    if (m.modifiers.empty()) return "no modifier";
+    std::string out;
+    for (const Modifier& x : m.modifiers) {
+      std::string by;
+      for (const std::string& id : x.by) by += (by.empty() ? "" : ", ") + id;
+      out += (out.empty() ? "" : ", ") + Signed(x.value) + " " + x.rule + (by.empty() ? "" : " (" + by + ")");
+    }
+    return out + "; total " + Signed(m.total);
+  }
+  // Seed 20: "; CV 4 -> 7: first hit 100%, second hit 17%" (nothing without a combat value).
+  static std::string CvText(const std::optional<double>& cv, int mods) {
+    if (!cv) return "; no combat_value in its stats, so no hit odds";
+    const double v = *cv + mods;
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "; CV %g -> %g: hits on 1D6 <= %g, first hit %.0f%%", *cv, v, v,
+                  100.0 * std::clamp(std::floor(v), 0.0, 6.0) / 6.0);
+    std::string out = buf;
+    if (v > 6) {
+      std::snprintf(buf, sizeof buf, ", second hit %.0f%% (seed 18-20)", 100.0 * std::clamp(std::floor(v) - 6.0, 0.0, 6.0) / 6.0);
+      out += buf;
+    }
+    return out;
+  }
   static std::string Total(const std::optional<double>& cv, int mods) {
     if (!cv) return "";
     char buf[64];

@@ -376,6 +376,7 @@ class KowRuleset : public Ruleset {
     const kow::KowConfig& c = config_;
     const double gap = geom::BaseToBase(Footprint(*a), Footprint(*b)).distance_mm;
     std::vector<PairRule> rules;
+    rules.push_back(OverlapRule(*a, *b, c.contact_mm));
     rules.push_back({"in base contact (engaged in melee: neither shoots nor is shot at, seed 13, 32)", "edge_to_edge", c.contact_mm, gap});
     if (a->side != b->side)
       rules.push_back({"within 1 in: no move but a charge may end this close to an enemy (seed 10)", "edge_to_edge",
