@@ -110,11 +110,13 @@ void ApplySettings(const std::map<std::string, std::string>& settings, FkoeConfi
         if (used != v.size() || !(r > 0)) throw std::invalid_argument(k);
         (k == "artillery_short_range_in" ? c->artillery_short_range_in : c->artillery_long_range_in) = r;
       } else if (k == "morale_pass_at_least") {
-        c->morale_pass_at_least = std::stoi(v, &used);
-        if (used != v.size()) throw std::invalid_argument(k);
+        // A whole number; a scene's YAML number arrives as "11.0".
+        const double p = std::stod(v, &used);
+        if (used != v.size() || p != std::floor(p) || std::abs(p) > 1000) throw std::invalid_argument(k);
+        c->morale_pass_at_least = static_cast<int>(p);
       }
     } catch (const std::exception&) {
-      throw InputError("--set", 0, k + "=" + v + ": not a valid number");
+      throw InputError("settings", 0, k + "=" + v + ": not a valid number (from --set or the scene's declarations: settings:)");
     }
   }
   if (c->artillery_short_range_in && c->artillery_long_range_in && *c->artillery_short_range_in >= *c->artillery_long_range_in)

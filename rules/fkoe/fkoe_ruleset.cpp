@@ -247,7 +247,11 @@ class FkoeRuleset : public Ruleset {
         }
         ju["firing"] = fire;
         AddTestLabel(u, "fire at " + t->id, m, cv, &f);
-        if (hidden(u, *t)) {
+        if (u.type == UnitType::kArtillery && artillery_band(u, *t) == "beyond long range") {
+          text << "  " << u.id << " fires at " << t->id << ": cannot, " << t->id << " is beyond its long range ("
+               << *c.artillery_long_range_in << " in, artillery_long_range_in; " << Round2(gap(u, *t) / c.mm_per_unit)
+               << " in apart)\n";
+        } else if (hidden(u, *t)) {
           // No odds for a shot that cannot be fired.
           text << "  " << u.id << " fires at " << t->id << ": cannot, it does not see " << t->id
                << " (in or out of bad going sight is 1 in, seed 80; " << Round2(gap(u, *t) / c.mm_per_unit) << " in apart)\n";

@@ -125,6 +125,12 @@ Obstacles ChargeObstacles(const Scene& scene, const KowConfig& c, const Unit& ch
   return out;
 }
 
+std::string Words(std::string_view s) {
+  std::string out(s);
+  std::replace(out.begin(), out.end(), '_', ' ');
+  return out;
+}
+
 std::string Inches(double mm, const KowConfig& c) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f", mm / c.mm_per_unit);
@@ -187,7 +193,7 @@ ChargeCheck CheckCharge(const Scene& scene, const KowConfig& c, const Unit& char
   }
   if (!r.route->found)
     r.reasons.push_back(r.route->corner_only ? "only corner to corner contact (seed 17)"
-                                             : "no room to reach base contact with the " + std::string(geom::ToString(r.facing)) +
+                                             : "no room to reach base contact with its " + Words(geom::ToString(r.facing)) +
                                                    " (seed 13, 15)");
   r.chargeable = r.reasons.empty();
   return r;

@@ -88,7 +88,7 @@ class TotskRuleset : public Ruleset {
         // QRS 75: infantry within reach of enemy cavalry tests (unless secure); the FAQ halves it.
         if (x->type == UnitType::kCavalry && y->type == UnitType::kInfantry)
           rules.push_back({y->id + " within " + x->id + "'s cavalry reach, " + bw_text(r.cavalry) +
-                               " edge to edge: infantry tests unless secure (" + source + " 75)",
+                               " edge to edge: infantry tests unless secure (" + (faq ? "FAQ; QRS 75" : "QRS 75") + ")",
                            "edge_to_edge", r.cavalry * bw_x, gap});
         // FAQ "Applying penalties" (QRS 87-88 said 4 BW): an enemy behind a flank or the rear within the
         // threat distance of the flanked unit's army, unless LI/LH or facing away.
