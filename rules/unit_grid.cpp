@@ -58,8 +58,10 @@ std::vector<int> UnitGrid::Near(const geom::Vec2& centre, double radius_mm, doub
   const int y_hi = std::min(ny_ - 1, static_cast<int>(std::floor((centre.y() + r - y0_) / cell_)));
   for (int y = y_lo; y <= y_hi; ++y)
     for (int x = x_lo; x <= x_hi; ++x)
-      for (int i : cells_[static_cast<size_t>(y) * nx_ + x])
-        if ((footprint_[i].centre_mm - centre).norm() - radius_[i] - radius_mm <= reach_mm + 1e-6) out.push_back(i);
+      for (int i : cells_[static_cast<size_t>(y) * nx_ + x]) {
+        const double limit = reach_mm + 1e-6 + radius_[i] + radius_mm;  // centres this close, or nearer
+        if ((footprint_[i].centre_mm - centre).squaredNorm() <= limit * limit) out.push_back(i);
+      }
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -80,8 +82,9 @@ double UnitGrid::Gap(int i, int j) const {
       // Apart: the closest points include a corner of one of them.
       auto to_rect = [](const geom::Vec2& p, const geom::Base& r, const Frame& f) {
         const geom::Vec2 d = p - r.centre_mm;
-        return std::hypot(std::max(std::abs(d.dot(f.right)) - r.width_mm / 2.0, 0.0),
-                          std::max(std::abs(d.dot(f.forward)) - r.depth_mm / 2.0, 0.0));
+        const double dx = std::max(std::abs(d.dot(f.right)) - r.width_mm / 2.0, 0.0);
+        const double dy = std::max(std::abs(d.dot(f.forward)) - r.depth_mm / 2.0, 0.0);
+        return std::sqrt(dx * dx + dy * dy);  // not std::hypot: several times slower, and no overflow here
       };
       double best = 1e300;
       for (const geom::Vec2& p : a.corners) best = std::min(best, to_rect(p, footprint_[j], b));

@@ -26,7 +26,7 @@ std::array<Vec2, 4> CornersOf(const Frame& q) {
 double PointToRect(const Vec2& p, const Frame& q) {
   const Vec2 d = p - q.c;
   const double dx = std::max(std::abs(d.dot(q.r)) - q.w, 0.0), dy = std::max(std::abs(d.dot(q.f)) - q.d, 0.0);
-  return std::hypot(dx, dy);
+  return std::sqrt(dx * dx + dy * dy);
 }
 
 }  // namespace

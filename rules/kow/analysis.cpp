@@ -56,7 +56,7 @@ geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& v
   geom::Vec2 lo = eye, hi = eye;
   for (const geom::Vec2& p : seen) lo = lo.cwiseMin(p), hi = hi.cwiseMax(p);
   auto outside_box = [&](const geom::Base& b) {
-    const double r = std::hypot(b.width_mm, b.depth_mm) / 2.0 + 1.0;
+    const double r = std::sqrt(b.width_mm * b.width_mm + b.depth_mm * b.depth_mm) / 2.0 + 1.0;
     return b.centre_mm.x() + r < lo.x() || b.centre_mm.x() - r > hi.x() || b.centre_mm.y() + r < lo.y() ||
            b.centre_mm.y() - r > hi.y();
   };

@@ -44,7 +44,7 @@ Circle BoundingCircle(const Polygon& p) {
 }
 // True when the shape cannot overlap base b (their bounding circles are apart).
 bool ApartFrom(const Base& b, const Circle& s) {
-  return (s.c - b.centre_mm).norm() > s.r + std::hypot(b.width_mm, b.depth_mm) / 2.0 + 1e-6;
+  return (s.c - b.centre_mm).norm() > s.r + std::sqrt(b.width_mm * b.width_mm + b.depth_mm * b.depth_mm) / 2.0 + 1e-6;
 }
 // True when the shape lies wholly outside the lane b sweeps straight ahead (the base and the strip of its
 // width in front of it): ContactAhead then finds it neither ahead nor overlapping.

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <iomanip>
 #include <sstream>
+#include <string_view>
+#include <unordered_map>
 
 #include "rules/geometry/corridor.h"
 #include "rules/scene_drawing.h"
@@ -87,8 +89,13 @@ Findings MakeFindings(const TotskData& data, const TotskSettings& settings, cons
   }
   AppendSceneOutlines(scene, &f.drawing);
 
+  // Units by id, looked up once each (Scene::FindUnit scans the scene: on a 300-unit table that was
+  // most of the report's time).
+  std::unordered_map<std::string_view, const Unit*> by_id;
+  for (const Unit& x : scene.units) by_id.emplace(x.id, &x);
+  auto unit = [&](const std::string& id) -> const Unit& { return *by_id.at(id); };
   for (const UnitAnalysis& a : analysis.units) {
-    const Unit& u = *scene.FindUnit(a.id);
+    const Unit& u = unit(a.id);
     nlohmann::json j = {{"id", a.id}, {"side", u.side}, {"type", std::string(ToString(u.type))}};
     if (a.general) {
       j["general"] = true;
@@ -130,7 +137,7 @@ Findings MakeFindings(const TotskData& data, const TotskSettings& settings, cons
       for (const ActionTest& t : a.action_tests) actions.push_back(ActionTestJson(t));
     j["action_tests"] = actions;
     j["assumptions"] = a.assumptions;
-    units.push_back(j);
+    units.push_back(std::move(j));
 
     // Text: what holds for the unit, in words, then each test it must take, why, by whom, with every
     // modifier and the unit causing it. A unit with nothing of the kind is not listed.
@@ -189,20 +196,20 @@ Findings MakeFindings(const TotskData& data, const TotskSettings& settings, cons
                              geom::Corridor(fp, geom::Edge::kFront, data.zoc_depth_bw * scene.BwFor(u)), "zoc", a.id);
     zoc.filled = true;
     zoc.rgba = (SideColour(scene, u.side) & 0xFFFFFF00u) | 0x40u;
-    f.drawing.push_back(zoc);
+    f.drawing.push_back(std::move(zoc));
     for (const auto& [edge, list] : {std::pair{geom::Edge::kLeft, &a.left_flank}, std::pair{geom::Edge::kRight, &a.right_flank},
                                      std::pair{geom::Edge::kRear, &a.rear}}) {
       if (list->empty()) continue;
       const geom::Segment s = geom::EdgeSegment(fp, edge);
       DrawPrimitive e = Prim(DrawKind::kPolyline, DrawStyle::kThreat, {s.a, s.b}, "threats", a.id);
       e.text = std::string(geom::ToString(edge));
-      f.drawing.push_back(e);
+      f.drawing.push_back(std::move(e));
       for (const std::string& id : *list) {
         DrawPrimitive link = Prim(DrawKind::kPolyline, DrawStyle::kThreat,
-                                  {(s.a + s.b) / 2.0, Footprint(*scene.FindUnit(id)).centre_mm}, "threats", a.id);
+                                  {(s.a + s.b) / 2.0, Footprint(unit(id)).centre_mm}, "threats", a.id);
         link.dashed = true;
         link.text = id;
-        f.drawing.push_back(link);
+        f.drawing.push_back(std::move(link));
       }
     }
     if (tests) {
@@ -218,7 +225,7 @@ Findings MakeFindings(const TotskData& data, const TotskSettings& settings, cons
       f.tests.push_back(t);
       DrawPrimitive label = Prim(DrawKind::kLabel, DrawStyle::kTest, {fp.centre_mm}, "tests", a.id);
       label.text = "Morale " + std::string(a.total > 0 ? "+" : "") + std::to_string(a.total) + ": " + t.odds;
-      f.drawing.push_back(label);
+      f.drawing.push_back(std::move(label));
     }
     if (acts)
       for (const ActionTest& t : a.action_tests) {
@@ -226,7 +233,7 @@ Findings MakeFindings(const TotskData& data, const TotskSettings& settings, cons
         DrawPrimitive label =
             Prim(DrawKind::kLabel, DrawStyle::kTest, {fp.centre_mm - geom::Forward(fp) * fp.depth_mm}, "tests", a.id);
         label.text = "Action (" + t.test.reason + "): " + t.test.odds;
-        f.drawing.push_back(label);
+        f.drawing.push_back(std::move(label));
       }
   }
 
@@ -243,21 +250,21 @@ Findings MakeFindings(const TotskData& data, const TotskSettings& settings, cons
                               geom::ToTableFrame(fp, {w + R, v + R}), geom::ToTableFrame(fp, {-w - R, v + R})},
                              "ranges", u.id);
       p.text = "LI fire";
-      f.drawing.push_back(p);
+      f.drawing.push_back(std::move(p));
     } else if (u.type == UnitType::kInfantry || (u.type == UnitType::kArtillery && !Limbered(u))) {
       const double R = (u.type == UnitType::kArtillery ? r.artillery : r.foot) * bw;
       DrawPrimitive p = Prim(DrawKind::kPolygon, DrawStyle::kRange, geom::Corridor(fp, geom::Edge::kFront, R), "ranges", u.id);
       p.text = u.type == UnitType::kArtillery ? "artillery fire" : "fire";
-      f.drawing.push_back(p);
+      f.drawing.push_back(std::move(p));
     }
   }
   // Target links: who makes whom test.
   for (const TargetChoice& c : analysis.choices) {
     DrawPrimitive p = Prim(DrawKind::kArrow, DrawStyle::kThreat,
-                           {Footprint(*scene.FindUnit(c.by)).centre_mm, Footprint(*scene.FindUnit(c.target)).centre_mm},
+                           {Footprint(unit(c.by)).centre_mm, Footprint(unit(c.target)).centre_mm},
                            "threats", c.by);
     p.text = c.why;
-    f.drawing.push_back(p);
+    f.drawing.push_back(std::move(p));
   }
 
   nlohmann::json choices = nlohmann::json::array();
