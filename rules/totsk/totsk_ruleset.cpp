@@ -2,6 +2,7 @@
 // the QRS-or-FAQ choices from the settings (FAQ by default).
 #include "rules/overlaps.h"
 #include "rules/ruleset.h"
+#include "rules/geometry/arcs.h"
 #include "rules/geometry/corridor.h"
 #include "rules/geometry/distance.h"
 #include "rules/totsk/totsk_geometry.h"
@@ -118,16 +119,22 @@ class TotskRuleset : public Ruleset {
           rules.push_back({x->id + " gives " + y->id + " rear support: within " + bw_text(reach_bw) + " behind its rear edge, facing within 90 degrees of it (QRS 86)",
                            "rear_reach", reach_bw * bw_y,
                            geom::InCorridor(fy, geom::Edge::kRear, reach_bw * bw_y, fx, tol.line_mm).reach_mm});
-          // Beside y: the nearer of its two side edges to x's base.
+          // Beside y: the nearer of its two side edges to x's base; the rules also need x's centre beyond
+          // that side's line, which the words say.
           double side_gap = 1e9;
           for (geom::Edge e : {geom::Edge::kLeft, geom::Edge::kRight})
             side_gap = std::min(side_gap, totsk::SegmentToPolygon(geom::EdgeSegment(fy, e), geom::PolygonCcw(fx)));
+          const bool left = geom::OutsideLeftLine(fy).SignedDistance(fx.centre_mm) > 0.0;
+          const bool right = geom::OutsideRightLine(fy).SignedDistance(fx.centre_mm) > 0.0;
+          const std::string beside = left    ? x->id + " is on its left"
+                                     : right ? x->id + " is on its right"
+                                             : x->id + "'s centre is between its side lines: not beside it";
           rules.push_back({x->id + " beside " + y->id + "'s flank within " + bw_text(data_.flank_support_distance_bw) +
-                               ": flank support, level with it and facing within 45 degrees (FAQ \"Flank support\")",
+                               ": flank support, level with it and facing within 45 degrees (FAQ \"Flank support\"; " + beside + ")",
                            "flank_edge_to_edge", data_.flank_support_distance_bw * bw_y, side_gap});
           if (y->type == UnitType::kInfantry)
             rules.push_back({x->id + " within " + bw_text(data_.secure_distance_bw) + " of " + y->id +
-                                 "'s flank: that flank is secure (QRS 89)",
+                                 "'s flank: that flank is secure (QRS 89; " + beside + ")",
                              "flank_edge_to_edge", data_.secure_distance_bw * bw_y, side_gap});
         }
         if (totsk::IsGeneral(*x) && !totsk::IsGeneral(*y))

@@ -140,7 +140,9 @@ TEST(TotskPairRules, RearSupportFlankSupportSecureFlankAndGenerals) {
   for (double gap : {39.5, 40.5}) {
     const auto rules = Rules("totsk", Unit("A", "blue", "infantry", 40, 20, 500, 400, 90),
                              Unit("B", "blue", "infantry", 40, 20, 520 + gap + 20, 400, 90));
-    EXPECT_EQ(Holds(RuleWith(rules, {"B beside A's flank", "flank support"})), gap < 40);
+    const PairRule beside = RuleWith(rules, {"B beside A's flank", "flank support"});
+    EXPECT_EQ(Holds(beside), gap < 40);
+    EXPECT_NE(beside.rule.find("B is on its right"), std::string::npos) << beside.rule;
     EXPECT_EQ(Holds(RuleWith(rules, {"of A's flank: that flank is secure"})), gap < 40);
   }
   // A general within 2 BW may re-roll (QRS 101).
