@@ -2,7 +2,7 @@
 // vedette calibrate --board SPEC --out cam.yaml --camera N | --video FILE [--headless] [--auto-save]
 // Files: every input searched, the views calibrated at once. Camera or video: a live session
 // (calibration/calibration_session.h) keeps views one by one, in a window showing what is still
-// missing (overlay/calibration_window.h) or, without a display, one printed line per kept view.
+// missing (ui/calibration_window.h) or, without a display, one printed line per kept view.
 // Either way a calibration too uncertain to use is refused (exit 2, the file not written).
 #include <iostream>
 
@@ -11,9 +11,9 @@
 #include "calibration/calibration_inputs.h"
 #include "calibration/calibration_session.h"
 #include "calibration/intrinsic_calibration.h"
-#include "overlay/calibration_window.h"
-#include "overlay/frame_source.h"
-#include "overlay/live_window.h"
+#include "ui/calibration_window.h"
+#include "pipeline/frame_source.h"
+#include "ui/live_window.h"
 #include "rules/input_error.h"
 
 namespace vedette::app {
@@ -70,7 +70,7 @@ struct SessionEnd {
 
 // Without a window: every frame in order, a line per kept view. A camera stops at "enough" (no key
 // can be pressed), a video at its end (or at "enough" with --auto-save).
-SessionEnd RunHeadless(const CalibrateArgs& args, overlay::FrameSource& source, calib::CalibrationSession& session) {
+SessionEnd RunHeadless(const CalibrateArgs& args, pipeline::FrameSource& source, calib::CalibrationSession& session) {
   const bool camera = args.video.empty();
   cv::Mat frame;
   double t_s = 0;
@@ -83,13 +83,13 @@ SessionEnd RunHeadless(const CalibrateArgs& args, overlay::FrameSource& source, 
   return {!camera, false};
 }
 
-SessionEnd RunWindow(const CalibrateArgs& args, overlay::FrameSource& source, calib::CalibrationSession& session) {
-  overlay::CalibrationWindowOptions wo;
+SessionEnd RunWindow(const CalibrateArgs& args, pipeline::FrameSource& source, calib::CalibrationSession& session) {
+  ui::CalibrationWindowOptions wo;
   wo.max_frames = args.max_frames;
   wo.auto_save = args.auto_save;
   wo.screenshot_path = args.screenshot;
   wo.title = "Vedette - calibrate " + source.name();
-  const overlay::CalibrationWindowResult r = overlay::RunCalibrationWindow(
+  const ui::CalibrationWindowResult r = ui::RunCalibrationWindow(
       wo, source, session, [&] { std::cout << calib::KeptViewLine(session.state()) << std::endl; });
   const bool video_ended = !args.video.empty() && r.source_ended;
   return {r.save_requested || video_ended, !r.save_requested && !r.source_ended};
@@ -99,11 +99,11 @@ void CalibrateLive(const CalibrateArgs& args, const calib::BoardSpec& board, con
   calib::CalibrationSessionOptions so;
   so.detection = detection;
   calib::CalibrationSession session(so, board);
-  std::unique_ptr<overlay::FrameSource> source =
-      args.video.empty() ? overlay::OpenCamera(args.camera) : overlay::OpenVideo(args.video);
+  std::unique_ptr<pipeline::FrameSource> source =
+      args.video.empty() ? pipeline::OpenCamera(args.camera) : pipeline::OpenVideo(args.video);
   std::string why;
   bool headless = args.headless;
-  if (!headless && !overlay::DisplayAvailable(&why)) {
+  if (!headless && !ui::DisplayAvailable(&why)) {
     std::cerr << "vedette: " << why << ": calibrating without a window\n";
     headless = true;
   }

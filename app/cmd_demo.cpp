@@ -7,18 +7,20 @@
 
 #include "app/command.h"
 #include "app/output_paths.h"
-#include "overlay/frame_source.h"
-#include "overlay/headless.h"
-#include "overlay/live_window.h"
+#include "app/scene_args.h"
+#include "pipeline/frame_source.h"
+#include "pipeline/headless.h"
+#include "ui/live_window.h"
 #include "rules/input_error.h"
 #include "rules/ruleset.h"
-#include "vision/clip_script.h"
+#include "synth/clip_script.h"
 
 namespace vedette::app {
 namespace {
 
 struct DemoArgs {
   std::string script, out = ".", ruleset = "totsk", screenshot;
+  std::vector<std::string> set;
   int frames = -1;
   bool headless = false;
 };
@@ -32,6 +34,7 @@ void SetupDemo(CLI::App& root) {
   cmd->add_option("--frames", args->frames, "Only the first N frames");
   cmd->add_option("--out", args->out, "Folder for demo.mkv and demo.jsonl (default: the current folder)");
   cmd->add_option("--ruleset", args->ruleset, "Ruleset (default totsk)");
+  cmd->add_option("--set", args->set, "Ruleset setting KEY=VALUE (repeatable)");
   cmd->add_option("--screenshot", args->screenshot, "Live window: write a PNG of it after the last frame");
   cmd->add_flag("--headless", args->headless, "No window even with a display: write the video and log");
   cmd->callback([args] {
@@ -39,31 +42,32 @@ void SetupDemo(CLI::App& root) {
     const std::string script_path = args->script.empty() ? AssetsDir() + "/demo/battle.clip.yaml" : args->script;
     if (!std::filesystem::exists(script_path)) throw InputError(script_path, 0, "demo script not found");
     std::cerr << "demo: " << script_path << "\n";
-    vision::ClipScript script = vision::LoadClipScript(script_path);
-    auto renderer = std::make_shared<vision::ClipRenderer>(script);
-    overlay::ClipSource source(renderer, args->frames);
-    overlay::PipelineOptions po;
+    synth::ClipScript script = synth::LoadClipScript(script_path);
+    auto renderer = std::make_shared<synth::ClipRenderer>(script);
+    pipeline::ClipSource source(renderer, args->frames);
+    pipeline::PipelineOptions po;
     po.ruleset = args->ruleset;
-    overlay::Pipeline pipeline(po, renderer->intrinsics(), renderer->script().roster);
+    po.ruleset_options = MakeRulesetOptions(renderer->script().roster, args->set);
+    pipeline::Pipeline pipeline(po, renderer->intrinsics(), renderer->script().roster);
     std::string why;
-    if (!args->headless && overlay::DisplayAvailable(&why)) {
-      overlay::LiveOptions lo;
+    if (!args->headless && ui::DisplayAvailable(&why)) {
+      ui::LiveOptions lo;
       lo.title = "Vedette demo battle";
       lo.max_frames = args->frames;
       lo.screenshot_path = args->screenshot;
       CheckOutputs({{args->screenshot, "--screenshot"}}, {script_path});
-      const overlay::LiveResult r = overlay::RunLive(lo, source, pipeline);
-      std::cout << overlay::SummaryText(r.summary);
+      const ui::LiveResult r = ui::RunLive(lo, source, pipeline);
+      std::cout << pipeline::SummaryText(r.summary);
       return;
     }
     if (!args->headless) std::cerr << "demo: " << why << ": writing a video instead of opening the window\n";
     std::filesystem::create_directories(args->out);
-    overlay::HeadlessOptions ho;
+    pipeline::HeadlessOptions ho;
     ho.video_path = (std::filesystem::path(args->out) / "demo.mkv").string();
     ho.log_path = (std::filesystem::path(args->out) / "demo.jsonl").string();
     CheckOutputs({{ho.video_path, "--out (demo.mkv)"}, {ho.log_path, "--out (demo.jsonl)"}}, {script_path});
-    const overlay::RunSummary s = overlay::RunHeadless(ho, source, pipeline);
-    std::cout << overlay::SummaryText(s);
+    const pipeline::RunSummary s = pipeline::RunHeadless(ho, source, pipeline);
+    std::cout << pipeline::SummaryText(s);
     FailOnWriteError(s.write_error);
     std::cout << "demo written to " << std::filesystem::absolute(ho.video_path).string() << " and "
               << std::filesystem::absolute(ho.log_path).string() << "\n";

@@ -12,7 +12,7 @@
 #include "app/output_paths.h"
 #include "app/scene_args.h"
 #include "app/still_input.h"
-#include "overlay/dispute.h"
+#include "rules/dispute.h"
 #include "overlay/evidence.h"
 #include "overlay/still_image.h"
 #include "rules/input_error.h"
@@ -75,7 +75,7 @@ void SetupDispute(CLI::App& root) {
     const calib::CameraIntrinsics k = calib::LoadIntrinsics(args->calib);
     const StillInput still_input = GrabStill(args->input, k.image_size);
     const cv::Mat& image = still_input.bgr;
-    overlay::DisputeOptions options;
+    vedette::DisputeOptions options;
     options.verdict.k_sigma = args->k_sigma;
     if (std::string error; !options.Check(&error)) throw InputError("--k-sigma", 0, error);
     const auto ruleset = MakeRuleset(args->ruleset, MakeRulesetOptions(roster, args->set));
@@ -89,9 +89,9 @@ void SetupDispute(CLI::App& root) {
                                              ") was not found in the image");
     }
     const auto point = ParsePoint(args->to);
-    const overlay::Dispute d =
-        point ? overlay::SettleDisputeToPoint(options, *ruleset, still.scene, still.sigmas, args->from, *point)
-              : overlay::SettleDispute(options, *ruleset, still.scene, still.sigmas, args->from, args->to);
+    const vedette::Dispute d =
+        point ? vedette::SettleDisputeToPoint(options, *ruleset, still.scene, still.sigmas, args->from, *point)
+              : vedette::SettleDispute(options, *ruleset, still.scene, still.sigmas, args->from, args->to);
     if (!args->evidence.empty()) {
       overlay::EvidenceInput in;
       in.frame = image;
@@ -107,8 +107,8 @@ void SetupDispute(CLI::App& root) {
       const overlay::EvidenceFiles f = overlay::SaveEvidence(in, args->evidence);
       std::cerr << "evidence: " << f.png << ", " << f.json << "\n";
     }
-    if (args->json) std::cout << overlay::ToJson(d).dump(2) << "\n";
-    else std::cout << overlay::ToText(d);
+    if (args->json) std::cout << vedette::ToJson(d).dump(2) << "\n";
+    else std::cout << vedette::ToText(d);
   });
 }
 

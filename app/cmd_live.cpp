@@ -1,13 +1,13 @@
 // vedette live --camera N|--video FILE --calib cam.yaml --roster R.yaml --ruleset totsk [--record OUT.mkv]
-// The live window: the table with the rules drawn on it, disputes, panels (see overlay/live_window.h).
+// The live window: the table with the rules drawn on it, disputes, panels (see ui/live_window.h).
 #include <iostream>
 
 #include "app/command.h"
 #include "app/output_paths.h"
 #include "app/scene_args.h"
-#include "overlay/frame_source.h"
-#include "overlay/live_window.h"
-#include "overlay/recorder.h"
+#include "pipeline/frame_source.h"
+#include "ui/live_window.h"
+#include "pipeline/recorder.h"
 #include "rules/input_error.h"
 #include "calibration/roster.h"
 #include "rules/scene/scene_io.h"
@@ -43,34 +43,34 @@ void SetupLive(CLI::App& root) {
     UseOneOpenCvThread();
     if (args->camera < 0 && args->video.empty()) throw InputError("--camera", 0, "give --camera N or --video FILE");
     CheckOutputs({{args->record, "--record"},
-                  {args->record.empty() ? "" : overlay::LogPathFor(args->record), "--record's log"},
+                  {args->record.empty() ? "" : pipeline::LogPathFor(args->record), "--record's log"},
                   {args->screenshot, "--screenshot"}},
                  {args->video, args->calib, args->roster});
     const Scene roster = calib::LoadRoster(args->roster);
     calib::CameraIntrinsics k = calib::LoadIntrinsics(args->calib);
-    std::unique_ptr<overlay::FrameSource> source =
-        args->video.empty() ? overlay::OpenCamera(args->camera, 5.0, nullptr, k.image_size) : overlay::OpenVideo(args->video);
+    std::unique_ptr<pipeline::FrameSource> source =
+        args->video.empty() ? pipeline::OpenCamera(args->camera, 5.0, nullptr, k.image_size) : pipeline::OpenVideo(args->video);
     if (k.image_size != source->size()) k = calib::ScaledTo(k, source->size());
     std::string why;
-    if (!overlay::DisplayAvailable(&why)) {
+    if (!ui::DisplayAvailable(&why)) {
       std::cerr << "vedette: cannot open the live window: " << why
                 << "\n  (for a run without a window: vedette process --video FILE ... --out OUT.mkv)\n";
       SetExitCode(1);
       return;
     }
-    overlay::PipelineOptions po;
+    pipeline::PipelineOptions po;
     po.ruleset = args->ruleset;
     po.ruleset_options = MakeRulesetOptions(roster, args->set);
-    overlay::Pipeline pipeline(po, k, roster);
-    overlay::LiveOptions lo;
+    pipeline::Pipeline pipeline(po, k, roster);
+    ui::LiveOptions lo;
     lo.record_path = args->record;
     lo.max_frames = args->frames;
     lo.screenshot_path = args->screenshot;
     lo.settings_path = args->settings;
     lo.realtime = !args->fast;
     lo.evidence_dir = args->evidence_dir;
-    const overlay::LiveResult r = overlay::RunLive(lo, *source, pipeline);
-    std::cout << overlay::SummaryText(r.summary);
+    const ui::LiveResult r = ui::RunLive(lo, *source, pipeline);
+    std::cout << pipeline::SummaryText(r.summary);
     FailOnWriteError(r.summary.write_error);
   });
 }

@@ -6,10 +6,10 @@
 #include "app/command.h"
 #include "app/output_paths.h"
 #include "app/scene_args.h"
-#include "overlay/frame_source.h"
-#include "overlay/headless.h"
+#include "pipeline/frame_source.h"
+#include "pipeline/headless.h"
 #include "overlay/layers.h"
-#include "overlay/recorder.h"
+#include "pipeline/recorder.h"
 #include "rules/input_error.h"
 #include "calibration/roster.h"
 #include "rules/scene/scene_io.h"
@@ -40,25 +40,25 @@ void SetupProcess(CLI::App& root) {
     UseOneOpenCvThread();
     if (args->out.empty() && args->log.empty()) throw InputError("--out", 0, "nothing to write: give --out and/or --log");
     if (std::string error; !overlay::CheckLayerList(args->hide, &error)) throw InputError("--hide", 0, error);
-    const std::string log_path = !args->log.empty() ? args->log : overlay::LogPathFor(args->out);
+    const std::string log_path = !args->log.empty() ? args->log : pipeline::LogPathFor(args->out);
     CheckOutputs({{args->out, "--out"}, {log_path, args->log.empty() ? "--out's log" : "--log"}},
                  {args->video, args->calib, args->roster});
     const Scene roster = calib::LoadRoster(args->roster);
     calib::CameraIntrinsics k = calib::LoadIntrinsics(args->calib);
-    const auto source = overlay::OpenVideo(args->video);
+    const auto source = pipeline::OpenVideo(args->video);
     if (k.image_size != source->size()) k = calib::ScaledTo(k, source->size());
-    overlay::PipelineOptions po;
+    pipeline::PipelineOptions po;
     po.ruleset = args->ruleset;
     po.ruleset_options = MakeRulesetOptions(roster, args->set);
-    overlay::Pipeline pipeline(po, k, roster);
-    overlay::HeadlessOptions ho;
+    pipeline::Pipeline pipeline(po, k, roster);
+    pipeline::HeadlessOptions ho;
     ho.video_path = args->out;
     ho.log_path = log_path;
     ho.annotate.layers = overlay::LayerVisibility::FromHiddenList(args->hide);
     ho.progress = !args->quiet;
-    const overlay::RunSummary s = overlay::RunHeadless(ho, *source, pipeline);
+    const pipeline::RunSummary s = pipeline::RunHeadless(ho, *source, pipeline);
     if (s.frames == 0) throw InputError(args->video, 0, "no frame could be read");
-    std::cout << overlay::SummaryText(s);
+    std::cout << pipeline::SummaryText(s);
     FailOnWriteError(s.write_error);
     if (s.frames_registered == 0) throw InputError(args->video, 0, calib::AnchorsNotSeenAdvice(roster));
   });

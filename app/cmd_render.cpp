@@ -14,8 +14,8 @@
 #include "calibration/dictionary.h"
 #include "rules/input_error.h"
 #include "rules/scene/scene_io.h"
-#include "vision/renderer.h"
-#include "vision/synthetic_camera.h"
+#include "synth/renderer.h"
+#include "synth/synthetic_camera.h"
 
 namespace vedette::app {
 namespace {
@@ -23,7 +23,7 @@ namespace {
 struct RenderArgs {
   std::string scene, calib, camera, out, truth, camera_out, dict;
   double tilt_deg = 10, height_mm = 0, fov_deg = 70;
-  vision::RenderOptions render;
+  synth::RenderOptions render;
 };
 
 cv::Size ParseSize(const std::string& s) {
@@ -81,30 +81,30 @@ void SetupRender(CLI::App& root) {
     const std::string dict_name = !a->dict.empty() ? a->dict : scene.dictionary;
     if (dict_name.empty()) throw InputError(a->scene, 0, "the scene names no `dictionary:` (or give --dict)");
     const cv::Ptr<cv::aruco::Dictionary> dict = calib::ResolveDictionary(dict_name);
-    vision::SyntheticCameraOptions place;
+    synth::SyntheticCameraOptions place;
     place.table_width_mm = scene.table_width_mm;
     place.table_depth_mm = scene.table_depth_mm;
     place.tilt_deg = a->tilt_deg;
     place.height_mm = a->height_mm;
     place.horizontal_fov_deg = a->fov_deg;
-    vision::SyntheticCamera cam;
+    synth::SyntheticCamera cam;
     if (!a->camera.empty()) {
       place.image_size = ParseSize(a->camera);
       if (std::string error; !place.Check(&error)) throw InputError("render", 0, error);
-      cam = vision::MakeSyntheticCamera(place);
+      cam = synth::MakeSyntheticCamera(place);
     } else {
       const calib::CameraIntrinsics k = calib::LoadIntrinsics(a->calib);
       if (k.image_size.width <= 0) throw InputError(a->calib, 0, "the camera file has no image_width/image_height");
       place.image_size = k.image_size;
       if (std::string error; !place.Check(&error)) throw InputError("render", 0, error);
-      cam = vision::PlaceCamera(k, place);
+      cam = synth::PlaceCamera(k, place);
     }
-    const vision::Rendering r = vision::SceneRenderer(cam.intrinsics).Render(a->render, scene, cam.camera_from_table, *dict);
+    const synth::Rendering r = synth::SceneRenderer(cam.intrinsics).Render(a->render, scene, cam.camera_from_table, *dict);
     AtomicOutput image_out(a->out);
     if (!cv::imwrite(image_out.temp_path(), r.image)) throw InputError(a->out, 0, "cannot write the image");
     image_out.Commit();
     if (!a->truth.empty()) {
-      nlohmann::json j = vision::ToJson(r.truth);
+      nlohmann::json j = synth::ToJson(r.truth);
       j["camera_from_table"] = {{"rvec", {calib::RvecOf(cam.camera_from_table)[0], calib::RvecOf(cam.camera_from_table)[1],
                                           calib::RvecOf(cam.camera_from_table)[2]}},
                                 {"tvec_mm", {cam.camera_from_table.translation_mm[0], cam.camera_from_table.translation_mm[1],

@@ -2,7 +2,7 @@
 
 #include <opencv2/imgcodecs.hpp>
 
-#include "overlay/frame_source.h"
+#include "pipeline/frame_source.h"
 #include "rules/input_error.h"
 
 namespace vedette::app {
@@ -26,8 +26,8 @@ StillInput GrabStill(const StillInputArgs& args, cv::Size camera_size) {
     if (bgr.empty()) throw InputError(args.image, 0, "cannot read the image (missing file or not an image)");
     return {bgr, args.image, args.image};
   }
-  const std::unique_ptr<overlay::FrameSource> source =
-      args.video.empty() ? overlay::OpenCamera(args.camera, 5.0, nullptr, camera_size) : overlay::OpenVideo(args.video);
+  const std::unique_ptr<pipeline::FrameSource> source =
+      args.video.empty() ? pipeline::OpenCamera(args.camera, 5.0, nullptr, camera_size) : pipeline::OpenVideo(args.video);
   StillInput still;
   still.file = args.video;
   cv::Mat frame;

@@ -39,11 +39,12 @@
 #include "rules/input_error.h"
 #include "vision/detect.h"
 #include "vision/locate.h"
-#include "vision/random_scene.h"
-#include "vision/renderer.h"
+#include "synth/random_scene.h"
+#include "synth/renderer.h"
 
 using namespace vedette;
 using namespace vedette::vision;
+using namespace vedette::synth;
 
 namespace {
 

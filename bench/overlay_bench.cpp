@@ -9,7 +9,7 @@
 // the whole live path, as `vedette live --record OUT.mkv` and `vedette process` run it:
 //   Pipeline::Process (vision::Tracker -> scene -> TotSK Analyze -> primitives)
 //   -> the annotated copy drawn by the OpenCV backend (annotate.h)
-//   -> the recording (overlay::Recorder: mp4v in Matroska + the JSONL log with every frame line and
+//   -> the recording (pipeline::Recorder: mp4v in Matroska + the JSONL log with every frame line and
 //      event line, flushed as it goes).
 // Comparison row, same frames, same rules/drawing/recording: stock cv::aruco::detectMarkers (default
 // parameters) + LocateBases instead of the tracker; the rules then run on every frame (raw poses
@@ -51,17 +51,22 @@
 #include "overlay/cv_renderer.h"
 #include "overlay/draw_commands.h"
 #include "overlay/style.h"
-#include "overlay/pipeline.h"
-#include "overlay/recorder.h"
+#include "pipeline/event_log.h"
+#include "pipeline/frame_picture.h"
+#include "pipeline/pipeline.h"
+#include "pipeline/table_scene.h"
+#include "pipeline/recorder.h"
 #include "rules/ruleset.h"
 #include "rules/scene/scene_io.h"
-#include "vision/clip_render.h"
-#include "vision/clip_script.h"
+#include "synth/clip_render.h"
+#include "synth/clip_script.h"
 #include "vision/detect.h"
 #include "vision/locate.h"
 
 using namespace vedette;
 using namespace vedette::overlay;
+using namespace vedette::pipeline;
+using namespace vedette::synth;
 using Clock = std::chrono::steady_clock;
 
 namespace {
@@ -137,8 +142,8 @@ std::string BattleRosterYaml() {
   return y.str();
 }
 
-vision::ClipScript BattleScript(int frames, double fps) {
-  vision::ClipScript s;
+synth::ClipScript BattleScript(int frames, double fps) {
+  synth::ClipScript s;
   s.source = "overlay_bench";
   s.roster = ParseScene(BattleRosterYaml(), "overlay_bench roster");
   s.fps = fps;
@@ -155,9 +160,9 @@ vision::ClipScript BattleScript(int frames, double fps) {
   auto find = [&](const std::string& id) -> const Pose& { return *s.roster.FindUnit(id)->pose; };
   auto move = [&](const std::string& id, double t0, double t1, double dx, double dy, double dh) {
     const Pose& p = find(id);
-    vision::ClipUnitScript u;
+    synth::ClipUnitScript u;
     u.id = id;
-    vision::ClipPoseKey a, b;
+    synth::ClipPoseKey a, b;
     a.t = t0;
     b.t = t1;
     b.x_mm = p.x_mm + dx;
@@ -173,7 +178,7 @@ vision::ClipScript BattleScript(int frames, double fps) {
   move("R4", 0.35 * D, 0.65 * D, 0, 0, 45);
   move("R8", 0.5 * D, 0.8 * D, 0, -40, 0);
   // A hand sweeps along the blue second line, 90 mm above the table.
-  vision::ClipHand hand;
+  synth::ClipHand hand;
   hand.radius_mm = 55;
   hand.height_mm = 90;
   hand.seed = 3;
@@ -248,14 +253,14 @@ void StockFrame(const vision::Location& loc, const Scene& roster, int frame, dou
     vision::TrackedUnit tu;
     tu.id = u.id;
     tu.marker = u.marker ? u.marker->id : -1;
-    tu.state = "unseen";
+    tu.state = vision::UnitState::kUnseen;
     for (const auto& e : loc.units)
       if (e.unit == u.id) {
         tu.has_pose = true;
         tu.pose = e.pose;
         tu.sigma_mm = e.sigma_mm;
         tu.sigma_deg = e.sigma_deg;
-        tu.state = "seen";
+        tu.state = vision::UnitState::kSeen;
         tu.measured = true;
       }
     tf->units.push_back(tu);
@@ -329,7 +334,7 @@ struct LiveOptions {
   int worker_nice = RecorderOptions{}.worker_nice;
 };
 
-RunResult RunPath(bool stock, int cv_threads, const std::vector<vision::ClipFrame>& frames, const vision::ClipRenderer& clip,
+RunResult RunPath(bool stock, int cv_threads, const std::vector<synth::ClipFrame>& frames, const synth::ClipRenderer& clip,
                   const std::string& dir, const LiveOptions& live) {
   cv::setNumThreads(cv_threads);
   RunResult r;
@@ -380,7 +385,7 @@ RunResult RunPath(bool stock, int cv_threads, const std::vector<vision::ClipFram
       StockFrame(loc, roster, static_cast<int>(i), t, &stock_frame.track);
       st.track_ms = MsSince(t0);
       t0 = Clock::now();
-      stock_frame.scene = SceneOf(roster, stock_frame.track.units);
+      stock_frame.scene = TableScene(roster, stock_frame.track.units, TablePoses::kNow);
       st.scene_ms = MsSince(t0);
       t0 = Clock::now();
       stock_frame.findings = ruleset->Analyze(stock_frame.scene);
@@ -401,11 +406,10 @@ RunResult RunPath(bool stock, int cv_threads, const std::vector<vision::ClipFram
     const double c_record = ThreadCpuMs();
     // The recording: the frame, its log line and the frame's event lines.
     t0 = Clock::now();
-    nlohmann::json line = FrameLogLine(*f);
+    std::vector<nlohmann::json> lines = FrameLines(*f, "totsk");
     const double log_line_ms = MsSince(t0);
     recorder->Write(std::move(annotated));
-    recorder->Log(std::move(line));
-    for (const vision::TrackEvent& e : f->track.events) recorder->Log(e.json);
+    for (nlohmann::json& line : lines) recorder->Log(std::move(line));
     st.record_ms = MsSince(t0);
     const double total = MsSince(t_frame);
     const double c_end = ThreadCpuMs();
@@ -504,11 +508,11 @@ int main(int argc, char** argv) {
   const double fps = 30;
 
   // Render every frame into memory first: rendering is not part of the live path.
-  vision::ClipRenderer clip(BattleScript(frames, fps));
-  std::vector<vision::ClipFrame> clip_frames;
+  synth::ClipRenderer clip(BattleScript(frames, fps));
+  std::vector<synth::ClipFrame> clip_frames;
   double render_s = 0;
   for (int f = 0; f < clip.FrameCount(); ++f) {
-    vision::ClipFrame cf = clip.Render(f);
+    synth::ClipFrame cf = clip.Render(f);
     render_s += cf.render_ms / 1000;
     cf.truth = nullptr;
     clip_frames.push_back(std::move(cf));

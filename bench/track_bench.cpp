@@ -25,14 +25,15 @@
 
 #include "bench/bench_stats.h"
 #include "calibration/dictionary.h"
-#include "vision/clip_render.h"
+#include "synth/clip_render.h"
 #include "vision/detect.h"
 #include "vision/locate.h"
-#include "vision/random_scene.h"
+#include "synth/random_scene.h"
 #include "vision/track_tracker.h"
 
 using namespace vedette;
 using namespace vedette::vision;
+using namespace vedette::synth;
 
 namespace {
 
@@ -104,7 +105,7 @@ nlohmann::json RunOne(cv::Size size, int frames, bool print_progress, const Trac
   const std::string late_id = roster.units[1].id;
   Tracker tracker(options, clip.intrinsics(), roster, clip.dictionary());
   Side trk, stock;
-  Stats t_change, t_windows, t_surprise, t_full, t_update, t_regions, t_band, t_rules, n_refined, n_local, n_regions;
+  Stats t_change, t_windows, t_surprise, t_full, t_update, t_regions, t_band, n_refined, n_local, n_regions;
   int full_frames = 0;
   int placed_frame = -1, found_frame = -1;
   double render_ms = 0, first_ms = 0;
@@ -130,7 +131,6 @@ nlohmann::json RunOne(cv::Size size, int frames, bool print_progress, const Trac
       t_update.Add(tf.timing.update_ms);
       t_regions.Add(tf.timing.regions_ms);
       t_band.Add(tf.timing.band_ms);
-      t_rules.Add(tf.timing.rules_ms);
       n_refined.Add(tf.timing.windows_refined);
       n_local.Add(tf.timing.windows_local);
       n_regions.Add(tf.timing.regions);
@@ -160,7 +160,7 @@ nlohmann::json RunOne(cv::Size size, int frames, bool print_progress, const Trac
       ++trk.expected;
       for (const auto& u : tf.units) {
         if (u.id != mt.unit) continue;
-        if (u.state == "seen" || u.state == "moving" || u.state == "at_rest") {
+        if (u.state == UnitState::kSeen || u.state == UnitState::kMoving || u.state == UnitState::kAtRest) {
           const double e = std::hypot(u.pose.x_mm - truth.x_mm, u.pose.y_mm - truth.y_mm);
           if (e > 3.0) {
             ++trk.wrong;
@@ -168,7 +168,7 @@ nlohmann::json RunOne(cv::Size size, int frames, bool print_progress, const Trac
             ++trk.found;
             trk.centre_all.Add(e);
             trk.heading_all.Add(AngleErr(u.pose.heading_deg, truth.heading_deg));
-            if (!moving && u.state == "at_rest") {
+            if (!moving && u.state == UnitState::kAtRest) {
               trk.centre_rest.Add(e);
               trk.heading_rest.Add(AngleErr(u.pose.heading_deg, truth.heading_deg));
             }
@@ -214,25 +214,25 @@ nlohmann::json RunOne(cv::Size size, int frames, bool print_progress, const Trac
     if (!m.unit.empty()) min_side = std::min(min_side, m.side_px);
   // The repeats also give a figure a shared machine disturbs less: per frame, the fastest of the
   // repeats (each stage on its own), averaged over the steady-state frames.
-  std::vector<std::array<double, 8>> best;  // per frame: total, change, windows, regions, band, update, cpu, rules
+  std::vector<std::array<double, 7>> best;  // per frame: total, change, windows, regions, band, update, cpu
   for (int r = 0; r < profile_repeats; ++r) {
     Tracker again(options, clip.intrinsics(), roster, clip.dictionary());
     for (size_t f = 0; f < kept.size(); ++f) {
       const double c0 = ThreadCpuMs();
       const TrackFrame tf = again.Process(kept[f].image, kept[f].t);
-      const std::array<double, 8> v = {tf.timing.total_ms, tf.timing.change_ms, tf.timing.windows_ms, tf.timing.regions_ms,
-                                       tf.timing.band_ms, tf.timing.update_ms, ThreadCpuMs() - c0, tf.timing.rules_ms};
+      const std::array<double, 7> v = {tf.timing.total_ms, tf.timing.change_ms, tf.timing.windows_ms, tf.timing.regions_ms,
+                                       tf.timing.band_ms, tf.timing.update_ms, ThreadCpuMs() - c0};
       if (best.size() <= f) best.push_back(v);
-      else for (int k = 0; k < 8; ++k) best[f][k] = std::min(best[f][k], v[k]);
+      else for (int k = 0; k < 7; ++k) best[f][k] = std::min(best[f][k], v[k]);
     }
   }
   nlohmann::json best_json = nullptr;
   if (best.size() > 1) {
-    std::array<double, 8> mean{};
+    std::array<double, 7> mean{};
     for (size_t f = 1; f < best.size(); ++f)
-      for (int k = 0; k < 8; ++k) mean[k] += best[f][k] / double(best.size() - 1);
+      for (int k = 0; k < 7; ++k) mean[k] += best[f][k] / double(best.size() - 1);
     best_json = {{"repeats", profile_repeats}, {"total", mean[0]}, {"change", mean[1]}, {"windows", mean[2]}, {"regions", mean[3]},
-                 {"band", mean[4]}, {"update", mean[5]}, {"cpu", mean[6]}, {"rules", mean[7]}};
+                 {"band", mean[4]}, {"update", mean[5]}, {"cpu", mean[6]}};
   }
   return {{"image", {size.width, size.height}},
           {"frames", clip.FrameCount()},
@@ -243,7 +243,7 @@ nlohmann::json RunOne(cv::Size size, int frames, bool print_progress, const Trac
           {"tracker_first_frame_ms", first_ms},
           {"tracker_stage_ms_mean", {{"change", t_change.Mean()}, {"windows", t_windows.Mean()}, {"surprise", t_surprise.Mean()},
                                      {"regions", t_regions.Mean()}, {"band", t_band.Mean()},
-                                     {"full", t_full.Mean()}, {"update", t_update.Mean()}, {"rules", t_rules.Mean()},
+                                     {"full", t_full.Mean()}, {"update", t_update.Mean()},
                                      {"full_detections", full_frames},
                                      {"windows_refined_per_frame", n_refined.Mean()}, {"windows_local_per_frame", n_local.Mean()},
                                      {"regions_per_frame", n_regions.Mean()}}},
@@ -274,19 +274,18 @@ void PrintTable(const std::vector<nlohmann::json>& runs) {
                 r["smallest_marker_px"].get<double>());
     const auto& st = r["tracker_stage_ms_mean"];
     std::printf("%-10s tracker stage means (ms): change %.2f, windows %.2f, regions %.2f, band %.2f, full %.2f, update %.2f "
-                "(rules %.2f); "
+                "; "
                 "per frame: %.1f windows refined, %.1f local detections, %.1f change regions\n",
                 img.c_str(), st["change"].get<double>(), st["windows"].get<double>(), st["regions"].get<double>(),
-                st["band"].get<double>(), st["full"].get<double>(), st["update"].get<double>(), st["rules"].get<double>(),
+                st["band"].get<double>(), st["full"].get<double>(), st["update"].get<double>(),
                 st["windows_refined_per_frame"].get<double>(), st["windows_local_per_frame"].get<double>(),
                 st["regions_per_frame"].get<double>());
     if (!r["tracker_best_of_repeats_ms"].is_null()) {
       const auto& b = r["tracker_best_of_repeats_ms"];
       std::printf("%-10s tracker, fastest of %d repeats per frame (ms): total %.2f (cpu %.2f), change %.2f, windows %.2f, "
-                  "regions %.2f, band %.2f, update %.2f (of which the rules judging moves %.2f)\n",
+                  "regions %.2f, band %.2f, update %.2f\n",
                   img.c_str(), b["repeats"].get<int>(), b["total"].get<double>(), b["cpu"].get<double>(), b["change"].get<double>(),
-                  b["windows"].get<double>(), b["regions"].get<double>(), b["band"].get<double>(), b["update"].get<double>(),
-                  b["rules"].get<double>());
+                  b["windows"].get<double>(), b["regions"].get<double>(), b["band"].get<double>(), b["update"].get<double>());
     }
   }
 }

@@ -21,42 +21,6 @@ double DrawOverlay(const AnnotateOptions& options, const std::vector<DrawPrimiti
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-std::string StatusLine(const PipelineFrame& frame) {
-  int seen = 0, on_table = 0;
-  for (const vision::TrackedUnit& u : frame.track.units) {
-    seen += u.measured ? 1 : 0;
-    on_table += OnTable(u) ? 1 : 0;
-  }
-  char buf[256];
-  const vision::TrackRegistration& r = frame.track.registration;
-  if (r.ok)
-    std::snprintf(buf, sizeof buf, "frame %d  t %.2f s  units %d on table, %d seen  tests %zu  anchors %d  rms %.2f px",
-                  frame.track.frame, frame.track.t, on_table, seen, frame.findings.tests.size(), r.anchors_seen, r.rms_px);
-  else
-    std::snprintf(buf, sizeof buf, "frame %d  t %.2f s  TABLE NOT REGISTERED (%d anchors seen)", frame.track.frame,
-                  frame.track.t, r.anchors_seen);
-  return buf;
-}
-
-double AnnotateFrame(const AnnotateOptions& options, const PipelineFrame& frame, const calib::CameraIntrinsics& intrinsics,
-                     cv::Mat* bgr, AnnotateScratch* scratch) {
-  const auto t0 = std::chrono::steady_clock::now();
-  if (frame.track.registration.ok)
-    DrawOverlay(options, frame.primitives, FrameProjection(intrinsics, frame.track.registration.camera_from_table), bgr,
-                scratch);
-  if (options.status_line) {
-    const std::string s = StatusLine(frame);
-    const double scale = ScaleForHeight(bgr->rows) * 0.55;
-    int baseline = 0;
-    const cv::Size size = cv::getTextSize(s, cv::FONT_HERSHEY_SIMPLEX, scale, 1, &baseline);
-    const cv::Rect box = cv::Rect(0, 0, size.width + 12, size.height + baseline + 10) & cv::Rect(0, 0, bgr->cols, bgr->rows);
-    (*bgr)(box) *= 0.35;
-    cv::putText(*bgr, s, cv::Point(6, 5 + size.height), cv::FONT_HERSHEY_SIMPLEX, scale,
-                frame.track.registration.ok ? cv::Scalar(235, 235, 235) : cv::Scalar(60, 60, 255), 1, cv::LINE_AA);
-  }
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
 ViewTransform RectifiedView(const Scene& roster, double px_per_mm, double margin_mm) {
   ViewTransform v;
   v.scale = px_per_mm;

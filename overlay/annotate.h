@@ -12,7 +12,8 @@
 #include "overlay/cv_renderer.h"
 #include "overlay/draw_commands.h"
 #include "overlay/layers.h"
-#include "overlay/pipeline.h"
+#include "rules/scene/scene.h"
+#include "overlay/view_transform.h"
 #include "overlay/projection.h"
 
 namespace vedette::overlay {
@@ -38,14 +39,6 @@ TableProjection FrameProjection(const calib::CameraIntrinsics& intrinsics, const
 // Draws `primitives` over `bgr` (in place) through the camera. Returns the overlay time, ms.
 double DrawOverlay(const AnnotateOptions& options, const std::vector<DrawPrimitive>& primitives,
                    const TableProjection& projection, cv::Mat* bgr, AnnotateScratch* scratch);
-
-// The whole annotated frame for a pipeline result: overlay (when the table is registered) and the
-// status line. Returns the time it took, ms (the caller puts it into the frame's timings).
-double AnnotateFrame(const AnnotateOptions& options, const PipelineFrame& frame, const calib::CameraIntrinsics& intrinsics,
-                     cv::Mat* bgr, AnnotateScratch* scratch);
-
-// One line of status: "frame 12  t 0.80 s  units 18/20 seen  tests 3  registration 4 anchors 0.21 px".
-std::string StatusLine(const PipelineFrame& frame);
 
 // The table seen from straight above: `px_per_mm` output pixels per table mm, player A at the
 // bottom, the table's full width and depth plus `margin_mm` all round. Pixels the camera does not

@@ -11,7 +11,7 @@
 #include <opencv2/core.hpp>
 
 #include "calibration/camera_model.h"
-#include "overlay/dispute.h"
+#include "rules/dispute.h"
 #include "rules/drawing.h"
 #include "rules/scene/scene.h"
 

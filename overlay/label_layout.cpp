@@ -42,7 +42,9 @@ cv::Rect2f LabelBox(const std::string& text, float height_px, const cv::Point2f&
 
 int LabelPriority(DrawStyle style) {
   switch (style) {
+    case DrawStyle::kIllegal: return 0;        // a move the rules forbid
     case DrawStyle::kMeasure: return 0;        // what a dispute is about
+    case DrawStyle::kVerdict: return 1;        // what the last moves need
     case DrawStyle::kTest: return 1;           // what the players must roll
     case DrawStyle::kThreat: return 2;
     case DrawStyle::kContact: return 3;

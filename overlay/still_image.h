@@ -9,7 +9,7 @@
 #include <opencv2/core.hpp>
 
 #include "calibration/camera_model.h"
-#include "overlay/verdict.h"
+#include "rules/verdict.h"
 #include "rules/scene/scene.h"
 #include "vision/locate.h"
 

@@ -23,9 +23,13 @@ StyleTable MakeDefault() {
   set(DrawStyle::kTest, 0xFFE040FF, 2.0f, 0xFF, 0x50);
   set(DrawStyle::kMeasure, 0x00E5FFFF, 2.0f, 0xFF, 0x40);
   set(DrawStyle::kTerrain, 0x7BB85AFF, 1.5f, 0xE0, 0x38);
+  set(DrawStyle::kVerdict, 0x7FD8FFFF, 2.5f, 0xFF, 0x50);
+  set(DrawStyle::kIllegal, 0xFF2A2AFF, 4.0f, 0xFF, 0x70);
   set(DrawStyle::kInfo, 0xD0D0D0FF, 1.5f, 0xFF, 0x40);
   t.For(DrawStyle::kTest).label_height_px = 16.0f;
   t.For(DrawStyle::kMeasure).label_height_px = 16.0f;
+  t.For(DrawStyle::kVerdict).label_height_px = 18.0f;
+  t.For(DrawStyle::kIllegal).label_height_px = 20.0f;
   t.For(DrawStyle::kFacing).arrow_head_px = 8.0f;
   t.For(DrawStyle::kThreat).arrow_head_px = 12.0f;
   return t;

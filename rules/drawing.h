@@ -29,6 +29,8 @@ enum class DrawStyle {
   kTest,           // a unit that must test: label with the test and its odds
   kMeasure,        // a measured gap (dispute)
   kTerrain,        // terrain outline
+  kVerdict,        // a tracked move's verdict: its path, where it stopped, a card in words
+  kIllegal,        // an illegal move: unmistakable
   kInfo,           // neutral annotation
 };
 

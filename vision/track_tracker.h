@@ -21,29 +21,25 @@
 //          so units keep their table coordinates.
 //  Step 5  each unit: its measurement goes through its PoseFilter (vision/track_filter.h); an unseen
 //          unit's spot is checked (vision/track_state.h) to tell occluded from lifted; a unit that
-//          comes to rest away from its last rest pose makes a `move` event, classified by the
-//          ruleset's CheckMove; moves that start and end together make a `group_move`.
-// Every stage is timed (TrackTiming) for the benchmark and the overlay.
-#include <deque>
-#include <map>
+//          comes to rest away from its last rest pose makes a `move` event (an ObservedMove: start,
+//          end, path); moves that start and end together make a `group_move`. Judging them is the
+//          rules' work (rules/move_judge.h), not the tracker's.
+// Each step is a stage function of its own (vision/track_stages.h); every one is timed
+// (TrackTiming) for the benchmark and the overlay.
 #include <memory>
-#include <set>
 #include <string>
-#include <vector>
 
-#include <nlohmann/json.hpp>
 #include <opencv2/aruco.hpp>
 #include <opencv2/core.hpp>
 
 #include "calibration/camera_model.h"
 #include "calibration/registration.h"
-#include "rules/ruleset.h"
 #include "rules/scene/scene.h"
 #include "vision/detect.h"
 #include "vision/edge_lines.h"
 #include "vision/track_filter.h"
+#include "vision/track_frame.h"
 #include "vision/track_state.h"
-#include "vision/track_verify.h"
 
 namespace vedette::vision {
 
@@ -83,62 +79,10 @@ struct TrackerOptions {
   double move_min_deg = 0.5;           // ... or turned this much, deg
   double group_window_s = 0.75;        // moves starting and ending within this of each other form a group, s
   int max_path_points = 24;            // poses kept on a move's path
-  std::string ruleset = "totsk";       // classifies moves; "" or not registered: moves are reported unclassified
   bool Check(std::string* error) const;
 };
 
-struct TrackedUnit {
-  std::string id;
-  int marker = -1;
-  bool has_pose = false;           // false until first seen
-  Pose pose;                       // table frame, mm / deg
-  double vx_mm_s = 0, vy_mm_s = 0; // velocity, mm/s
-  double turn_deg_s = 0;           // deg/s
-  double sigma_mm = 0;             // 1-sigma of the reported position, mm
-  double sigma_deg = 0;            // 1-sigma of the reported heading, deg
-  std::string state;               // "unseen", "seen", "moving", "at_rest", "occluded", "lifted", "removed"
-  double since_t = 0;              // occluded/lifted/removed: since when, s
-  bool measured = false;           // a measurement of this frame went into the pose
-};
-
-struct TrackEvent {
-  std::string type;     // "move", "group_move", "appeared", "occluded", "lifted", "replaced", "removed",
-                        // "duplicate_id", "unknown_marker", "camera_moved", "registration_lost"
-  std::string unit;     // "" when not about one unit
-  nlohmann::json json;  // the full event line ({"event":type,"frame":..,"t":..,...})
-};
-
-struct TrackRegistration {
-  bool ok = false;                 // a camera pose is known
-  bool fresh = false;              // re-estimated from this frame's anchors
-  int anchors_seen = 0;
-  double rms_px = 0;               // reprojection RMS of the averaged anchors, px
-  calib::CameraFromTable camera_from_table;
-};
-
-struct TrackTiming {
-  double total_ms = 0, change_ms = 0, windows_ms = 0, surprise_ms = 0, full_ms = 0, update_ms = 0;
-  double regions_ms = 0, band_ms = 0;  // the two parts of surprise_ms: change regions, rotating band
-  double rules_ms = 0;                 // part of update_ms: the ruleset judging moves (CheckMove, CheckGroupMove)
-  bool full_detection = false;
-  int windows_refined = 0, windows_local = 0, windows_skipped = 0, regions = 0;
-};
-
-struct TrackFrame {
-  int frame = 0;
-  double t = 0;  // s
-  std::vector<TrackedUnit> units;  // every roster unit, roster order
-  std::vector<TrackEvent> events;
-  TrackRegistration registration;
-  TrackTiming timing;
-  std::vector<calib::MarkerObservation> markers;  // every marker measured this frame (anchors and units)
-};
-
-// The per-frame JSON line: {"frame","t","units":[{"id","x_mm","y_mm","heading_deg","sigma_mm","sigma_deg",
-// "vx_mm_s","vy_mm_s","state","since_t"?}],"registration":{"ok","anchors_seen","rms_px"},"ms"}. A unit
-// never seen has no pose fields.
-nlohmann::json FrameJson(const TrackFrame& frame);
-nlohmann::json PoseJson(const Pose& p);
+struct TrackerState;  // vision/track_stages.h
 
 class Tracker {
  public:
@@ -150,21 +94,13 @@ class Tracker {
   // image: 8-bit BGR or gray of the intrinsics' size; t in seconds, increasing.
   TrackFrame Process(const cv::Mat& image, double t);
 
-  // What the players declared about a unit (e.g. "state": "routed"), for judging its next moves;
-  // unit "" with key "active_side" says whose turn it is ("" again: inferred from who moves).
-  void SetDeclaration(const std::string& unit, const std::string& key, const nlohmann::json& value);
-
   const TrackerOptions& options() const { return o_; }
   const Scene& roster() const { return roster_; }
-  bool classifies_moves() const;   // a ruleset that judges moves is loaded
-  std::string ruleset_note() const { return ruleset_note_; }  // why moves are unclassified, if they are
 
  private:
-  struct Impl;
   TrackerOptions o_;
   Scene roster_;
-  std::string ruleset_note_;
-  std::unique_ptr<Impl> impl_;
+  std::unique_ptr<TrackerState> state_;
 };
 
 }  // namespace vedette::vision

@@ -202,7 +202,7 @@ Findings MakeFindings(const TotskData& data, const TotskSettings& settings, cons
       if (list->empty()) continue;
       const geom::Segment s = geom::EdgeSegment(fp, edge);
       DrawPrimitive e = Prim(DrawKind::kPolyline, DrawStyle::kThreat, {s.a, s.b}, "threats", a.id);
-      e.text = std::string(geom::ToString(edge));
+      e.text = edge == geom::Edge::kLeft ? "left flank" : edge == geom::Edge::kRight ? "right flank" : "rear";
       f.drawing.push_back(std::move(e));
       for (const std::string& id : *list) {
         DrawPrimitive link = Prim(DrawKind::kPolyline, DrawStyle::kThreat,
@@ -224,7 +224,7 @@ Findings MakeFindings(const TotskData& data, const TotskSettings& settings, cons
       t.odds = MoraleOddsText(a.odds);
       f.tests.push_back(t);
       DrawPrimitive label = Prim(DrawKind::kLabel, DrawStyle::kTest, {fp.centre_mm}, "tests", a.id);
-      label.text = "Morale " + std::string(a.total > 0 ? "+" : "") + std::to_string(a.total) + ": " + t.odds;
+      label.text = a.id + " morale test " + std::string(a.total > 0 ? "+" : "") + std::to_string(a.total) + ": " + t.odds;
       f.drawing.push_back(std::move(label));
     }
     if (acts)
@@ -232,7 +232,7 @@ Findings MakeFindings(const TotskData& data, const TotskSettings& settings, cons
         f.tests.push_back(t.test);
         DrawPrimitive label =
             Prim(DrawKind::kLabel, DrawStyle::kTest, {fp.centre_mm - geom::Forward(fp) * fp.depth_mm}, "tests", a.id);
-        label.text = "Action (" + t.test.reason + "): " + t.test.odds;
+        label.text = a.id + " action test: " + t.test.odds;
         f.drawing.push_back(std::move(label));
       }
   }
@@ -254,7 +254,8 @@ Findings MakeFindings(const TotskData& data, const TotskSettings& settings, cons
     } else if (u.type == UnitType::kInfantry || (u.type == UnitType::kArtillery && !Limbered(u))) {
       const double R = (u.type == UnitType::kArtillery ? r.artillery : r.foot) * bw;
       DrawPrimitive p = Prim(DrawKind::kPolygon, DrawStyle::kRange, geom::Corridor(fp, geom::Edge::kFront, R), "ranges", u.id);
-      p.text = u.type == UnitType::kArtillery ? "artillery fire" : "fire";
+      // Every line unit has a fire zone: only the guns' is named on the picture.
+      if (u.type == UnitType::kArtillery) p.text = "artillery fire";
       f.drawing.push_back(std::move(p));
     }
   }
@@ -263,8 +264,7 @@ Findings MakeFindings(const TotskData& data, const TotskSettings& settings, cons
     DrawPrimitive p = Prim(DrawKind::kArrow, DrawStyle::kThreat,
                            {Footprint(unit(c.by)).centre_mm, Footprint(unit(c.target)).centre_mm},
                            "threats", c.by);
-    p.text = c.why;
-    f.drawing.push_back(std::move(p));
+    f.drawing.push_back(std::move(p));  // the arrow says who makes whom test; why is in the report
   }
 
   nlohmann::json choices = nlohmann::json::array();

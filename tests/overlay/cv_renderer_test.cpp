@@ -9,7 +9,7 @@
 #include "overlay/cv_renderer.h"
 #include "overlay/draw_commands.h"
 #include "rules/geometry/base.h"
-#include "vision/synthetic_camera.h"
+#include "synth/synthetic_camera.h"
 
 namespace vedette::overlay {
 namespace {
@@ -21,11 +21,11 @@ int ColourDistance(const cv::Vec3b& a, const cv::Vec3b& b) {
 }
 
 TEST(CvRenderer, ThreatenedFlankEdgeIsDrawnInTheThreatColourAtItsProjectedPixels) {
-  vision::SyntheticCameraOptions o;
+  synth::SyntheticCameraOptions o;
   o.image_size = {960, 540};
   o.table_width_mm = 1200;
   o.table_depth_mm = 900;
-  const vision::SyntheticCamera cam = vision::MakeSyntheticCamera(o);
+  const synth::SyntheticCamera cam = synth::MakeSyntheticCamera(o);
   // Unit R1 at (400, 300) facing +y (90 deg), 40 x 20 mm. Its left flank edge runs from rear-left
   // (380, 290) to front-left (380, 310): the edge a ruleset marks as threatened.
   const geom::Base r1{{400, 300}, 90.0, 40.0, 20.0};

@@ -21,15 +21,15 @@
 #include <opencv2/imgcodecs.hpp>
 
 #include "calibration/dictionary.h"
-#include "overlay/dispute.h"
+#include "rules/dispute.h"
 #include "overlay/still_image.h"
 #include "rules/measure.h"
 #include <fstream>
 #include "rules/scene/scene_io.h"
 #include "tests/overlay/test_scenes.h"
-#include "vision/clip_render.h"
-#include "vision/renderer.h"
-#include "vision/synthetic_camera.h"
+#include "synth/clip_render.h"
+#include "synth/renderer.h"
+#include "synth/synthetic_camera.h"
 
 namespace vedette::overlay {
 namespace {
@@ -66,7 +66,7 @@ units:
 struct Photo {
   std::string dir;
   Scene truth;
-  vision::SyntheticCamera camera;
+  synth::SyntheticCamera camera;
   cv::Mat image;
 };
 
@@ -76,19 +76,19 @@ const Photo& TestPhoto() {
     p.dir = testing::TempDir("dispute");
     testing::WriteFile(p.dir + "/roster.yaml", PairRoster());
     p.truth = LoadScene(p.dir + "/roster.yaml");
-    vision::SyntheticCameraOptions co;
+    synth::SyntheticCameraOptions co;
     co.image_size = {1280, 720};
     co.table_width_mm = 600;
     co.table_depth_mm = 400;
     co.tilt_deg = 8;
-    p.camera = vision::MakeSyntheticCamera(co);
-    vision::SceneRenderer renderer(p.camera.intrinsics);
-    vision::RenderOptions ro;
+    p.camera = synth::MakeSyntheticCamera(co);
+    synth::SceneRenderer renderer(p.camera.intrinsics);
+    synth::RenderOptions ro;
     ro.supersample = 3;
     ro.seed = 11;
     p.image = renderer.Render(ro, p.truth, p.camera.camera_from_table, *calib::DictionaryByName("DICT_4X4_50")).image;
     cv::imwrite(p.dir + "/photo.png", p.image);
-    vision::WriteIntrinsicsYaml(p.camera.intrinsics, p.dir + "/cam.yaml");
+    synth::WriteIntrinsicsYaml(p.camera.intrinsics, p.dir + "/cam.yaml");
     return p;
   }();
   return photo;
@@ -172,12 +172,21 @@ TEST(Dispute, CommandPrintsTheAgreedJson) {
   EXPECT_TRUE(e["calibration"].contains("camera_matrix"));
 }
 
+// Sigma to two significant figures, the value to as many decimals: a sigma of 0.049 mm is not "0.0".
+TEST(Verdict, SigmaShownToTwoSignificantFigures) {
+  EXPECT_EQ(MmWithSigma(12.3456, 0.049), "12.346 \u00b1 0.049 mm");
+  EXPECT_EQ(MmWithSigma(12.3456, 1.234), "12.3 \u00b1 1.2 mm");
+  EXPECT_EQ(MmWithSigma(12.3456, 0.0), "12.3 \u00b1 0.0 mm");
+  EXPECT_EQ(MmWithSigma(-1.5, 0.25, true), "-1.50 \u00b1 0.25 mm");
+  EXPECT_EQ(MmWithSigma(1.5, 0.25, true), "+1.50 \u00b1 0.25 mm");
+}
+
 TEST(Verdict, HandComputedCalls) {
   // within 1 BW: threshold 40 mm. Measured 36.9 mm, sigma 0.4: margin +3.1 > 3 x 0.4 -> YES.
   VerdictOptions o;
   o.k_sigma = 3;
   EXPECT_EQ(DecideRule(o, {"within 1 BW", "edge_to_edge", 40.0, 36.9}, 0.4).kind, VerdictKind::kYes);
-  EXPECT_EQ(DecideRule(o, {"within 1 BW", "edge_to_edge", 40.0, 36.9}, 0.4).text, "YES by 3.1 \u00b1 0.4 mm");
+  EXPECT_EQ(DecideRule(o, {"within 1 BW", "edge_to_edge", 40.0, 36.9}, 0.4).text, "YES by 3.10 \u00b1 0.40 mm");
   // Measured 41.0: margin -1.0, 3 sigma = 1.2 -> too close.
   EXPECT_EQ(DecideRule(o, {"within 1 BW", "edge_to_edge", 40.0, 41.0}, 0.4).kind, VerdictKind::kTooCloseToCall);
   // Measured 42.0: margin -2.0 -> NO.

@@ -8,22 +8,22 @@
 #include "calibration/camera_model.h"
 #include "overlay/draw_commands.h"
 #include "overlay/projection.h"
-#include "vision/synthetic_camera.h"
+#include "synth/synthetic_camera.h"
 
 namespace vedette::overlay {
 namespace {
 
 // A 1280x720 webcam over a 1200 x 900 mm table, mild barrel distortion (k1 = -0.06, k2 = 0.02).
-vision::SyntheticCamera TestCamera() {
-  vision::SyntheticCameraOptions o;
+synth::SyntheticCamera TestCamera() {
+  synth::SyntheticCameraOptions o;
   o.image_size = {1280, 720};
   o.table_width_mm = 1200;
   o.table_depth_mm = 900;
   o.tilt_deg = 10;
-  return vision::MakeSyntheticCamera(o);
+  return synth::MakeSyntheticCamera(o);
 }
 
-cv::Point2d Project(const vision::SyntheticCamera& cam, double x, double y) {
+cv::Point2d Project(const synth::SyntheticCamera& cam, double x, double y) {
   return calib::ProjectToImage(cam.intrinsics, cam.camera_from_table, {cv::Point3d(x, y, 0)})[0];
 }
 

@@ -12,9 +12,11 @@
 #include "calibration/dictionary.h"
 #include "tests/vision/vision_scenes.h"
 #include "vision/detect.h"
-#include "vision/renderer.h"
+#include "synth/renderer.h"
 
 namespace vedette::vision {
+
+using namespace vedette::synth;  // the synthetic table gives these tests their ground truth
 namespace {
 
 const std::string kAruco = std::string(VEDETTE_REALDATA) + "/aruco/";

@@ -11,9 +11,11 @@
 #include "vision/detect.h"
 #include "vision/locate.h"
 #include "vision/marker_geometry.h"
-#include "vision/renderer.h"
+#include "synth/renderer.h"
 
 namespace vedette::vision {
+
+using namespace vedette::synth;  // the synthetic table gives these tests their ground truth
 namespace {
 
 // A pinhole camera 1000 mm above table point (200, 150), looking straight down, f = 1000 px:

@@ -12,10 +12,12 @@
 #include "calibration/roster.h"
 #include "rules/scene/scene_io.h"
 #include "tests/vision/vision_scenes.h"
-#include "vision/renderer.h"
+#include "synth/renderer.h"
 #include "vision/roster_draft.h"
 
 namespace vedette::vision {
+
+using namespace vedette::synth;  // the synthetic table gives these tests their ground truth
 namespace {
 
 struct Picture {

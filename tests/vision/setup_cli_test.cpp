@@ -27,10 +27,12 @@
 #include "calibration/roster.h"
 #include "rules/scene/scene_io.h"
 #include "tests/app/run_command.h"
-#include "vision/renderer.h"
-#include "vision/synthetic_camera.h"
+#include "synth/renderer.h"
+#include "synth/synthetic_camera.h"
 
 namespace vedette::vision {
+
+using namespace vedette::synth;  // the synthetic table gives these tests their ground truth
 namespace {
 
 using vedette::testing::ReadFile;

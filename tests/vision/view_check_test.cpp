@@ -9,10 +9,12 @@
 
 #include "calibration/dictionary.h"
 #include "tests/vision/vision_scenes.h"
-#include "vision/renderer.h"
+#include "synth/renderer.h"
 #include "vision/view_check.h"
 
 namespace vedette::vision {
+
+using namespace vedette::synth;  // the synthetic table gives these tests their ground truth
 namespace {
 
 // DICT_4X4_50 marker 7, 48 px (8 px cells), black 30 and white 230 on a 235 canvas, drawn 8x larger,

@@ -12,9 +12,11 @@
 #include <string>
 
 #include "rules/scene/scene.h"
-#include "vision/synthetic_camera.h"
+#include "synth/synthetic_camera.h"
 
 namespace vedette::vision::testing {
+
+using namespace vedette::synth;
 
 inline Scene SmallTable() {
   Scene s;

@@ -1,0 +1,54 @@
+#include "pipeline/frame_picture.h"
+
+#include <chrono>
+#include <cstdio>
+
+#include <opencv2/imgproc.hpp>
+
+#include "overlay/draw_commands.h"
+
+namespace vedette::pipeline {
+
+std::string StatusLine(const PipelineFrame& frame) {
+  int seen = 0, on_table = 0;
+  for (const vision::TrackedUnit& u : frame.track.units) {
+    seen += u.measured ? 1 : 0;
+    on_table += u.has_pose && vision::OnTable(u.state) ? 1 : 0;
+  }
+  char buf[256];
+  const vision::TrackRegistration& r = frame.track.registration;
+  if (r.ok)
+    std::snprintf(buf, sizeof buf, "frame %d  t %.2f s  units %d on table, %d seen  tests %zu  anchors %d  rms %.2f px",
+                  frame.track.frame, frame.track.t, on_table, seen, frame.findings.tests.size(), r.anchors_seen, r.rms_px);
+  else
+    std::snprintf(buf, sizeof buf, "frame %d  t %.2f s  TABLE NOT REGISTERED (%d anchors seen)", frame.track.frame,
+                  frame.track.t, r.anchors_seen);
+  return buf;
+}
+
+double AnnotateFrame(const overlay::AnnotateOptions& options, const PipelineFrame& frame, const calib::CameraIntrinsics& intrinsics,
+                     cv::Mat* bgr, overlay::AnnotateScratch* scratch, const std::vector<DrawPrimitive>* extra) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::vector<DrawPrimitive>* primitives = &frame.primitives;
+  if (extra && !extra->empty()) {
+    scratch->extra = frame.primitives;
+    scratch->extra.insert(scratch->extra.end(), extra->begin(), extra->end());
+    primitives = &scratch->extra;
+  }
+  if (frame.track.registration.ok)
+    overlay::DrawOverlay(options, *primitives, overlay::FrameProjection(intrinsics, frame.track.registration.camera_from_table), bgr,
+                scratch);
+  if (options.status_line) {
+    const std::string s = StatusLine(frame);
+    const double scale = overlay::ScaleForHeight(bgr->rows) * 0.55;
+    int baseline = 0;
+    const cv::Size size = cv::getTextSize(s, cv::FONT_HERSHEY_SIMPLEX, scale, 1, &baseline);
+    const cv::Rect box = cv::Rect(0, 0, size.width + 12, size.height + baseline + 10) & cv::Rect(0, 0, bgr->cols, bgr->rows);
+    (*bgr)(box) *= 0.35;
+    cv::putText(*bgr, s, cv::Point(6, 5 + size.height), cv::FONT_HERSHEY_SIMPLEX, scale,
+                frame.track.registration.ok ? cv::Scalar(235, 235, 235) : cv::Scalar(60, 60, 255), 1, cv::LINE_AA);
+  }
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace vedette::pipeline

@@ -1,0 +1,24 @@
+#pragma once
+// The table as the rules see it, rebuilt from the tracker's units: the roster (with the players'
+// declarations) and the pose of every unit on the table. Seen, moving, at-rest and occluded units
+// are on the table (a hand over a unit does not take it off); lifted, removed and never-seen ones
+// are not.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "rules/scene/scene.h"
+#include "vision/track_frame.h"
+
+namespace vedette::pipeline {
+
+enum class TablePoses {
+  kNow,     // where each unit is now (what the overlay and the analysis show)
+  kAtRest,  // where each unit last came to rest (what a move is judged against)
+};
+
+// `at`: units placed elsewhere (a move's start), on the table whatever their state.
+Scene TableScene(const Scene& roster, const std::vector<vision::TrackedUnit>& units, TablePoses poses,
+                 const std::map<std::string, Pose>& at = {});
+
+}  // namespace vedette::pipeline
