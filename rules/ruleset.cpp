@@ -1,6 +1,7 @@
 #include "rules/ruleset.h"
 
 #include "rules/measure.h"
+#include "rules/overlaps.h"
 
 namespace vedette {
 
@@ -13,6 +14,7 @@ std::vector<PairRule> Ruleset::PairRules(const Scene& scene, const std::string& 
   rules.push_back({"within 1 BW", "edge_to_edge", m.bw_mm, m.distance_mm});
   const Unit* b = scene.FindUnit(to);
   rules.push_back({"in " + to + "'s zone of control", "zoc_reach", scene.BwFor(*b), m.from_in_zoc_of_to.reach_mm});
+  rules.push_back(OverlapRule(*scene.FindUnit(from), *b, options.contact_tolerance_mm));
   return rules;
 }
 

@@ -23,6 +23,7 @@ struct RulesetInfo {
   std::string unit_name;   // measuring unit shown to players: "BW" or "in"
   geom::ArcModel arc_model = geom::ArcModel::kTotsk;
   std::vector<std::string> settings;  // the setting keys it reads (--set KEY=VALUE); empty: none
+  double unit_mm = 0.0;    // mm per unit_name (25.4 for "in"); 0: the army's BW (scene.BwFor)
 };
 
 // A dice modifier and the rule behind it.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 
 #include "rules/geometry/corridor.h"
 
@@ -11,13 +12,19 @@ std::uint32_t SideColour(const Scene& scene, const std::string& side) {
   if (const Side* s = scene.FindSide(side); s && s->colour.size() == 7)
     return (static_cast<std::uint32_t>(std::strtoul(s->colour.c_str() + 1, nullptr, 16)) << 8) | 0xFFu;
   static const std::uint32_t palette[] = {0x3060FFFF, 0xE03030FF, 0x30A040FF, 0xE0A020FF, 0xA040C0FF, 0x20B0B0FF};
-  std::vector<std::string> order;
-  for (const Side& s : scene.sides) order.push_back(s.name);
-  for (const Unit& u : scene.units)
-    if (std::find(order.begin(), order.end(), u.side) == order.end()) order.push_back(u.side);
-  const auto it = std::find(order.begin(), order.end(), side);
-  const size_t i = it == order.end() ? 0 : static_cast<size_t>(it - order.begin());
-  return palette[i % 6];
+  // The side's place among the declared sides, then the sides of the units in scene order.
+  size_t i = 0;
+  for (const Side& s : scene.sides) {
+    if (s.name == side) return palette[i % 6];
+    ++i;
+  }
+  std::vector<std::string_view> order;
+  for (const Unit& u : scene.units) {
+    if (scene.FindSide(u.side) || std::find(order.begin(), order.end(), u.side) != order.end()) continue;
+    if (u.side == side) return palette[(i + order.size()) % 6];
+    order.push_back(u.side);
+  }
+  return palette[0];
 }
 
 void AppendSceneOutlines(const Scene& scene, std::vector<DrawPrimitive>* out) {
@@ -28,11 +35,14 @@ void AppendSceneOutlines(const Scene& scene, std::vector<DrawPrimitive>* out) {
     p.points_mm = t.polygon;
     p.layer = "terrain";
     p.text = t.id;
-    out->push_back(p);
+    out->push_back(std::move(p));
   }
+  std::map<std::string, std::uint32_t, std::less<>> colours;  // one look-up per side, not per unit
   for (const Unit& u : scene.units) {
     if (!u.pose) continue;
-    const std::uint32_t colour = SideColour(scene, u.side);
+    auto it = colours.find(u.side);
+    if (it == colours.end()) it = colours.emplace(u.side, SideColour(scene, u.side)).first;
+    const std::uint32_t colour = it->second;
     for (const geom::Base& b : BasesOf(u)) {
       DrawPrimitive p;
       p.kind = DrawKind::kPolygon;
@@ -42,7 +52,7 @@ void AppendSceneOutlines(const Scene& scene, std::vector<DrawPrimitive>* out) {
       p.rgba = colour;
       p.layer = "bases";
       p.unit_id = u.id;
-      out->push_back(p);
+      out->push_back(std::move(p));
     }
     const geom::Base fp = Footprint(u);
     DrawPrimitive arrow;
@@ -52,7 +62,7 @@ void AppendSceneOutlines(const Scene& scene, std::vector<DrawPrimitive>* out) {
     arrow.rgba = colour;
     arrow.layer = "bases";
     arrow.unit_id = u.id;
-    out->push_back(arrow);
+    out->push_back(std::move(arrow));
     // The id behind the base, not over its marker (the camera must keep seeing it), in a light tint
     // of the side's colour: dark side colours on the label's dark backing could not be read.
     DrawPrimitive label;
@@ -67,7 +77,7 @@ void AppendSceneOutlines(const Scene& scene, std::vector<DrawPrimitive>* out) {
     label.rgba = lighten(colour, 24) | lighten(colour, 16) | lighten(colour, 8) | 0xFFu;
     label.layer = "labels";
     label.unit_id = u.id;
-    out->push_back(label);
+    out->push_back(std::move(label));
   }
 }
 
@@ -78,10 +88,10 @@ void AppendZoneOfControl(const Scene& scene, const Unit& unit, std::vector<DrawP
   p.style = DrawStyle::kZoneOfControl;
   p.points_mm = geom::Corridor(Footprint(unit), geom::Edge::kFront, scene.BwFor(unit));
   p.filled = true;
-  p.rgba = (SideColour(scene, unit.side) & 0xFFFFFF00u) | 0x40u;
+  p.rgba = (SideColour(scene, unit.side) & 0xFFFFFF00u) | 0x40u;  // cheap: the sides' colours are cached
   p.layer = "zoc";
   p.unit_id = unit.id;
-  out->push_back(p);
+  out->push_back(std::move(p));
 }
 
 }  // namespace vedette

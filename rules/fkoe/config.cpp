@@ -52,6 +52,7 @@ FkoeConfig LoadFkoeConfig(const std::string& path, const std::map<std::string, s
   }
   c.bad_going_frontage_share = number(need(bg, "frontage_share"), "bad_going.frontage_share");
   c.visibility_in = number(need(bg, "visibility_in"), "bad_going.visibility_in");
+  if (bg["visibility_report_in"]) c.visibility_report_in = number(bg["visibility_report_in"], "bad_going.visibility_report_in");
   c.combat_value = table(need(root, "combat_value"), "combat_value");
   c.morale = table(need(root, "morale"), "morale");
   for (const char* k : {"flank_rear_contact", "road_column", "supporting", "fire_flank_rear", "general_attached",
@@ -109,11 +110,13 @@ void ApplySettings(const std::map<std::string, std::string>& settings, FkoeConfi
         if (used != v.size() || !(r > 0)) throw std::invalid_argument(k);
         (k == "artillery_short_range_in" ? c->artillery_short_range_in : c->artillery_long_range_in) = r;
       } else if (k == "morale_pass_at_least") {
-        c->morale_pass_at_least = std::stoi(v, &used);
-        if (used != v.size()) throw std::invalid_argument(k);
+        // A whole number; a scene's YAML number arrives as "11.0".
+        const double p = std::stod(v, &used);
+        if (used != v.size() || p != std::floor(p) || std::abs(p) > 1000) throw std::invalid_argument(k);
+        c->morale_pass_at_least = static_cast<int>(p);
       }
     } catch (const std::exception&) {
-      throw InputError("--set", 0, k + "=" + v + ": not a valid number");
+      throw InputError("settings", 0, k + "=" + v + ": not a valid number (from --set or the scene's declarations: settings:)");
     }
   }
   if (c->artillery_short_range_in && c->artillery_long_range_in && *c->artillery_short_range_in >= *c->artillery_long_range_in)

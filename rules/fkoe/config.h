@@ -19,6 +19,7 @@ struct FkoeConfig {
   std::set<std::string> bad_going_terrain;   // terrain types
   double bad_going_frontage_share = 0.5;     // 0..1
   double visibility_in = 1.0;                // in
+  double visibility_report_in = 12.0;        // hidden enemies listed within this, in (a report choice)
   std::map<std::string, RuleValue> combat_value;  // key -> modifier
   std::map<std::string, RuleValue> morale;        // key -> modifier
   double support_distance_in = 1.0;          // in

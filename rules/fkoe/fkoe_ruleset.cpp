@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "rules/declaration_keys.h"
 #include "rules/fkoe/config.h"
 #include "rules/fkoe/places.h"
 #include "rules/geometry/contact.h"
@@ -15,8 +16,10 @@
 #include "rules/geometry/coverage.h"
 #include "rules/geometry/distance.h"
 #include "rules/input_error.h"
+#include "rules/overlaps.h"
 #include "rules/ruleset.h"
 #include "rules/scene_drawing.h"
+#include "rules/unit_grid.h"
 
 namespace vedette {
 
@@ -49,8 +52,12 @@ class FkoeRuleset : public Ruleset {
         config_(fkoe::LoadFkoeConfig((options.assets_dir.empty() ? AssetsDir() : options.assets_dir) + "/rulesets/fkoe.yaml",
                                      options.settings)) {}
 
-  RulesetInfo Info() const override { return {"fkoe", config_.title, config_.unit_name, geom::ArcModel::kTotsk,
-            {"command_range_in", "morale_pass_at_least", "artillery_short_range_in", "artillery_long_range_in"}}; }
+  RulesetInfo Info() const override {
+    RulesetInfo info{"fkoe", config_.title, config_.unit_name, geom::ArcModel::kTotsk,
+                     {"command_range_in", "morale_pass_at_least", "artillery_short_range_in", "artillery_long_range_in"}};
+    info.unit_mm = config_.mm_per_unit;
+    return info;
+  }
 
   Findings Analyze(const Scene& scene) const override {
     fkoe::FkoeConfig c = config_;
@@ -69,26 +76,55 @@ class FkoeRuleset : public Ruleset {
     std::vector<geom::Polygon> bad;
     for (const Terrain& t : scene.terrain)
       if (c.bad_going_terrain.count(t.type)) bad.push_back(t.polygon);
+    CheckDeclarationKeys(scene, "fkoe", {"disorder", "general_attached", "target", "uphill", "holds"});
     std::vector<const Unit*> placed;
     for (const Unit& u : scene.units)
       if (u.pose) placed.push_back(&u);
     std::sort(placed.begin(), placed.end(), [](const Unit* a, const Unit* b) { return a->id < b->id; });
+    // Who is near whom, once (rules/unit_grid.h): contacts, supports and sight within 1 inch are all
+    // short reaches, so each unit looks only at its neighbours, in id order as the report lists them.
+    const UnitGrid grid(scene);
+    auto index_of = [&](const Unit& u) { return static_cast<int>(&u - scene.units.data()); };
+    const double visibility_mm = c.visibility_in * c.mm_per_unit;
+    const double support_reach_mm = c.support_distance_in * c.mm_per_unit;
+    std::map<const Unit*, std::vector<const Unit*>> near;               // within the longest short reach, by id
+    std::map<std::pair<const Unit*, const Unit*>, geom::Contact> touching;  // pairs within the contact tolerance
+    const double near_mm = std::max({visibility_mm, support_reach_mm, c.contact_mm, c.at_mm}) + 1.0;
+    for (const Unit* u : placed) {
+      std::vector<const Unit*>& list = near[u];
+      for (int j : grid.Near(index_of(*u), near_mm)) list.push_back(&scene.units[j]);
+      std::sort(list.begin(), list.end(), [](const Unit* a, const Unit* b) { return a->id < b->id; });
+      for (const Unit* o : list)
+        if (grid.Gap(index_of(*u), index_of(*o)) <= c.contact_mm + 1e-6)
+          touching[{u, o}] = geom::FindContact(grid.FootprintOf(index_of(*u)), grid.FootprintOf(index_of(*o)), c.contact_mm);
+    }
+    // Who fires at whom (declared targets), both ways.
+    std::map<std::string, std::vector<const Unit*>> fired_at_by;  // target id -> firers, by id
+    for (const Unit* u : placed)
+      if (const Declared* d = scene.declarations.Find(u->id, "target"); d && d->value.is_string())
+        fired_at_by[d->value.get<std::string>()].push_back(u);
 
     // Seed 81: in bad going when at least half the base frontage is in the terrain.
     std::map<std::string, double> frontage_in;
     std::map<std::string, bool> in_bad;
+    bool any_bad = false;
     for (const Unit* u : placed) {
       const geom::Base b = Footprint(*u);
       frontage_in[u->id] = geom::FrontageInsideAny(b, bad);
       in_bad[u->id] = frontage_in[u->id] >= c.bad_going_frontage_share * b.width_mm - 1e-6;
+      any_bad = any_bad || in_bad[u->id];
     }
-    const double visibility_mm = c.visibility_in * c.mm_per_unit;
-    auto gap = [](const Unit& a, const Unit& b) { return geom::BaseToBase(Footprint(a), Footprint(b)).distance_mm; };
+    auto gap = [&](const Unit& a, const Unit& b) {
+      return geom::BaseToBase(grid.FootprintOf(index_of(a)), grid.FootprintOf(index_of(b))).distance_mm;
+    };
     // Seed 80: visibility in or out of bad going is 1".
     auto hidden = [&](const Unit& a, const Unit& b) {
       return (in_bad[a.id] || in_bad[b.id]) && gap(a, b) > visibility_mm + 1e-9;
     };
-    auto contact = [&](const Unit& a, const Unit& b) { return geom::FindContact(Footprint(a), Footprint(b), c.contact_mm); };
+    auto contact = [&](const Unit& a, const Unit& b) {
+      auto it = touching.find({&a, &b});
+      return it == touching.end() ? geom::Contact{} : it->second;
+    };
     auto declared_int = [&](const Unit& u, const char* key) {
       const Declared* d = scene.declarations.Find(u.id, key);
       if (!d) return 0;
@@ -126,22 +162,35 @@ class FkoeRuleset : public Ruleset {
                  {"bad_going", {{"in", in_bad[u.id]}, {"frontage_in_terrain_mm", Round2(frontage_in[u.id])},
                                 {"frontage_mm", Round2(ub.width_mm)}}},
                  {"disorder", disorder}};
-      json hidden_from = json::array();
-      for (const Unit* o : placed)
-        if (o->side != u.side && hidden(u, *o)) hidden_from.push_back(o->id);
-      ju["cannot_see"] = hidden_from;
+      // Seed 80: in or out of bad going, units see each other only within 1 in. Listed: the enemies within
+      // the report's reach (c.visibility_report_in) that the unit would otherwise see.
+      std::vector<std::string> hidden_ids;
+      const double report_mm = c.visibility_report_in * c.mm_per_unit;
+      const bool u_bad = in_bad[u.id];
+      if (any_bad) {
+        for (int oi : grid.Near(index_of(u), report_mm)) {
+          const Unit& o = scene.units[oi];
+          if (o.side == u.side || (!u_bad && !in_bad[o.id])) continue;
+          // The quick gap decides unless it is within rounding of a threshold; then the exact one does.
+          const double g = grid.Gap(index_of(u), oi);
+          const double d = std::abs(g - report_mm) < 1e-6 || std::abs(g - visibility_mm) < 1e-6 ? gap(u, o) : g;
+          if (d <= report_mm + 1e-9 && d > visibility_mm + 1e-9) hidden_ids.push_back(o.id);
+        }
+        std::sort(hidden_ids.begin(), hidden_ids.end());
+      }
+      ju["cannot_see"] = hidden_ids;
 
       std::optional<double> cv;
       if (auto it = u.stats.find("combat_value"); it != u.stats.end()) cv = it->second;
 
       // Melee: every enemy in contact (seed 9, 13, 15).
       json melee = json::array();
-      for (const Unit* e : placed) {
+      for (const Unit* e : near[up]) {
         const geom::Contact ue = contact(u, *e);
         if (e->side == u.side || !ue.in_contact || ue.corner_only) continue;  // corners touching: an overlap, not a melee
         Mods m;
         std::vector<std::string> flankers, overlappers;
-        for (const Unit* fr : placed) {
+        for (const Unit* fr : near[e]) {
           if (fr->side != u.side) continue;
           const geom::Contact ce = contact(*e, *fr);  // edge_a is the enemy's
           if (ce.in_contact && !ce.corner_only && IsFlankOrRear(ce.edge_a)) flankers.push_back(fr->id);
@@ -162,7 +211,7 @@ class FkoeRuleset : public Ruleset {
         if (!held.strong_point_village_works.empty()) m.Add(c.Cv("defending_place"), 1, held.strong_point_village_works);
         melee.push_back(CombatEntry(e->id, m, cv));
         AddTestLabel(u, "melee " + e->id, m, cv, &f);
-        text << "  " << u.id << " melee " << e->id << ": CV modifiers " << Signed(m.total) << Total(cv, m.total) << "\n";
+        text << "  " << u.id << " in melee with " << e->id << ": " << Explain(m) << CvText(cv, m.total) << "\n";
       }
       ju["melee"] = melee;
 
@@ -171,7 +220,7 @@ class FkoeRuleset : public Ruleset {
         Mods m;
         std::vector<std::string> support;
         const double support_mm = c.support_distance_in * c.mm_per_unit;
-        for (const Unit* fr : placed) {
+        for (const Unit* fr : near[up]) {
           if (fr == up || fr->side != u.side) continue;
           const bool aligned = std::abs(geom::NormalizeDeg(fr->pose->heading_deg - u.pose->heading_deg)) <=
                                c.support_max_heading_difference_deg;
@@ -198,10 +247,19 @@ class FkoeRuleset : public Ruleset {
         }
         ju["firing"] = fire;
         AddTestLabel(u, "fire at " + t->id, m, cv, &f);
-        text << "  " << u.id << " fires at " << t->id << (hidden(u, *t) ? " (cannot see: bad going)" : "")
-             << (u.type == UnitType::kArtillery ? " (artillery range: " + artillery_band(u, *t) + ")" : std::string())
-             << ": CV modifiers "
-             << Signed(m.total) << Total(cv, m.total) << "\n";
+        if (u.type == UnitType::kArtillery && artillery_band(u, *t) == "beyond long range") {
+          text << "  " << u.id << " fires at " << t->id << ": cannot, " << t->id << " is beyond its long range ("
+               << *c.artillery_long_range_in << " in, artillery_long_range_in; " << Round2(gap(u, *t) / c.mm_per_unit)
+               << " in apart)\n";
+        } else if (hidden(u, *t)) {
+          // No odds for a shot that cannot be fired.
+          text << "  " << u.id << " fires at " << t->id << ": cannot, it does not see " << t->id
+               << " (in or out of bad going sight is 1 in, seed 80; " << Round2(gap(u, *t) / c.mm_per_unit) << " in apart)\n";
+        } else {
+          text << "  " << u.id << " fires at " << t->id
+               << (u.type == UnitType::kArtillery ? " (artillery range: " + artillery_band(u, *t) + ")" : std::string()) << ": "
+               << Explain(m) << CvText(cv, m.total) << "\n";
+        }
       }
 
       // Morale 1D20 modifiers (seed 57-69).
@@ -219,12 +277,12 @@ class FkoeRuleset : public Ruleset {
       }
       mm.Add(c.Morale("per_disorder"), disorder, {});
       std::vector<std::string> fired_flank, melee_flank;
-      for (const Unit* e : placed) {
-        if (e->side == u.side) continue;
-        const Declared* d = scene.declarations.Find(e->id, "target");
-        if (d && d->value.is_string() && d->value.get<std::string>() == u.id &&
-            IsFlankOrRear(geom::ArcOfPoint(ub, geom::LeaderPoint(Footprint(*e)), geom::ArcModel::kTotsk)))
+      const std::vector<const Unit*>& firers = fired_at_by[u.id];
+      for (const Unit* e : firers)
+        if (e->side != u.side && IsFlankOrRear(geom::ArcOfPoint(ub, geom::LeaderPoint(Footprint(*e)), geom::ArcModel::kTotsk)))
           fired_flank.push_back(e->id);
+      for (const Unit* e : near[up]) {
+        if (e->side == u.side) continue;
         const geom::Contact ce = contact(u, *e);
         if (ce.in_contact && !ce.corner_only && IsFlankOrRear(ce.edge_a)) melee_flank.push_back(e->id);
       }
@@ -236,11 +294,14 @@ class FkoeRuleset : public Ruleset {
       std::set<std::string> village_works, banks;
       std::vector<std::string> short_guns, long_guns;
       bool engaged = false;
-      for (const Unit* e : placed) {
+      std::vector<const Unit*> engaging = near[up];  // in contact, or firing at it: by id
+      for (const Unit* e : firers)
+        if (std::find(engaging.begin(), engaging.end(), e) == engaging.end()) engaging.push_back(e);
+      std::sort(engaging.begin(), engaging.end(), [](const Unit* a, const Unit* b) { return a->id < b->id; });
+      for (const Unit* e : engaging) {
         if (e->side == u.side) continue;
         const geom::Contact ce = contact(u, *e);
-        const Declared* d = scene.declarations.Find(e->id, "target");
-        const bool fires_at_u = d && d->value.is_string() && d->value.get<std::string>() == u.id;
+        const bool fires_at_u = std::find(firers.begin(), firers.end(), e) != firers.end();
         if (!(ce.in_contact && !ce.corner_only) && !fires_at_u) continue;
         engaged = true;
         const fkoe::Defence held = fkoe::DefenceAgainst(scene, c, u, *e);
@@ -305,11 +366,17 @@ class FkoeRuleset : public Ruleset {
         morale["test"] = "4 Disorder Markers: Unit Recoils & Eliminated";
       }
       ju["morale"] = morale;
-      text << "  " << u.id << (in_bad[u.id] ? " in bad going," : "") << " morale modifiers " << Signed(mm.total) << "\n";
+      if (!mm.modifiers.empty() || disorder >= 2 || !long_guns.empty()) {
+        text << "  " << u.id << (in_bad[u.id] ? " (in bad going)" : "") << " morale on 1D20: " << Explain(mm) << "\n";
+        for (const RequiredTest& rt : f.tests)
+          if (rt.unit == u.id && rt.kind == "morale") text << "    morale test: " << rt.reason << ": " << rt.odds << "\n";
+        if (disorder >= 4) text << "    4 Disorder Markers: the unit recoils and is eliminated (seed 55)\n";
+      }
       units.push_back(ju);
     }
     f.report = {{"ruleset", "fkoe"}, {"unit", c.unit_name}, {"mm_per_unit", c.mm_per_unit}, {"units", units}};
     f.text = text.str();
+    AppendOverlaps(scene, c.contact_mm, &f);
     return f;
   }
 
@@ -319,15 +386,74 @@ class FkoeRuleset : public Ruleset {
     if (!a || !b || !a->pose || !b->pose) throw InputError(scene.source, 0, "both units must be in the scene with a pose");
     const double g = geom::BaseToBase(Footprint(*a), Footprint(*b)).distance_mm;
     std::vector<PairRule> rules;
-    rules.push_back({"in contact", "edge_to_edge", config_.contact_mm, g});
-    rules.push_back({"within 1 in (visibility in or out of bad going, seed 80)", "edge_to_edge",
-                     config_.visibility_in * config_.mm_per_unit, g});
-    rules.push_back({"supporting distance behind (seed 11)", "edge_to_edge", config_.support_distance_in * config_.mm_per_unit, g});
+    rules.push_back(OverlapRule(*a, *b, config_.contact_mm));
+    const fkoe::FkoeConfig& c = config_;
+    auto in = [](double v) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%g in", v);
+      return std::string(buf);
+    };
+    // Every distance the sheet (seed 004) sets between two units, or that a setting gives it. The list
+    // depends on the units' sides and types and the settings only, never on where they stand.
+    rules.push_back({"in contact: melee (seed 9, 15), edge to edge within the 2 mm slack", "edge_to_edge", c.contact_mm, g});
+    rules.push_back({"within " + in(c.visibility_in) + ": all they see of each other when either is in bad going (seed 80)",
+                     "edge_to_edge", c.visibility_in * c.mm_per_unit, g});
+    for (const auto& [x, y] : {std::pair{a, b}, std::pair{b, a}}) {
+      const geom::Base fx = Footprint(*x), fy = Footprint(*y);
+      if (x->side == y->side) {
+        // Seed 11 "+1 If Firing, for each friendly supporting unit": behind the firer (fkoe.yaml support_distance_in).
+        rules.push_back({x->id + " supports " + y->id + "'s fire: within " + in(c.support_distance_in) +
+                             " behind its rear edge, facing within 45 degrees (seed 11; the distance is fkoe.yaml's, the sheet gives none)",
+                         "rear_reach", c.support_distance_in * c.mm_per_unit,
+                         geom::InCorridor(fy, geom::Edge::kRear, c.support_distance_in * c.mm_per_unit, fx).reach_mm});
+        // Seed 63: the C-n-C's command range, a setting.
+        if (c.command_range_in && x->type == UnitType::kGeneral && x->HasTag("cinc") && x->HasTag("no_command"))
+          rules.push_back({y->id + " in command range of " + x->id + ", " + in(*c.command_range_in) + ": morale +1 (seed 63; command_range_in)",
+                           "edge_to_edge", *c.command_range_in * c.mm_per_unit, g});
+        continue;
+      }
+      // Seed 27, 66: artillery at short range (-2 morale) and long range (a test if hit), settings.
+      if (x->type == UnitType::kArtillery) {
+        if (c.artillery_short_range_in)
+          rules.push_back({y->id + " at " + x->id + "'s short range, " + in(*c.artillery_short_range_in) +
+                               ": -2 to its morale if fired on (seed 66; artillery_short_range_in)",
+                           "edge_to_edge", *c.artillery_short_range_in * c.mm_per_unit, g});
+        if (c.artillery_long_range_in)
+          rules.push_back({y->id + " within " + x->id + "'s long range, " + in(*c.artillery_long_range_in) +
+                               ": a hit means a morale test (seed 27; artillery_long_range_in)",
+                           "edge_to_edge", *c.artillery_long_range_in * c.mm_per_unit, g});
+      }
+    }
     return rules;
   }
 
  private:
   static std::string Signed(int v) { return (v >= 0 ? "+" : "") + std::to_string(v); }
+  // "+2 In Melee, for each friendly unit in contact with an enemy's Flank or Rear (B2), -2 ... ; total +0"
+  static std::string Explain(const Mods& m) {
+    if (m.modifiers.empty()) return "no modifier";
+    std::string out;
+    for (const Modifier& x : m.modifiers) {
+      std::string by;
+      for (const std::string& id : x.by) by += (by.empty() ? "" : ", ") + id;
+      out += (out.empty() ? "" : ", ") + Signed(x.value) + " " + x.rule + (by.empty() ? "" : " (" + by + ")");
+    }
+    return out + "; total " + Signed(m.total);
+  }
+  // Seed 20: "; CV 4 -> 7: first hit 100%, second hit 17%" (nothing without a combat value).
+  static std::string CvText(const std::optional<double>& cv, int mods) {
+    if (!cv) return "; no combat_value in its stats, so no hit odds";
+    const double v = *cv + mods;
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "; CV %g -> %g: hits on 1D6 <= %g, first hit %.0f%%", *cv, v, v,
+                  100.0 * std::clamp(std::floor(v), 0.0, 6.0) / 6.0);
+    std::string out = buf;
+    if (v > 6) {
+      std::snprintf(buf, sizeof buf, ", second hit %.0f%% (seed 18-20)", 100.0 * std::clamp(std::floor(v) - 6.0, 0.0, 6.0) / 6.0);
+      out += buf;
+    }
+    return out;
+  }
   static std::string Total(const std::optional<double>& cv, int mods) {
     if (!cv) return "";
     char buf[64];

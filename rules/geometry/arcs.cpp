@@ -1,6 +1,7 @@
 #include "rules/geometry/arcs.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace vedette::geom {
@@ -120,6 +121,18 @@ std::vector<Polygon> PiecesInBaseFrame(Arc arc, double w, double d, ArcModel mod
   return pieces;
 }
 
+// Whether the interiors of two rectangles meet (separating axes: the four edge normals).
+bool RectanglesOverlap(const Base& a, const Base& b) {
+  const std::array<Vec2, 4> ca = Corners(a), cb = Corners(b);
+  for (const Vec2& n : {Forward(a), Right(a), Forward(b), Right(b)}) {
+    double amin = 1e300, amax = -1e300, bmin = 1e300, bmax = -1e300;
+    for (const Vec2& p : ca) amin = std::min(amin, p.dot(n)), amax = std::max(amax, p.dot(n));
+    for (const Vec2& p : cb) bmin = std::min(bmin, p.dot(n)), bmax = std::max(bmax, p.dot(n));
+    if (amax <= bmin || bmax <= amin) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 Arc ArcOfPoint(const Base& unit, const Vec2& point, ArcModel model) {
@@ -138,6 +151,17 @@ std::vector<Polygon> ArcRegion(const Base& unit, Arc arc, ArcModel model, double
 
 ArcShares ArcSharesOf(const Base& unit, const Base& other, ArcModel model) {
   ArcShares s;
+  // Most bases lie wholly in one arc: all four corners in it, and (except for kow's wedges, which
+  // reach into the base) clear of the unit's own rectangle, whose inside is split among the arcs. Every
+  // arc region outside the rectangle is convex, so the whole base is then in it.
+  const std::array<Vec2, 4> corners = Corners(other);
+  const Arc first = ArcOfPoint(unit, corners[0], model);
+  bool one_arc = true;
+  for (size_t i = 1; i < 4 && one_arc; ++i) one_arc = ArcOfPoint(unit, corners[i], model) == first;
+  if (one_arc && (model == ArcModel::kKow || !RectanglesOverlap(unit, other))) {
+    s.share[static_cast<int>(first)] = 1.0;
+    return s;
+  }
   const Polygon poly = PolygonCcw(other);
   const double total = Area(poly);
   // Large enough to hold `other` whole, small enough to keep clipping well conditioned.

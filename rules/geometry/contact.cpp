@@ -1,6 +1,7 @@
 #include "rules/geometry/contact.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -62,6 +63,36 @@ Contact FindContact(const Base& a, const Base& b, double tol) {
     }
   }
   return c;
+}
+
+Overlap BaseOverlap(const Base& a, const Base& b) {
+  Overlap o;
+  const std::array<Vec2, 4> ca = Corners(a), cb = Corners(b);
+  double depth = std::numeric_limits<double>::infinity();
+  Vec2 axis(0, 0);
+  for (const Vec2& n : {Forward(a), Right(a), Forward(b), Right(b)}) {
+    double amin = std::numeric_limits<double>::infinity(), amax = -amin, bmin = amin, bmax = -amin;
+    for (const Vec2& p : ca) amin = std::min(amin, p.dot(n)), amax = std::max(amax, p.dot(n));
+    for (const Vec2& p : cb) bmin = std::min(bmin, p.dot(n)), bmax = std::max(bmax, p.dot(n));
+    const double push_plus = amax - bmin;   // b moved +n by this clears a
+    const double push_minus = bmax - amin;  // b moved -n by this clears a
+    if (push_plus <= 0 || push_minus <= 0) return o;  // a separating axis: no overlap
+    if (std::min(push_plus, push_minus) < depth) {
+      depth = std::min(push_plus, push_minus);
+      axis = push_plus <= push_minus ? n : Vec2(-n);
+    }
+  }
+  const Polygon shared = ClipConvex(PolygonCcw(a), PolygonCcw(b));
+  o.area_mm2 = shared.size() >= 3 ? Area(shared) : 0.0;
+  if (o.area_mm2 <= 1e-6) return Overlap{};
+  o.overlapping = true;
+  o.depth_mm = depth;
+  o.direction = axis;
+  const Vec2 across(-axis.y(), axis.x());
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (const Vec2& p : shared) lo = std::min(lo, p.dot(across)), hi = std::max(hi, p.dot(across));
+  o.width_mm = hi - lo;
+  return o;
 }
 
 double FrontageInside(const Base& b, const Polygon& polygon) {

@@ -1,6 +1,56 @@
 #include "rules/geometry/distance.h"
 
+#include <algorithm>
+#include <array>
+#include <cmath>
+
 namespace vedette::geom {
+
+namespace {
+
+struct Frame {
+  Vec2 c, f, r;  // centre, forward, right
+  double w, d;   // half width, half depth
+};
+
+Frame FrameOf(const Base& b) {
+  const Vec2 f = HeadingVector(b.heading_deg);
+  return {b.centre_mm, f, Vec2(f.y(), -f.x()), b.width_mm / 2.0, b.depth_mm / 2.0};
+}
+
+std::array<Vec2, 4> CornersOf(const Frame& q) {
+  return {q.c + q.f * q.d - q.r * q.w, q.c + q.f * q.d + q.r * q.w, q.c - q.f * q.d + q.r * q.w, q.c - q.f * q.d - q.r * q.w};
+}
+
+// Distance from a point to the rectangle (0 inside).
+double PointToRect(const Vec2& p, const Frame& q) {
+  const Vec2 d = p - q.c;
+  const double dx = std::max(std::abs(d.dot(q.r)) - q.w, 0.0), dy = std::max(std::abs(d.dot(q.f)) - q.d, 0.0);
+  return std::sqrt(dx * dx + dy * dy);
+}
+
+}  // namespace
+
+double BaseGap(const Base& a, const Base& b) {
+  const Frame fa = FrameOf(a), fb = FrameOf(b);
+  const std::array<Vec2, 4> ca = CornersOf(fa), cb = CornersOf(fb);
+  // Separating axes: without one, the rectangles touch or overlap.
+  bool separated = false;
+  for (const Vec2& n : {fa.f, fa.r, fb.f, fb.r}) {
+    double amin = 1e300, amax = -1e300, bmin = 1e300, bmax = -1e300;
+    for (const Vec2& p : ca) amin = std::min(amin, p.dot(n)), amax = std::max(amax, p.dot(n));
+    for (const Vec2& p : cb) bmin = std::min(bmin, p.dot(n)), bmax = std::max(bmax, p.dot(n));
+    if (amax < bmin || bmax < amin) {
+      separated = true;
+      break;
+    }
+  }
+  if (!separated) return 0.0;
+  double best = 1e300;
+  for (const Vec2& p : ca) best = std::min(best, PointToRect(p, fb));
+  for (const Vec2& p : cb) best = std::min(best, PointToRect(p, fa));
+  return best;
+}
 
 ClosestPoints BaseToBase(const Base& a, const Base& b) { return PolygonToPolygon(PolygonCcw(a), PolygonCcw(b)); }
 

@@ -9,6 +9,12 @@ namespace vedette::geom {
 // Closest edge-to-edge distance between two bases (0 when they touch or overlap).
 ClosestPoints BaseToBase(const Base& a, const Base& b);
 
+// BaseToBase(a, b).distance_mm without the closest points, in a tenth of the time: 0 when the
+// rectangles touch or overlap, else the smallest corner-to-rectangle distance (the closest points of two
+// convex shapes apart include a corner of one). Equal to BaseToBase's to rounding (1e-9 mm): rulesets
+// use it to skip pairs that are clearly out of reach and measure the rest exactly.
+double BaseGap(const Base& a, const Base& b);
+
 // Closest distance from the base's outline to a point (0 when the point is on or inside the base).
 ClosestPoints BaseToPoint(const Base& a, const Vec2& point);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numbers>
 #include <set>
 
 namespace vedette::geom {
@@ -71,9 +72,25 @@ SightResult TraceSight(const Vec2& eye, const Polygon& target, const std::vector
   if (!(hi > lo)) return r;
 
   // Step 2: occluders that could stand between, and every direction where the answer can change.
+  // Each occluder's angular span seen from the eye (the range of its corners' angles, which holds every
+  // direction that meets it; an occluder across the direction opposite the target, or holding the eye,
+  // gets the whole circle). A line meets only occluders whose span holds its direction.
   std::vector<const Occluder*> near;
-  for (const Occluder& o : occluders)
-    if (o.polygon.size() >= 3 && PointToPolygon(eye, o.polygon).distance_mm <= reach) near.push_back(&o);
+  std::vector<std::pair<double, double>> span;
+  for (const Occluder& o : occluders) {
+    if (o.polygon.size() < 3) continue;
+    double a_lo = kInf, a_hi = -kInf;
+    for (const Vec2& v : o.polygon) {
+      const double a = RelAngle(ref, v - eye);
+      a_lo = std::min(a_lo, a);
+      a_hi = std::max(a_hi, a);
+    }
+    if (a_hi - a_lo > std::numbers::pi - 1e-9 || PolygonContains(o.polygon, eye, 1e-9)) a_lo = -kInf, a_hi = kInf;
+    if (a_hi < lo - 1e-12 || a_lo > hi + 1e-12) continue;  // never in the way of a line to the target
+    if (PointToPolygon(eye, o.polygon).distance_mm > reach) continue;
+    near.push_back(&o);
+    span.push_back({a_lo, a_hi});
+  }
   std::vector<double> cuts{lo, hi};
   for (const Vec2& v : target) cuts.push_back(RelAngle(ref, v - eye));
   for (const Occluder* o : near) {
@@ -103,9 +120,12 @@ SightResult TraceSight(const Vec2& eye, const Polygon& target, const std::vector
     const double t = RayEntry(eye, dir, target);
     if (!std::isfinite(t)) continue;
     const Segment line{eye, eye + t * dir};
+    const double mid = (cuts[i] + cuts[i + 1]) / 2.0;
     bool is_blocked = false;
     std::vector<int> over;
-    for (const Occluder* o : near) {
+    for (size_t k = 0; k < near.size(); ++k) {
+      const Occluder* o = near[k];
+      if (mid < span[k].first - 1e-12 || mid > span[k].second + 1e-12) continue;
       if (SegmentLengthInside(line, o->polygon) <= options.tolerance_mm) continue;
       if (o->effect == SightEffect::kBlocks) {
         is_blocked = true;

@@ -81,8 +81,14 @@ AheadContact ContactAhead(const Base& b, const Polygon& shape, double lane_inset
   }
   const double d = b.depth_mm / 2.0, lane = b.width_mm / 2.0 - lane_inset_mm;
   if (lane <= 0) return c;
+  // ToBaseFrame for every vertex, with the heading's sine and cosine worked out once.
+  const Vec2 f = Forward(b), r(f.y(), -f.x());
   Polygon q;
-  for (const Vec2& p : shape) q.push_back(ToBaseFrame(b, p));
+  q.reserve(shape.size());
+  for (const Vec2& p : shape) {
+    const Vec2 dp = p - b.centre_mm;
+    q.emplace_back(dp.dot(r), dp.dot(f));
+  }
   // Keep what lies in the lane (|u| <= lane) and at or beyond the front edge line (v >= d).
   q = ClipHalfPlane(q, {lane, 0.0}, {lane, 1.0});
   q = ClipHalfPlane(q, {-lane, 1.0}, {-lane, 0.0});

@@ -1,11 +1,19 @@
 // `--ruleset geometry`: no game's rules, only what the table shows: for each unit, the enemies whose
-// zone of control it is in, the enemies in each of its arcs, and its contacts.
+// zone of control it is in, the enemies within reach (6 BW by default, `--set arc_reach_bw=N`) in each
+// of its arcs, its contacts, and every pair of bases that overlap. Neighbours come from a grid
+// (rules/unit_grid.h), so a 300-unit table costs what its neighbourhoods cost.
+#include <algorithm>
+#include <cmath>
 #include <sstream>
 
 #include "rules/geometry/contact.h"
 #include "rules/geometry/corridor.h"
+#include "rules/geometry/distance.h"
+#include "rules/input_error.h"
+#include "rules/overlaps.h"
 #include "rules/ruleset.h"
 #include "rules/scene_drawing.h"
+#include "rules/unit_grid.h"
 
 namespace vedette {
 
@@ -16,34 +24,44 @@ class GeometryRuleset : public Ruleset {
   explicit GeometryRuleset(const RulesetOptions& options) : options_(options) {}
 
   RulesetInfo Info() const override { return {"geometry", "Table geometry (no game rules)", "BW", geom::ArcModel::kTotsk,
-            {"arc_model"}}; }
+            {"arc_model", "arc_reach_bw"}}; }
 
   Findings Analyze(const Scene& scene) const override {
     Findings f;
     f.ruleset = "geometry";
     const geom::ArcModel model = ArcModelFor(scene);
+    const double reach_bw = ArcReachBw();
     nlohmann::json units = nlohmann::json::array();
     std::ostringstream text;
-    text << "Geometry (arcs: " << geom::ToString(model) << ", 1 BW = " << scene.bw_mm << " mm)\n";
+    text << "Geometry (arcs: " << geom::ToString(model) << ", enemies within " << reach_bw << " BW, 1 BW = " << scene.bw_mm
+         << " mm)\n";
     AppendSceneOutlines(scene, &f.drawing);
-    for (const Unit& u : scene.units) {
+    const UnitGrid grid(scene);
+    double max_bw = scene.bw_mm;
+    for (const Side& s : scene.sides) max_bw = std::max(max_bw, s.bw_mm);
+    for (int ui = 0; ui < static_cast<int>(scene.units.size()); ++ui) {
+      const Unit& u = scene.units[ui];
       if (!u.pose) continue;
       AppendZoneOfControl(scene, u, &f.drawing);
-      const geom::Base fu = Footprint(u);
+      const geom::Base& fu = grid.FootprintOf(ui);
+      const double reach_mm = reach_bw * scene.BwFor(u);
       nlohmann::json zoc_of = nlohmann::json::array();
       nlohmann::json arcs = {{"front", nlohmann::json::array()},
                              {"left_flank", nlohmann::json::array()},
                              {"right_flank", nlohmann::json::array()},
                              {"rear", nlohmann::json::array()}};
       nlohmann::json contacts = nlohmann::json::array();
-      for (const Unit& o : scene.units) {
-        if (&o == &u || !o.pose) continue;
-        const geom::Base fo = Footprint(o);
+      for (int oi : grid.Near(ui, std::max(reach_mm, max_bw))) {
+        const Unit& o = scene.units[oi];
+        const geom::Base& fo = grid.FootprintOf(oi);
         const bool enemy = o.side != u.side;
         if (enemy) {
-          if (geom::InCorridor(fo, geom::Edge::kFront, scene.BwFor(o), fu).inside) zoc_of.push_back(o.id);
-          arcs[std::string(geom::ToString(geom::ArcOfBase(fu, fo, model)))].push_back(o.id);
+          if (!grid.Far(ui, oi, scene.BwFor(o)) && geom::InsideCorridor(fo, geom::Edge::kFront, scene.BwFor(o), fu))
+            zoc_of.push_back(o.id);
+          if (!grid.Far(ui, oi, reach_mm) && grid.Gap(ui, oi) <= reach_mm)
+            arcs[std::string(geom::ToString(grid.ArcOf(ui, oi, model)))].push_back(o.id);
         }
+        if (grid.Far(ui, oi, 2.0) || grid.Gap(ui, oi) > 2.0 + 1e-6) continue;
         const geom::Contact c = geom::FindContact(fu, fo);
         if (c.in_contact) {
           contacts.push_back({{"unit", o.id},
@@ -53,7 +71,6 @@ class GeometryRuleset : public Ruleset {
                               {"corner_only", c.corner_only}});
         }
       }
-      units.push_back({{"id", u.id}, {"side", u.side}, {"zoc_of", zoc_of}, {"arcs", arcs}, {"contacts", contacts}});
       auto list = [](const nlohmann::json& a) {
         std::string s;
         for (const auto& e : a) s += (s.empty() ? "" : ", ") + (e.is_string() ? e.get<std::string>() : e["unit"].get<std::string>());
@@ -62,8 +79,25 @@ class GeometryRuleset : public Ruleset {
       text << "  " << u.id << std::string(u.id.size() < 6 ? 6 - u.id.size() : 1, ' ') << "ZOC of: " << list(zoc_of)
            << "   flank L: " << list(arcs["left_flank"]) << "  R: " << list(arcs["right_flank"])
            << "   rear: " << list(arcs["rear"]) << "   contact: " << list(contacts) << "\n";
+      nlohmann::json ju = nlohmann::json::object();  // moved in, not copied: a 300-unit table has many lists
+      ju["id"] = u.id;
+      ju["side"] = u.side;
+      ju["zoc_of"] = std::move(zoc_of);
+      ju["arcs"] = std::move(arcs);
+      ju["contacts"] = std::move(contacts);
+      units.push_back(std::move(ju));
     }
-    f.report = {{"ruleset", "geometry"}, {"arc_model", std::string(geom::ToString(model))}, {"units", units}};
+    nlohmann::json overlaps = nlohmann::json::array();
+    for (const UnitOverlap& o : FindOverlaps(scene, grid)) {
+      overlaps.push_back(ToJson(o));
+      text << "  OVERLAP: " << Describe(o) << ": bases may not stand on one another\n";
+    }
+    f.report = nlohmann::json::object();
+    f.report["ruleset"] = "geometry";
+    f.report["arc_model"] = std::string(geom::ToString(model));
+    f.report["arc_reach_bw"] = reach_bw;
+    f.report["units"] = std::move(units);
+    f.report["overlaps"] = std::move(overlaps);
     f.text = text.str();
     return f;
   }
@@ -73,6 +107,19 @@ class GeometryRuleset : public Ruleset {
     if (auto it = options_.settings.find("arc_model"); it != options_.settings.end())
       if (auto m = geom::ParseArcModel(it->second)) return *m;
     return scene.arc_model.value_or(geom::ArcModel::kTotsk);
+  }
+  // Enemies further than this (edge to edge, in the unit's BW) are not listed in its arcs: the
+  // farthest any TotSK rule reaches between two units is 6 BW (artillery, QRS "Under fire").
+  double ArcReachBw() const {
+    auto it = options_.settings.find("arc_reach_bw");
+    if (it == options_.settings.end()) return 6.0;
+    try {
+      size_t used = 0;
+      const double v = std::stod(it->second, &used);
+      if (used == it->second.size() && std::isfinite(v) && v > 0 && v <= 1000) return v;
+    } catch (const std::exception&) {
+    }
+    throw InputError("settings", 0, "arc_reach_bw must be a number of BW in (0, 1000], got '" + it->second + "'");
   }
   RulesetOptions options_;
 };

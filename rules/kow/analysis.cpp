@@ -33,6 +33,8 @@ Profile ProfileOf(const Unit& u, const KowConfig& c) {
     else if (k.size() > 9 && k.rfind("range_", 0) == 0 && k.compare(k.size() - 3, 3, "_in") == 0)
       p.weapons.push_back({k.substr(6, k.size() - 9), v});
   }
+  // Seed 74: "War Engines also have a set range of 48" ... unless otherwise stated".
+  if (p.weapons.empty() && c.cannot_charge.count(std::string(ToString(u.type)))) p.weapons.push_back({"range", c.war_engine_range_in});
   return p;
 }
 
@@ -48,10 +50,21 @@ geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& v
   if (seen.size() < 3 || geom::Area(seen) < 1e-6) return {};
   const double hv = ProfileOf(viewer, c).height, ht = ProfileOf(target, c).height;
   auto effect = [&](double h) { return h >= hv && h >= ht ? geom::SightEffect::kBlocks : geom::SightEffect::kObscures; };
+  // Every line of sight runs inside the box around the leader point and the part of the target seen:
+  // a unit wholly outside it can hide nothing (on a crowded table most units are).
+  const geom::Vec2 eye = geom::LeaderPoint(vb);
+  geom::Vec2 lo = eye, hi = eye;
+  for (const geom::Vec2& p : seen) lo = lo.cwiseMin(p), hi = hi.cwiseMax(p);
+  auto outside_box = [&](const geom::Base& b) {
+    const double r = std::sqrt(b.width_mm * b.width_mm + b.depth_mm * b.depth_mm) / 2.0 + 1.0;
+    return b.centre_mm.x() + r < lo.x() || b.centre_mm.x() - r > hi.x() || b.centre_mm.y() + r < lo.y() ||
+           b.centre_mm.y() - r > hi.y();
+  };
   std::vector<geom::Occluder> occ;
   for (size_t i = 0; i < scene.units.size(); ++i) {
     const Unit& o = scene.units[i];
     if (&o == &viewer || &o == &target || !o.pose) continue;
+    if (outside_box(Footprint(o))) continue;
     const Profile p = ProfileOf(o, c);
     if (p.individual) continue;  // seed 77: "individual units never block line of sight"
     for (const geom::Base& b : BasesOf(o)) occ.push_back({geom::PolygonCcw(b), effect(p.height), static_cast<int>(i)});
@@ -70,7 +83,7 @@ geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& v
                             geom::PolygonToPolygon(t.polygon, geom::PolygonCcw(tb)).overlap;
     if (!holds_unit) occ.push_back({t.polygon, effect(h->second), tag});
   }
-  return geom::TraceSight(geom::LeaderPoint(vb), seen, occ);
+  return geom::TraceSight(eye, seen, occ);
 }
 
 namespace {
@@ -90,10 +103,15 @@ struct Obstacles {
   std::vector<geom::Polygon> shapes;
   std::vector<std::string> names;  // unit or terrain id, same order
 };
-Obstacles ChargeObstacles(const Scene& scene, const KowConfig& c, const Unit& charger, const Unit& target) {
+// Only units within `reach_mm` of the charger's centre (bounding circles) can be met on the way: the
+// caller bounds where any route it searches can take the charger.
+Obstacles ChargeObstacles(const Scene& scene, const KowConfig& c, const Unit& charger, const Unit& target, double reach_mm) {
   Obstacles out;
+  const geom::Vec2 centre = Footprint(charger).centre_mm;
   for (const Unit& o : scene.units) {
     if (&o == &charger || &o == &target || !o.pose) continue;
+    const geom::Base ob = Footprint(o);
+    if ((ob.centre_mm - centre).norm() - std::hypot(ob.width_mm, ob.depth_mm) / 2.0 > reach_mm) continue;
     for (const geom::Base& b : BasesOf(o)) {
       out.shapes.push_back(geom::PolygonCcw(b));
       out.names.push_back(o.id);
@@ -104,6 +122,12 @@ Obstacles ChargeObstacles(const Scene& scene, const KowConfig& c, const Unit& ch
     out.shapes.push_back(t.polygon);
     out.names.push_back(t.id);
   }
+  return out;
+}
+
+std::string Words(std::string_view s) {
+  std::string out(s);
+  std::replace(out.begin(), out.end(), '_', ' ');
   return out;
 }
 
@@ -148,7 +172,12 @@ ChargeCheck CheckCharge(const Scene& scene, const KowConfig& c, const Unit& char
 
   ChargeOptions o = options;
   o.max_pivot_deg = c.max_pivot_deg;
-  r.route = FindChargeRoute(cb, tb, EdgeOf(r.facing), ChargeObstacles(scene, c, charger, target).shapes, r.range_mm, o);
+  // Every position of the charger on a searched route has its centre within the range (first leg) or
+  // between the pivot and the target (second leg): within max(range, centre distance + target radius +
+  // charger radius) of where it stands; its base reaches a charger radius further.
+  const double cr = std::hypot(cb.width_mm, cb.depth_mm) / 2.0, tr = std::hypot(tb.width_mm, tb.depth_mm) / 2.0;
+  const double reach = std::max(r.range_mm, (tb.centre_mm - cb.centre_mm).norm() + tr + cr) + cr + 1.0;
+  r.route = FindChargeRoute(cb, tb, EdgeOf(r.facing), ChargeObstacles(scene, c, charger, target, reach).shapes, r.range_mm, o);
   if (r.route->found) {
     // Seed 53: a unit that charged through difficult terrain is Hindered: any of the ground its route
     // covers (from where it stands, through the pivot, into contact) in a difficult terrain piece.
@@ -164,7 +193,7 @@ ChargeCheck CheckCharge(const Scene& scene, const KowConfig& c, const Unit& char
   }
   if (!r.route->found)
     r.reasons.push_back(r.route->corner_only ? "only corner to corner contact (seed 17)"
-                                             : "no room to reach base contact with the " + std::string(geom::ToString(r.facing)) +
+                                             : "no room to reach base contact with its " + Words(geom::ToString(r.facing)) +
                                                    " (seed 13, 15)");
   r.chargeable = r.reasons.empty();
   return r;
@@ -210,7 +239,11 @@ CounterChargeCheck CheckCounterCharge(const Scene& scene, const KowConfig& c, co
   if (p.speed_in && r.distance_mm > r.range_mm + 1e-9)
     r.reasons.push_back("leader point to base " + Inches(r.distance_mm, c) + " > twice the speed " + Inches(r.range_mm, c));
   if (!r.reasons.empty()) return r;
-  const Obstacles obstacles = ChargeObstacles(scene, c, charger, target);
+  // The pivot stays within the charger's circle; the move into contact (straight or an L) within twice
+  // the way to the far side of the target.
+  const double cr = std::hypot(cb.width_mm, cb.depth_mm) / 2.0, tr = std::hypot(tb.width_mm, tb.depth_mm) / 2.0;
+  const double reach = 2.0 * ((tb.centre_mm - cb.centre_mm).norm() + tr + cr) + cr + 1.0;
+  const Obstacles obstacles = ChargeObstacles(scene, c, charger, target, reach);
   r.route = FindCounterChargeRoute(cb, tb, obstacles.shapes, obstacles.names, options);
   if (!r.route->found) r.reasons.push_back(r.route->why_not);
   r.chargeable = r.reasons.empty();

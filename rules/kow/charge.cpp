@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "rules/geometry/distance.h"
 #include "rules/geometry/sweep.h"
 
 namespace vedette::kow {
@@ -27,6 +28,31 @@ bool ChargeOptions::Check(std::string* error) const {
 
 namespace {
 
+// A shape's bounding circle: a base whose circle misses it can neither overlap it nor run into it
+// within its lane; the exact tests below run only for shapes that pass.
+struct Circle {
+  Vec2 c{0, 0};
+  double r = 0.0;
+};
+Circle BoundingCircle(const Polygon& p) {
+  Circle out;
+  if (p.empty()) return out;
+  for (const Vec2& v : p) out.c += v;
+  out.c /= static_cast<double>(p.size());
+  for (const Vec2& v : p) out.r = std::max(out.r, (v - out.c).norm());
+  return out;
+}
+// True when the shape cannot overlap base b (their bounding circles are apart).
+bool ApartFrom(const Base& b, const Circle& s) {
+  return (s.c - b.centre_mm).norm() > s.r + std::sqrt(b.width_mm * b.width_mm + b.depth_mm * b.depth_mm) / 2.0 + 1e-6;
+}
+// True when the shape lies wholly outside the lane b sweeps straight ahead (the base and the strip of its
+// width in front of it): ContactAhead then finds it neither ahead nor overlapping.
+bool OutsideLane(const Base& b, const Circle& s) {
+  const Vec2 d = s.c - b.centre_mm;
+  return std::abs(d.dot(geom::Right(b))) > b.width_mm / 2.0 + s.r + 1e-6 || d.dot(geom::Forward(b)) < -b.depth_mm / 2.0 - s.r - 1e-6;
+}
+
 bool NearCorner(const Vec2& p, const Base& b, double tol) {
   for (const Vec2& c : geom::Corners(b))
     if ((c - p).norm() <= tol) return true;
@@ -46,12 +72,17 @@ ChargeRoute FindChargeRoute(const Base& charger, const Base& target, geom::Edge 
   // Obstacles the charger already overlaps at the start (a hand-placed neighbour) are not run into.
   double first_leg = std::max(0.0, max_advance_mm);
   std::vector<const Polygon*> live;
+  std::vector<Circle> circles;
   for (const Polygon& p : obstacles) {
-    if (geom::OverlapArea(charger, p) > o.clear_area_mm2) continue;
+    const Circle circle = BoundingCircle(p);
+    if (!ApartFrom(charger, circle) && geom::OverlapArea(charger, p) > o.clear_area_mm2) continue;
     live.push_back(&p);
+    circles.push_back(circle);
+    if (OutsideLane(charger, circle)) continue;
     const geom::AheadContact c = geom::ContactAhead(charger, p, o.lane_inset_mm);
     if (c.ahead) first_leg = std::min(first_leg, c.distance_mm);
   }
+  const Circle target_circle = BoundingCircle(target_poly);
   const geom::AheadContact straight = geom::ContactAhead(charger, target_poly, 0.0);
   if (straight.ahead) first_leg = std::min(first_leg, straight.distance_mm);
 
@@ -78,14 +109,20 @@ ChargeRoute FindChargeRoute(const Base& charger, const Base& target, geom::Edge 
     for (int i = 0; i <= steps + 1; ++i) {
       const double a = i <= steps ? i * o.advance_step_mm : first_leg;
       if (i == steps + 1 && std::abs(first_leg - steps * o.advance_step_mm) < 1e-9) break;
-      if (a >= best.length_mm) break;
+      // The leader point travels at least the first leg and the pivot's arc (and then at least the gap
+      // to the target): once that passes the best route, no later pivot point of this angle can win.
+      const double arc = charger.depth_mm / 2.0 * std::abs(geom::DegToRad(angle));
+      if (a >= best.length_mm || a + arc > best.length_mm + 1e-9) break;
       const Base pivoted = geom::PivotedAboutCentre(geom::MovedForward(charger, a), angle);
+      if (a + arc + geom::BaseGap(pivoted, target) > best.length_mm + 1e-9) continue;
       if (angle != 0.0) {
-        if (geom::OverlapArea(pivoted, target_poly) > o.clear_area_mm2) continue;
+        if (!ApartFrom(pivoted, target_circle) && geom::OverlapArea(pivoted, target_poly) > o.clear_area_mm2) continue;
         bool clear = true;
-        for (const Polygon* p : live) clear = clear && geom::OverlapArea(pivoted, *p) <= o.clear_area_mm2;
+        for (size_t k = 0; k < live.size() && clear; ++k)
+          clear = ApartFrom(pivoted, circles[k]) || geom::OverlapArea(pivoted, *live[k]) <= o.clear_area_mm2;
         if (!clear) continue;
       }
+      if (OutsideLane(pivoted, target_circle)) continue;  // the target is not ahead of it: no contact this way
       const geom::AheadContact hit = geom::ContactAhead(pivoted, target_poly, 0.0);
       if (!hit.ahead || hit.overlapping) continue;
       // The leader point's travel: first leg, the pivot's arc, second leg, then the swing flush against
@@ -97,8 +134,9 @@ ChargeRoute FindChargeRoute(const Base& charger, const Base& target, geom::Edge 
                             (aligned_leader - geom::LeaderPoint(touching)).norm();
       if (length > best.length_mm + 1e-9) continue;
       bool blocked = false;
-      for (const Polygon* p : live) {
-        const geom::AheadContact c = geom::ContactAhead(pivoted, *p, o.lane_inset_mm);
+      for (size_t k = 0; k < live.size() && !blocked; ++k) {
+        if (OutsideLane(pivoted, circles[k])) continue;
+        const geom::AheadContact c = geom::ContactAhead(pivoted, *live[k], o.lane_inset_mm);
         if (c.overlapping || (c.ahead && c.distance_mm < hit.distance_mm - 1e-6)) blocked = true;
       }
       if (blocked) continue;

@@ -59,6 +59,11 @@ KowConfig LoadKowConfig(const std::string& path) {
   c.charge_range_factor = number(need(charge, "range_factor", "charge.range_factor"), "charge.range_factor", true);
   c.max_pivot_deg = number(need(charge, "max_pivot_deg", "charge.max_pivot_deg"), "charge.max_pivot_deg", true);
   c.one_inch_in = number(need(root, "one_inch_in", "one_inch_in"), "one_inch_in", true);
+  if (const YAML::Node r = root["report"]) {
+    if (!r.IsMap()) throw InputError(path, LineOf(r), "report must be a mapping");
+    if (r["charge_near_miss_in"]) c.near_miss_in = number(r["charge_near_miss_in"], "report.charge_near_miss_in", false);
+  }
+  if (const YAML::Node w = root["war_engine_range_in"]) c.war_engine_range_in = number(w, "war_engine_range_in", true);
   const YAML::Node cover = need(root, "cover", "cover");
   c.cover_difficult_share = number(need(cover, "difficult_share", "cover.difficult_share"), "cover.difficult_share", true);
   c.cover_hidden_share = number(need(cover, "hidden_share", "cover.hidden_share"), "cover.hidden_share", true);

@@ -13,6 +13,8 @@ struct KowConfig {
   double charge_range_factor = 2.0;    // charge range = factor x speed
   double max_pivot_deg = 90.0;         // deg
   double one_inch_in = 1.0;            // in
+  double near_miss_in = 1.0;           // charges missing the reach by less than this are still listed, in
+  double war_engine_range_in = 48.0;   // seed 74: a war engine's range when its stats give none, in
   double cover_difficult_share = 0.5;  // of the base area, 0..1
   double cover_hidden_share = 0.5;     // of the target seen from the leader point, 0..1
   int cover_modifier = -1;             // to-hit

@@ -8,12 +8,15 @@
 #include <map>
 #include <sstream>
 
+#include "rules/declaration_keys.h"
 #include "rules/geometry/distance.h"
 #include "rules/input_error.h"
 #include "rules/kow/analysis.h"
 #include "rules/kow/multi_charge.h"
+#include "rules/overlaps.h"
 #include "rules/ruleset.h"
 #include "rules/scene_drawing.h"
+#include "rules/unit_grid.h"
 
 namespace vedette {
 
@@ -36,85 +39,149 @@ class KowRuleset : public Ruleset {
   explicit KowRuleset(const RulesetOptions& options)
       : config_(kow::LoadKowConfig((options.assets_dir.empty() ? AssetsDir() : options.assets_dir) + "/rulesets/kow.yaml")) {}
 
-  RulesetInfo Info() const override { return {"kow", config_.title, config_.unit_name, geom::ArcModel::kKow, {}}; }
+  RulesetInfo Info() const override {
+    RulesetInfo info{"kow", config_.title, config_.unit_name, geom::ArcModel::kKow, {}};
+    info.unit_mm = config_.mm_per_unit;
+    return info;
+  }
 
   Findings Analyze(const Scene& scene) const override {
     Findings f;
     f.ruleset = "kow";
     const kow::KowConfig& c = config_;
+    CheckDeclarationKeys(scene, "kow", {"order", "charged_by", "damage", "wavering", "disordered"});
     std::ostringstream text;
-    text << c.title << " (arcs: kow, 1 " << c.unit_name << " = " << c.mm_per_unit << " mm)\n";
+    text << c.title << " (arcs: kow, 1 " << c.unit_name << " = " << c.mm_per_unit << " mm; units with nothing in reach or range are not listed)\n";
     AppendSceneOutlines(scene, &f.drawing);
+    // Who is near whom, once: every rule below reaches a bounded distance (charge reach, weapon range,
+    // 1 inch, contact), so each unit looks only at the units the grid puts within that distance.
+    const UnitGrid grid(scene);
+    const int n = static_cast<int>(scene.units.size());
+    std::vector<kow::Profile> profile(n);
+    std::vector<std::vector<std::string>> engaged(n);  // seed 32: enemies in base contact, by id
+    for (int i = 0; i < n; ++i) {
+      if (!grid.Placed(i)) continue;
+      profile[i] = kow::ProfileOf(scene.units[i], c);
+      for (int j : grid.Near(i, c.contact_mm))
+        if (scene.units[j].side != scene.units[i].side && grid.Gap(i, j) <= c.contact_mm + 1e-6 &&
+            geom::BaseToBase(grid.FootprintOf(i), grid.FootprintOf(j)).distance_mm <= c.contact_mm)
+          engaged[i].push_back(scene.units[j].id);
+      std::sort(engaged[i].begin(), engaged[i].end());
+    }
+    // The enemies of unit i whose bases come within reach_mm of its base, sorted by id.
+    auto enemies_within = [&](int i, double reach_mm) {
+      std::vector<int> out;
+      for (int j : grid.Near(i, reach_mm))
+        if (scene.units[j].side != scene.units[i].side && grid.Gap(i, j) <= reach_mm + 1e-6) out.push_back(j);
+      std::sort(out.begin(), out.end(), [&](int a, int b) { return scene.units[a].id < scene.units[b].id; });
+      return out;
+    };
+    auto in_unit = [&](double mm) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.2f %s (%.1f mm)", mm / c.mm_per_unit, c.unit_name.c_str(), mm);
+      return std::string(buf);
+    };
     json units = json::array();
     std::map<std::string, std::vector<Candidate>> candidates;  // target id -> who can charge it, and how
-    for (const Unit& u : scene.units) {
+    for (int ui = 0; ui < n; ++ui) {
+      const Unit& u = scene.units[ui];
       if (!u.pose) continue;
-      const kow::Profile p = kow::ProfileOf(u, c);
-      const geom::Base ub = Footprint(u);
+      const kow::Profile& p = profile[ui];
+      const geom::Base& ub = grid.FootprintOf(ui);
       const geom::Vec2 lp = geom::LeaderPoint(ub);
-      const std::vector<std::string> engaged = kow::EngagedWith(scene, c, u);
-      json ju = {{"id", u.id}, {"side", u.side}, {"type", std::string(ToString(u.type))},
-                 {"leader_point_mm", {Round2(lp.x()), Round2(lp.y())}}, {"height", p.height},
-                 {"engaged_with", engaged}};
+      std::ostringstream lines;  // this unit's lines; printed under its name when there are any
+      json ju = json::object();
+      ju["id"] = u.id;
+      ju["side"] = u.side;
+      ju["type"] = std::string(ToString(u.type));
+      ju["leader_point_mm"] = {Round2(lp.x()), Round2(lp.y())};
+      ju["height"] = p.height;
+      ju["engaged_with"] = engaged[ui];
       if (p.speed_in) ju["speed_in"] = *p.speed_in;
       AppendFrontArc(u, p, &f.drawing);
-      text << "  " << u.id << ":\n";
+      const Declared* order = scene.declarations.Find(u.id, "order");
+      const std::string order_s = order && order->value.is_string() ? order->value.get<std::string>() : "";
+      if (order && !ValidOrder(order_s))
+        throw InputError(scene.source, order->line, "declarations for " + u.id + ": order must be one of " + OrderList() +
+                                                        " (seed 8), got " + order->value.dump());
+      const bool wavering = DeclaredFlag(scene, u.id, "wavering");
+      const bool disordered = wavering || DeclaredFlag(scene, u.id, "disordered");
 
-      // Charges: every enemy at least partly in the front arc, with what allows or forbids the charge.
+      // Charges (seed 13): the enemies partly in the front arc whose base the leader point reaches
+      // within twice the speed, or misses by less than the near-miss band (c.near_miss_in): what a
+      // player weighing a charge wants to know. Farther ones are not charges and are not listed.
       json charges = json::array();
-      for (const Unit& t : SortedEnemies(scene, u)) {
-        const kow::ChargeCheck ch = kow::CheckCharge(scene, c, u, t);
-        if (ch.front_arc_share <= 1e-9) continue;
-        json jc = {{"target", t.id},
-                   {"chargeable", ch.chargeable},
-                   {"front_arc_share", Round2(ch.front_arc_share)},
-                   {"visible", ch.visible},
-                   {"distance_mm", Round2(ch.distance_mm)},
-                   {"distance_in", Round2(ch.distance_mm / c.mm_per_unit)},
-                   {"facing", std::string(geom::ToString(ch.facing))},
-                   {"leader_on_arc_line", ch.leader_on_arc_line},
-                   {"hindered", ch.hindered},
-                   {"hindered_by", ch.hindered_by},
-                   {"reasons", ch.reasons}};
-        if (p.speed_in) {
+      const bool engine = c.cannot_charge.count(std::string(ToString(u.type))) > 0;
+      std::string cannot_charge;
+      if (engine) cannot_charge = std::string(ToString(u.type)) + " cannot charge (war engines, seed 74)";
+      else if (!p.speed_in) cannot_charge = "no speed given (stats: speed_in), so no charge reach";
+      else if (wavering) cannot_charge = "Wavering units cannot be given a charge order (seed 67)";
+      if (cannot_charge.empty()) {
+        const double range_mm = c.charge_range_factor * *p.speed_in * c.mm_per_unit;
+        const double listed_mm = range_mm + c.near_miss_in * c.mm_per_unit;
+        for (int ti : enemies_within(ui, listed_mm)) {
+          const Unit& t = scene.units[ti];
+          if (geom::LeaderToBase(ub, grid.FootprintOf(ti)).distance_mm > listed_mm + 1e-9) continue;
+          if (geom::ArcSharesOf(ub, grid.FootprintOf(ti), geom::ArcModel::kKow)[geom::Arc::kFront] <= 1e-9) continue;
+          const kow::ChargeCheck ch = kow::CheckCharge(scene, c, u, t);
+          json jc = {{"target", t.id},
+                     {"chargeable", ch.chargeable},
+                     {"front_arc_share", Round2(ch.front_arc_share)},
+                     {"visible", ch.visible},
+                     {"distance_mm", Round2(ch.distance_mm)},
+                     {"distance_in", Round2(ch.distance_mm / c.mm_per_unit)},
+                     {"facing", std::string(geom::ToString(ch.facing))},
+                     {"leader_on_arc_line", ch.leader_on_arc_line},
+                     {"hindered", ch.hindered},
+                     {"hindered_by", ch.hindered_by},
+                     {"reasons", ch.reasons}};
           jc["range_mm"] = Round2(ch.range_mm);
           jc["range_in"] = Round2(ch.range_mm / c.mm_per_unit);
           jc["margin_mm"] = Round2(ch.range_mm - ch.distance_mm);
           jc["margin_in"] = Round2((ch.range_mm - ch.distance_mm) / c.mm_per_unit);
+          if (ch.route && ch.route->found) {
+            jc["route"] = {{"advance_mm", Round2(ch.route->advance_mm)}, {"pivot_deg", Round2(ch.route->pivot_deg)},
+                           {"final_mm", Round2(ch.route->final_mm)}, {"length_mm", Round2(ch.route->length_mm)},
+                           {"contact_point_mm", {Round2(ch.route->contact_point.x()), Round2(ch.route->contact_point.y())}}};
+          } else {
+            jc["route"] = nullptr;
+          }
+          charges.push_back(std::move(jc));
+          if (ch.chargeable) {
+            std::string hindered;
+            for (const std::string& id : ch.hindered_by) hindered += (hindered.empty() ? "" : ", ") + id;
+            lines << "    charge " << t.id << ": YES, into its " << Words(geom::ToString(ch.facing)) << ", leader point "
+                  << in_unit(ch.distance_mm) << " from its base, reach " << in_unit(ch.range_mm) << " ("
+                  << in_unit(ch.range_mm - ch.distance_mm) << " to spare)"
+                  << (ch.leader_on_arc_line ? "; leader point on its arc line, counted in the " + Words(geom::ToString(ch.facing)) : "")
+                  << (ch.hindered ? "; Hindered, -1 to hit (through difficult terrain " + hindered + ", seed 53)" : "") << "\n";
+            candidates[t.id].push_back({u.id, "charge", {u.id, ub, EdgeOfArc(ch.facing)}});
+            DrawPrimitive a = Prim(DrawKind::kArrow, DrawStyle::kThreat, {lp, ch.closest_point});
+            a.layer = "threats";
+            a.unit_id = u.id;
+            a.text = "charge " + t.id;
+            f.drawing.push_back(std::move(a));
+          } else {
+            std::string why;
+            for (const std::string& r : ch.reasons) why += (why.empty() ? "" : "; ") + r;
+            lines << "    charge " << t.id << ": no: " << why << "\n";
+          }
         }
-        if (ch.route && ch.route->found) {
-          jc["route"] = {{"advance_mm", Round2(ch.route->advance_mm)}, {"pivot_deg", Round2(ch.route->pivot_deg)},
-                         {"final_mm", Round2(ch.route->final_mm)}, {"length_mm", Round2(ch.route->length_mm)},
-                         {"contact_point_mm", {Round2(ch.route->contact_point.x()), Round2(ch.route->contact_point.y())}}};
-        } else {
-          jc["route"] = nullptr;
-        }
-        charges.push_back(jc);
-        char line[256];
-        char range[32] = "-";
-        if (p.speed_in) std::snprintf(range, sizeof range, "%.2f", ch.range_mm / c.mm_per_unit);
-        std::snprintf(line, sizeof line, "    charge %s: %s, %.2f in of %s, hits %s%s%s%s\n", t.id.c_str(),
-                      ch.chargeable ? "YES" : "no", ch.distance_mm / c.mm_per_unit, range,
-                      std::string(geom::ToString(ch.facing)).c_str(), ch.leader_on_arc_line ? " (leader on arc line)" : "",
-                      ch.hindered ? " (hindered)" : "",
-                      ch.reasons.empty() ? "" : (" - " + ch.reasons.front()).c_str());
-        text << line;
-        if (ch.chargeable) {
-          candidates[t.id].push_back({u.id, "charge", {u.id, ub, EdgeOfArc(ch.facing)}});
-          DrawPrimitive a = Prim(DrawKind::kArrow, DrawStyle::kThreat, {lp, ch.closest_point});
-          a.layer = "threats";
-          a.unit_id = u.id;
-          a.text = "charge " + t.id;
-          f.drawing.push_back(a);
-        }
+      } else {
+        lines << "    charges: none, " << cannot_charge << "\n";
       }
-      ju["charges"] = charges;
+      ju["charges"] = std::move(charges);
+      if (!cannot_charge.empty()) ju["cannot_charge"] = cannot_charge;
 
       // Counter-charges (seed 27): only against a unit declared as having charged this one last turn.
       json counters = json::array();
       for (const std::string& id : kow::ChargedBy(scene, u)) {
         const Unit& t = *scene.FindUnit(id);
         if (!t.pose) continue;
+        if (wavering) {
+          lines << "    counter-charge " << t.id << ": no: Wavering units cannot be given a charge order (seed 67)\n";
+          continue;
+        }
         const kow::CounterChargeCheck cc = kow::CheckCounterCharge(scene, c, u, t);
         json jc = {{"target", t.id},
                    {"chargeable", cc.chargeable},
@@ -138,69 +205,103 @@ class KowRuleset : public Ruleset {
         } else {
           jc["route"] = nullptr;
         }
-        counters.push_back(jc);
-        char line[256];
-        char range[32] = "-";
-        if (p.speed_in) std::snprintf(range, sizeof range, "%.2f", cc.range_mm / c.mm_per_unit);
-        std::snprintf(line, sizeof line, "    counter-charge %s: %s, %.2f in of %s, hits front%s\n", t.id.c_str(),
-                      cc.chargeable ? "YES" : "no", cc.distance_mm / c.mm_per_unit, range,
-                      cc.reasons.empty() ? "" : (" - " + cc.reasons.front()).c_str());
-        text << line;
+        counters.push_back(std::move(jc));
+        if (cc.chargeable) {
+          lines << "    counter-charge " << t.id << ": YES, pivots to face its front, leader point " << in_unit(cc.distance_mm)
+                << " from its base, reach " << in_unit(cc.range_mm) << " (" << in_unit(cc.range_mm - cc.distance_mm)
+                << " to spare)\n";
+        } else {
+          std::string why;
+          for (const std::string& r : cc.reasons) why += (why.empty() ? "" : "; ") + r;
+          lines << "    counter-charge " << t.id << ": no: " << why << "\n";
+        }
         if (cc.chargeable) {
           candidates[t.id].push_back({u.id, "counter-charge", {u.id, ub, geom::Edge::kFront}});
           DrawPrimitive a = Prim(DrawKind::kArrow, DrawStyle::kThreat, {lp, cc.route->contact_point});
           a.layer = "threats";
           a.unit_id = u.id;
           a.text = "counter-charge " + t.id;
-          f.drawing.push_back(a);
+          f.drawing.push_back(std::move(a));
           DrawPrimitive ghost = Prim(DrawKind::kPolygon, DrawStyle::kThreat, geom::PolygonCcw(cc.route->at_contact));
           ghost.layer = "threats";
           ghost.unit_id = u.id;
           ghost.dashed = true;  // where it would end, not where it is
-          f.drawing.push_back(ghost);
+          f.drawing.push_back(std::move(ghost));
         }
       }
-      ju["counter_charges"] = counters;
+      ju["counter_charges"] = std::move(counters);
 
       // The 1-inch rule (seed 10): enemies within 1 inch but not in contact.
-      const Declared* order = scene.declarations.Find(u.id, "order");
-      const std::string order_s = order && order->value.is_string() ? order->value.get<std::string>() : "";
       json near = json::array();
-      for (const Unit& t : SortedEnemies(scene, u)) {
-        const geom::ClosestPoints cp = geom::BaseToBase(ub, Footprint(t));
+      std::string near_text;
+      for (int ti : enemies_within(ui, c.one_inch_in * c.mm_per_unit)) {
+        const Unit& t = scene.units[ti];
+        const geom::ClosestPoints cp = geom::BaseToBase(ub, grid.FootprintOf(ti));
         if (cp.distance_mm <= c.contact_mm || cp.distance_mm > c.one_inch_in * c.mm_per_unit + 1e-9) continue;
         near.push_back({{"enemy", t.id}, {"gap_mm", Round2(cp.distance_mm)}, {"gap_in", Round2(cp.distance_mm / c.mm_per_unit)}});
+        near_text += (near_text.empty() ? "" : ", ") + t.id + " at " + in_unit(cp.distance_mm);
         DrawPrimitive m = Prim(DrawKind::kPolyline, DrawStyle::kMeasure, {cp.on_a, cp.on_b});
         m.layer = "threats";
         m.unit_id = u.id;
         m.text = "within 1 in of " + t.id;
-        f.drawing.push_back(m);
+        f.drawing.push_back(std::move(m));
       }
       const bool exempt = order_s == "charge" || order_s == "halt";
-      ju["one_inch"] = {{"within", near}, {"order", order_s}, {"flagged", !near.empty() && !exempt}};
-      if (!near.empty() && !exempt) text << "    1-inch rule: within 1 in of " << near.size() << " enemy unit(s)\n";
+      const bool flagged = !near.empty() && !exempt;
+      ju["one_inch"] = {{"within", std::move(near)}, {"order", order_s}, {"flagged", flagged}};
+      if (flagged)
+        lines << "    1-inch rule: within 1 in of " << near_text << ": only a charge (or a pivot ending clear) may come this close (seed 10)"
+              << (order_s.empty() ? "" : "; its order: " + order_s) << "\n";
 
-      // Shooting (seed 30-41), one entry per weapon.
+      // Shooting (seed 30-41), one entry per weapon: the enemies in range, partly in the front arc, in
+      // sight, neither side in base contact with an enemy (seed 32).
       json shooting = json::array();
+      std::string no_shooting;
+      if (!engaged[ui].empty()) no_shooting = "in base contact with an enemy: cannot shoot (seed 32)";
+      else if (wavering) no_shooting = "Wavering, so Disordered: cannot shoot (seed 67)";
+      else if (disordered) no_shooting = "Disordered: cannot use ranged attacks (seed 62)";
+      else if (order_s == "at_the_double") no_shooting = "moved at the double: cannot shoot (seed 32)";
       for (const auto& [weapon, range_in] : p.weapons) {
         json targets = json::array();
-        for (const Unit& t : SortedEnemies(scene, u)) {
-          const kow::ShotCheck s = kow::CheckShot(scene, c, u, t, range_in);
-          if (!s.in_arc || !s.visible || !s.in_range) continue;
-          // Seed 32: units in base contact with enemies cannot shoot or be shot at.
-          if (!engaged.empty() || !kow::EngagedWith(scene, c, t).empty()) continue;
-          targets.push_back({{"target", t.id}, {"distance_mm", Round2(s.distance_mm)},
-                             {"distance_in", Round2(s.distance_mm / c.mm_per_unit)},
-                             {"margin_in", Round2(range_in - s.distance_mm / c.mm_per_unit)},
-                             {"cover", s.cover}, {"cover_reasons", s.cover_reasons},
-                             {"difficult_share", Round2(s.difficult_share)}, {"hidden_share", Round2(s.hidden_share)},
-                             {"obscured_by", s.obscured_by}, {"modifier", s.cover ? c.cover_modifier : 0}});
-          text << "    shoot " << t.id << " (" << weapon << " " << range_in << " in): "
-               << Round2(s.distance_mm / c.mm_per_unit) << " in" << (s.cover ? ", cover -1" : "") << "\n";
+        if (no_shooting.empty()) {
+          for (int ti : enemies_within(ui, range_in * c.mm_per_unit)) {
+            const Unit& t = scene.units[ti];
+            if (!engaged[ti].empty()) continue;
+            if (geom::ArcSharesOf(ub, grid.FootprintOf(ti), geom::ArcModel::kKow)[geom::Arc::kFront] <= 1e-9) continue;
+            const kow::ShotCheck s = kow::CheckShot(scene, c, u, t, range_in);
+            if (!s.in_arc || !s.visible || !s.in_range) continue;
+            // Seed 36: -1 for having moved (any order but halt), -1 for cover; seed 77: -1 shooting at an
+            // individual, and individuals (Nimble) do not suffer the -1 for moving.
+            json mods = json::array();
+            int total = 0;
+            std::string mods_text;
+            auto add = [&](int v, const std::string& rule) {
+              mods.push_back({{"value", v}, {"rule", rule}});
+              total += v;
+              mods_text += std::string(", ") + (v > 0 ? "+" : "") + std::to_string(v) + " " + rule;
+            };
+            if (s.cover) add(c.cover_modifier, "target in cover: " + s.cover_reasons.front() + " (seed 36, 41)");
+            if (!order_s.empty() && order_s != "halt" && !p.individual) add(-1, "moved (order " + order_s + ", seed 36)");
+            if (profile[ti].individual) add(-1, "shooting at an individual (seed 77)");
+            targets.push_back({{"target", t.id}, {"distance_mm", Round2(s.distance_mm)},
+                               {"distance_in", Round2(s.distance_mm / c.mm_per_unit)},
+                               {"margin_in", Round2(range_in - s.distance_mm / c.mm_per_unit)},
+                               {"cover", s.cover}, {"cover_reasons", s.cover_reasons},
+                               {"difficult_share", Round2(s.difficult_share)}, {"hidden_share", Round2(s.hidden_share)},
+                               {"obscured_by", s.obscured_by}, {"modifier", total}, {"modifiers", std::move(mods)}});
+            char range[32];
+            std::snprintf(range, sizeof range, "%g", range_in);
+            lines << "    shoot " << t.id << " with " << (weapon == "range" ? "its ranged attack" : weapon) << " (" << range
+                  << " in): " << in_unit(s.distance_mm) << (mods_text.empty() ? ", no modifier" : mods_text) << "\n";
+          }
         }
-        shooting.push_back({{"weapon", weapon}, {"range_in", range_in}, {"targets", targets}});
+        shooting.push_back({{"weapon", weapon}, {"range_in", range_in}, {"targets", std::move(targets)}});
       }
-      ju["shooting"] = shooting;
+      if (!no_shooting.empty() && !p.weapons.empty()) {
+        ju["cannot_shoot"] = no_shooting;
+        lines << "    shooting: none, " << no_shooting << "\n";
+      }
+      ju["shooting"] = std::move(shooting);
 
       // Nerve (seed 64-71) when damage is declared.
       if (const Declared* dmg = scene.declarations.Find(u.id, "damage")) {
@@ -217,46 +318,90 @@ class KowRuleset : public Ruleset {
         RequiredTest rt;
         rt.unit = u.id;
         rt.kind = "nerve";
-        rt.reason = "2D6 + " + std::to_string(damage) + " damage vs nerve " + (p.nerve.waver ? std::to_string(*p.nerve.waver) : "-") +
-                    "/" + (p.nerve.rout ? std::to_string(*p.nerve.rout) : "-") + " (double 1 passes, double 6 wavers)";
+        const std::string limits = (p.nerve.waver ? "waver on " + std::to_string(*p.nerve.waver) + "+" : std::string("no wavering limit")) +
+                                   ", " + (p.nerve.rout ? "rout on " + std::to_string(*p.nerve.rout) + "+" : std::string("no routing limit"));
+        rt.reason = "it has suffered damage (seed 48, 65): 2D6 + " + std::to_string(damage) + " damage, " + limits +
+                    "; a double 1 always passes, a double 6 always wavers (seed 71)";
         rt.modifiers.push_back({"damage suffered", damage, {}});
         rt.total = damage;
         rt.p_success = o.P(o.steady);
         rt.odds = kow::FormatNerveOdds(o);
-        f.tests.push_back(rt);
-        text << "    nerve (" << damage << " damage): " << rt.odds << "\n";
+        lines << "    nerve test: " << rt.reason << ": " << rt.odds << "\n";
         DrawPrimitive l = Prim(DrawKind::kLabel, DrawStyle::kTest, {ub.centre_mm});
         l.text = "nerve: " + rt.odds;
         l.layer = "tests";
         l.unit_id = u.id;
-        f.drawing.push_back(l);
+        f.drawing.push_back(std::move(l));
+        f.tests.push_back(std::move(rt));
       }
-      units.push_back(ju);
+      if (wavering) lines << "    Wavering (declared): may only change facing, move back or halt (seed 67)\n";
+      else if (disordered) lines << "    Disordered (declared): cannot shoot until the end of its next turn (seed 62)\n";
+      if (!lines.str().empty()) {
+        text << "  " << u.id << " (" << ToString(u.type);
+        if (p.speed_in) {
+          char sp[32];
+          std::snprintf(sp, sizeof sp, "%g", *p.speed_in);
+          text << ", speed " << sp << " in";
+        }
+        text << "):\n" << lines.str();
+      }
+      units.push_back(std::move(ju));
     }
-    const json multi = MultiCharges(scene, candidates, &f, &text);
-    f.report = {{"ruleset", "kow"}, {"unit", c.unit_name}, {"mm_per_unit", c.mm_per_unit}, {"arc_model", "kow"}, {"units", units},
-                {"multi_charges", multi}};
+    json multi = MultiCharges(scene, grid, candidates, &f, &text);
+    json overlaps = json::array();
+    for (const UnitOverlap& o : FindOverlaps(scene, grid)) {
+      overlaps.push_back(ToJson(o));
+      text << "  OVERLAP: " << Describe(o) << ": bases may not stand on one another\n";
+    }
+    f.report = json::object();
+    f.report["ruleset"] = "kow";
+    f.report["unit"] = c.unit_name;
+    f.report["mm_per_unit"] = c.mm_per_unit;
+    f.report["arc_model"] = "kow";
+    f.report["units"] = std::move(units);
+    f.report["multi_charges"] = std::move(multi);
+    f.report["overlaps"] = std::move(overlaps);
     f.text = text.str();
     return f;
   }
 
+  // Every distance Kings of War sets between two units, both ways (each rule with the seed line it
+  // rests on): base contact (seed 13, 32), the 1-inch rule (seed 10), each unit's charge reach (seed 13;
+  // the counter-charge's is the same, seed 27) and each of its weapon ranges (seed 34, 74). Whether the
+  // other unit is in the front arc, which charges and shots also need, is said in the rule's words.
   std::vector<PairRule> PairRules(const Scene& scene, const std::string& from, const std::string& to) const override {
     const Unit* a = scene.FindUnit(from);
     const Unit* b = scene.FindUnit(to);
     if (!a || !b || !a->pose || !b->pose) throw InputError(scene.source, 0, "both units must be in the scene with a pose");
     const kow::KowConfig& c = config_;
-    const geom::Base ab = Footprint(*a), bb = Footprint(*b);
-    const double gap = geom::BaseToBase(ab, bb).distance_mm;
-    const kow::Profile p = kow::ProfileOf(*a, c);
+    const double gap = geom::BaseToBase(Footprint(*a), Footprint(*b)).distance_mm;
     std::vector<PairRule> rules;
-    rules.push_back({"in contact", "edge_to_edge", c.contact_mm, gap});
-    rules.push_back({"within 1 in (no move may end this close, seed 10)", "edge_to_edge", c.one_inch_in * c.mm_per_unit, gap});
-    if (p.speed_in)
-      rules.push_back({"charge range: leader point to base <= 2 x speed (seed 13)", "leader_to_closest",
-                       c.charge_range_factor * *p.speed_in * c.mm_per_unit, geom::LeaderToBase(ab, bb).distance_mm});
-    for (const auto& [weapon, range_in] : p.weapons)
-      rules.push_back({"in range of " + weapon + " " + std::to_string(static_cast<int>(range_in)) + " in (seed 34)",
-                       "edge_to_edge", range_in * c.mm_per_unit, gap});
+    rules.push_back(OverlapRule(*a, *b, c.contact_mm));
+    rules.push_back({"in base contact (engaged in melee: neither shoots nor is shot at, seed 13, 32)", "edge_to_edge", c.contact_mm, gap});
+    if (a->side != b->side)
+      rules.push_back({"within 1 in: no move but a charge may end this close to an enemy (seed 10)", "edge_to_edge",
+                       c.one_inch_in * c.mm_per_unit, gap});
+    for (const auto& [x, y] : {std::pair{a, b}, std::pair{b, a}}) {
+      if (x->side == y->side) continue;
+      const kow::Profile p = kow::ProfileOf(*x, c);
+      const geom::Base xb = Footprint(*x), yb = Footprint(*y);
+      const bool in_arc = geom::ArcSharesOf(xb, yb, geom::ArcModel::kKow)[geom::Arc::kFront] > 1e-9;
+      const std::string arc = in_arc ? "; " + y->id + " is partly in its front arc" : "; " + y->id + " is not in its front arc";
+      char buf[64];
+      if (p.speed_in && !c.cannot_charge.count(std::string(ToString(x->type)))) {
+        std::snprintf(buf, sizeof buf, "%g", c.charge_range_factor * *p.speed_in);
+        rules.push_back({x->id + "'s charge reach: its leader point to " + y->id + "'s base <= twice its speed, " + buf +
+                             " in (seed 13" + arc + ")",
+                         "leader_to_closest", c.charge_range_factor * *p.speed_in * c.mm_per_unit,
+                         geom::LeaderToBase(xb, yb).distance_mm});
+      }
+      for (const auto& [weapon, range_in] : p.weapons) {
+        std::snprintf(buf, sizeof buf, "%g", range_in);
+        rules.push_back({x->id + "'s " + (weapon == "range" ? std::string("ranged attack") : weapon) + " range, " + buf +
+                             " in, base to base (seed 34" + (x->type == UnitType::kArtillery ? ", 74" : "") + arc + ")",
+                         "edge_to_edge", range_in * c.mm_per_unit, gap});
+      }
+    }
     return rules;
   }
 
@@ -280,8 +425,8 @@ class KowRuleset : public Ruleset {
   // Seed 21-24: for every target two or more units can charge, each set of two or more of them and
   // whether they fit into base contact together (kow::FitChargers). A unit that may both charge and
   // counter-charge the target is tried both ways. At most 8 chargers per target are combined.
-  json MultiCharges(const Scene& scene, const std::map<std::string, std::vector<Candidate>>& candidates, Findings* f,
-                    std::ostringstream* text) const {
+  json MultiCharges(const Scene& scene, const UnitGrid& grid, const std::map<std::string, std::vector<Candidate>>& candidates,
+                    Findings* f, std::ostringstream* text) const {
     json out = json::array();
     for (const auto& [target_id, options] : candidates) {
       std::vector<std::string> ids;
@@ -306,9 +451,15 @@ class KowRuleset : public Ruleset {
         for (int i = 0; i < n; ++i)
           if (mask >> i & 1) members.push_back(ids[i]);
         // Obstacles: every placed unit but the target and the members (they move), and blocking terrain.
+        // The chargers end flush against the target: only units within two of their diagonals of it can
+        // be in the way.
+        double reach = 0.0;
+        for (const Candidate& c : options) reach = std::max(reach, 2.0 * std::hypot(c.on.base.width_mm, c.on.base.depth_mm));
+        const int target_index = static_cast<int>(&target - scene.units.data());
         std::vector<geom::Polygon> shapes;
         std::vector<std::string> names;
-        for (const Unit& o : scene.units) {
+        for (int oi : grid.Near(target_index, reach + 1.0)) {
+          const Unit& o = scene.units[oi];
           if (!o.pose || o.id == target_id || std::find(members.begin(), members.end(), o.id) != members.end()) continue;
           for (const geom::Base& b : BasesOf(o)) {
             shapes.push_back(geom::PolygonCcw(b));
@@ -393,11 +544,27 @@ class KowRuleset : public Ruleset {
     return out;
   }
 
-  static std::vector<std::reference_wrapper<const Unit>> SortedEnemies(const Scene& scene, const Unit& u) {
-    std::vector<std::reference_wrapper<const Unit>> out;
-    for (const Unit& o : scene.units)
-      if (&o != &u && o.pose && o.side != u.side) out.push_back(o);
-    std::sort(out.begin(), out.end(), [](const Unit& x, const Unit& y) { return x.id < y.id; });
+  // Seed 8: the seven movement orders.
+  static const std::vector<std::string>& Orders() {
+    static const std::vector<std::string> orders = {"halt", "change_facing", "advance", "back", "sidestep", "at_the_double", "charge"};
+    return orders;
+  }
+  static bool ValidOrder(const std::string& o) { return std::find(Orders().begin(), Orders().end(), o) != Orders().end(); }
+  static std::string OrderList() {
+    std::string list;
+    for (const std::string& o : Orders()) list += (list.empty() ? "" : ", ") + o;
+    return list;
+  }
+  // A declared true/false; anything else is an input error at its line.
+  static bool DeclaredFlag(const Scene& scene, const std::string& unit, const std::string& key) {
+    const Declared* d = scene.declarations.Find(unit, key);
+    if (!d) return false;
+    if (!d->value.is_boolean()) throw InputError(scene.source, d->line, "declarations for " + unit + ": " + key + " must be true or false");
+    return d->value.get<bool>();
+  }
+  static std::string Words(std::string_view s) {
+    std::string out(s);
+    std::replace(out.begin(), out.end(), '_', ' ');
     return out;
   }
 

@@ -4,11 +4,15 @@
 // passes through and the states they change to. CheckMove judges what a state forbids (a unit in a
 // state of Firing doing anything, unlimbered artillery moving) and what a fleeing move does.
 #include <cmath>
+#include <string_view>
+#include <unordered_map>
 #include <sstream>
 
 #include "rules/geometry/base.h"
 #include "rules/geometry/coverage.h"
+#include "rules/declaration_keys.h"
 #include "rules/input_error.h"
+#include "rules/overlaps.h"
 #include "rules/ruleset.h"
 #include "rules/scene_drawing.h"
 #include "rules/states/unit_states.h"
@@ -38,16 +42,21 @@ class StatesRuleset : public Ruleset {
   explicit StatesRuleset(const RulesetOptions& options)
       : config_(states::LoadStatesConfig((options.assets_dir.empty() ? AssetsDir() : options.assets_dir) + "/rulesets/states.yaml")) {}
 
-  RulesetInfo Info() const override { return {"states", config_.title, "in", geom::ArcModel::kTotsk, {}}; }
+  RulesetInfo Info() const override {
+    RulesetInfo info{"states", config_.title, "in", geom::ArcModel::kTotsk, {}};
+    info.unit_mm = config_.mm_per_unit;
+    return info;
+  }
 
   Findings Analyze(const Scene& scene) const override {
     const states::StatesConfig& c = config_;
+    CheckDeclarationKeys(scene, "states", kKeys);
     const states::StateTable table = states::ResolveStates(scene, c);
     Findings f;
     f.ruleset = "states";
     AppendSceneOutlines(scene, &f.drawing);
     std::ostringstream text;
-    text << c.title << "\n";
+    text << c.title << " (units eager, not firing, artillery unlimbered, are not listed)\n";
 
     // Fleeing moves first: they change the states the report shows as "after".
     std::map<std::string, std::vector<std::string>> passed_by;  // unit -> fleeing units
@@ -78,8 +87,13 @@ class StatesRuleset : public Ruleset {
     }
 
     json units = json::array();
+    std::unordered_map<std::string_view, const Unit*> by_id;  // one look-up per unit, not a scan of the scene
+    for (const Unit& x : scene.units) by_id.emplace(x.id, &x);
+    std::vector<geom::Polygon> built_up;
+    for (const Terrain& t : scene.terrain)
+      if (c.built_up_terrain.count(t.type)) built_up.push_back(t.polygon);
     for (const states::UnitState& s : table.units) {
-      const Unit& u = *scene.FindUnit(s.unit);
+      const Unit& u = *by_id.at(s.unit);
       json effects = json::array();
       std::map<std::string, int> mods;
       auto add = [&](const std::string& key) {
@@ -105,9 +119,6 @@ class StatesRuleset : public Ruleset {
         if (u.HasTag(c.faster_tag)) faster.push_back("veteran troops");
         if (u.formation == "square") faster.push_back("troops in square");
         if (u.pose) {
-          std::vector<geom::Polygon> built_up;
-          for (const Terrain& t : scene.terrain)
-            if (c.built_up_terrain.count(t.type)) built_up.push_back(t.polygon);
           const geom::Base b = Footprint(u);
           if (!built_up.empty() && geom::AreaInsideAny(b, built_up) >= c.built_up_share * b.width_mm * b.depth_mm - 1e-6)
             faster.push_back("troops in a Built-Up Area");
@@ -124,11 +135,29 @@ class StatesRuleset : public Ruleset {
                               {"note", "the seed gives no dice, pass score or size of these factors for any Morale Check"}};
       }
       units.push_back(ju);
-      text << "  " << s.unit << ": " << s.state << (s.firing ? ", firing" : "") << (s.limbered ? ", limbered" : "") << " ("
-           << s.state_source << ")";
-      for (const auto& [what, v] : mods) text << " " << what << " " << (v > 0 ? "+" : "") << v;
-      if (passed_by.count(s.unit)) text << " -> " << after[s.unit] << " (passed through by a fleeing unit)";
-      text << "\n";
+      // Text: only what differs from a unit's normal state (eager, not firing, artillery unlimbered), where
+      // it comes from in words, and its effects by name.
+      const bool normal = s.state == c.states.at(s.type).front() && !s.firing && !s.limbered && !passed_by.count(s.unit);
+      if (!normal) {
+        text << "  " << s.unit << ": " << s.state;
+        if (s.state_source == "declared") text << " (declared)";
+        else if (s.state_source.rfind("token", 0) == 0) text << " (" << s.state_source << " beside it)";
+        if (s.firing) text << ", in a state of Firing";
+        if (s.limbered) text << ", limbered";
+        std::string effects;
+        for (const auto& [what, v] : mods) {
+          const std::string name = what == "charger_morale" ? "a charger's morale roll against it" : what;
+          effects += (effects.empty() ? "" : ", ") + std::string(v > 0 ? "+" : "") + std::to_string(v) + " " + name;
+        }
+        if (!effects.empty()) text << ": " << effects << " (seed 7)";
+        if (s.firing) text << "; can do nothing else (seed 83)";
+        if (passed_by.count(s.unit)) {
+          std::string by;
+          for (const std::string& id : passed_by[s.unit]) by += (by.empty() ? "" : ", ") + id;
+          text << "; passed through by fleeing " << by << ": becomes " << after[s.unit] << " (seed 33, 59)";
+        }
+        text << "\n";
+      }
       if (u.pose) {
         std::string label = s.state;
         if (s.firing) label += ", firing";
@@ -168,10 +197,12 @@ class StatesRuleset : public Ruleset {
     }
     f.report = {{"ruleset", "states"}, {"units", units}, {"tokens", tokens}, {"flights", flights}};
     f.text = text.str();
+    AppendOverlaps(scene, kOverlapToleranceMm, &f);
     return f;
   }
 
   MoveCheck CheckMove(const Scene& scene, const MoveRequest& move) const override {
+    CheckDeclarationKeys(scene, "states", kKeys);
     const states::StateTable table = states::ResolveStates(scene, config_);
     const Unit* u = scene.FindUnit(move.unit);
     if (!u || !u->pose) throw InputError(scene.source, 0, "no placed unit '" + move.unit + "' in the scene");
@@ -201,8 +232,17 @@ class StatesRuleset : public Ruleset {
           passes.push_back({{"unit", p.unit}, {"before", p.before}, {"after", p.after}});
       }
     }
+    // No move, ordered or a flight, may end inside another base (rules/overlaps.h).
+    json overlaps = json::array();
+    for (const UnitOverlap& o : OverlapsAt(scene, *u, move.to)) {
+      overlaps.push_back(ToJson(o));
+      if (m.legal) {
+        m.legal = false;
+        m.illegal_reason = "ends on top of another base: " + Describe(o) + " (bases may not overlap)";
+      }
+    }
     m.report = {{"ruleset", "states"}, {"unit", move.unit}, {"state", s ? json(s->state) : json(nullptr)},
-                {"legal", m.legal}, {"kinds", m.kinds}, {"passes_through", passes}};
+                {"legal", m.legal}, {"kinds", m.kinds}, {"passes_through", passes}, {"overlaps", overlaps}};
     if (!m.legal) m.report["illegal_reason"] = m.illegal_reason;
     m.text = move.unit + (m.legal ? ": legal" : ": illegal: " + m.illegal_reason) + "\n";
     for (const json& p : passes)
@@ -212,6 +252,10 @@ class StatesRuleset : public Ruleset {
   }
 
  private:
+  // What a player may declare under these rules (seed 003): the state and the markers, where a routed
+  // unit flees to, and a general attached (faster recovery, seed 7).
+  inline static const std::vector<std::string> kKeys = {"state", "firing", "limbered", "flee_to", "general_attached"};
+
   static Pose ReadPose(const Scene& scene, const Declared* d, const Pose& from) {
     const json& v = d->value;
     if (!v.is_object() || !v.contains("x_mm") || !v.contains("y_mm") || !v["x_mm"].is_number() || !v["y_mm"].is_number())

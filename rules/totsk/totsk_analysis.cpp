@@ -15,6 +15,7 @@
 #include "rules/input_error.h"
 #include "rules/totsk/totsk_geometry.h"
 #include "rules/totsk/totsk_units.h"
+#include "rules/unit_grid.h"
 
 namespace vedette::totsk {
 
@@ -57,6 +58,30 @@ class Analyzer {
     std::map<std::string, int> sides;
     for (const Unit* u : units_) side_.push_back(sides.emplace(u->side, int(sides.size())).first->second);
     tol_ = d.tolerances;
+    // Step 0: who is near whom. No rule reaches further than the longest of its distances (artillery
+    // and bombardment 6 BW, the threat distance, rear support, the generals' 2 BW) in the largest BW
+    // on the table: every pair further apart is skipped without a look, and every loop over "each
+    // other unit" runs over these neighbours (in scene order, as before).
+    double max_bw = 0.0;
+    for (double b : bw_) max_bw = std::max(max_bw, b);
+    const MoraleRanges& qrs = d.ranges_qrs;
+    const MoraleRanges& faq = d.ranges_faq;
+    const double reach_bw = std::max({d.bombardment_range_bw, qrs.artillery, qrs.foot, qrs.light_infantry, qrs.cavalry, faq.artillery,
+                                      faq.foot, faq.light_infantry, faq.cavalry, s.ThreatBw(d), d.threat_distance_qrs_bw,
+                                      d.threat_distance_faq_bw, d.zoc_depth_bw, d.rear_support_infantry_bw,
+                                      d.rear_support_cavalry_bw, d.secure_distance_bw, d.flank_support_distance_bw,
+                                      d.general_reroll_bw, d.artillery_far_bw});
+    const double reach_mm = reach_bw * max_bw + tol_.contact_mm + 2.0;
+    const UnitGrid grid(scene);
+    std::vector<int> placed_index(scene.units.size(), -1);
+    for (size_t i = 0, k = 0; i < scene.units.size(); ++i)
+      if (scene.units[i].pose) placed_index[i] = static_cast<int>(k++);
+    nbr_.assign(n_, {});
+    for (size_t i = 0, k = 0; i < scene.units.size(); ++i) {
+      if (!scene.units[i].pose) continue;
+      for (int j : grid.Near(static_cast<int>(i), reach_mm)) nbr_[k].push_back(static_cast<size_t>(placed_index[j]));
+      ++k;
+    }
   }
 
   TotskAnalysis Run();
@@ -109,13 +134,26 @@ class Analyzer {
   std::vector<double> radius_;  // half the footprint's diagonal, mm
   std::vector<int> side_;       // the units' sides numbered, so telling enemies apart compares no strings
   size_t n_ = 0;
-  std::vector<std::vector<Cause>> cause_;           // [enemy][unit]
+  std::vector<std::vector<size_t>> nbr_;  // per unit: the units within every rule's reach, ascending (not itself)
+  // Position of v in nbr_[u], or -1.
+  int Slot(size_t u, size_t v) const {
+    const auto& l = nbr_[u];
+    const auto it = std::lower_bound(l.begin(), l.end(), v);
+    return it != l.end() && *it == v ? static_cast<int>(it - l.begin()) : -1;
+  }
+  const Cause& CauseAt(size_t e, size_t u) const {
+    static const Cause kNone;
+    if (cause_[e].empty()) return kNone;
+    const int k = Slot(e, u);
+    return k < 0 ? kNone : cause_[e][k];
+  }
+  std::vector<std::vector<Cause>> cause_;           // [enemy][slot of the unit in nbr_[enemy]]
   std::vector<std::string> target_;                 // per unit: the unit its one test falls on
   std::vector<std::vector<std::string>> in_range_by_;  // per unit: enemies whose -2 it takes
   std::vector<bool> secure_;
-  std::vector<std::vector<geom::Contact>> contact_;  // [a][b]: FindContact(a, b)
+  std::vector<std::vector<geom::Contact>> contact_;  // [a][slot of b in nbr_[a]]: FindContact(a, b)
   std::vector<bool> acts_, can_fire_, enemy_contact_;
-  std::vector<std::vector<bool>> bombard_;          // [gun][unit]
+  std::vector<std::vector<bool>> bombard_;          // [gun][slot of the unit in nbr_[gun]]
   std::vector<std::vector<std::string>> rear_support_;  // per unit, filled in step 3
   std::set<std::string> supporting_;                // units giving rear support to some unit
   std::vector<std::pair<bool, bool>> secure_sides_;
@@ -197,7 +235,11 @@ Cause Analyzer::CauseOn(size_t e, size_t u) const {
 }
 
 // QRS reason 4: artillery bombarding up to 6 BW, straight ahead, beyond its own firing range.
-bool Analyzer::BombardCandidate(size_t e, size_t u) const { return bombard_.empty() ? ComputeBombard(e, u) : bombard_[e][u]; }
+bool Analyzer::BombardCandidate(size_t e, size_t u) const {
+  if (bombard_.empty()) return ComputeBombard(e, u);
+  const int k = Slot(e, u);
+  return k >= 0 && bombard_[e][k];
+}
 
 bool Analyzer::ComputeBombard(size_t e, size_t u) const {
   const Unit& E = *units_[e];
@@ -220,7 +262,10 @@ std::optional<Side> Analyzer::ThreatSide(size_t e, size_t u) const {
 bool Analyzer::InContactWithEnemy(size_t i) const { return enemy_contact_[i]; }
 
 geom::Contact Analyzer::ContactOf(size_t a, size_t b) const {
-  if (!contact_.empty()) return contact_[a][b];
+  if (!contact_.empty()) {
+    const int k = Slot(a, b);
+    return k < 0 ? geom::Contact{} : contact_[a][k];
+  }
   return a != b && !Far(a, b, tol_.contact_mm) ? geom::FindContact(fp_[a], fp_[b], tol_.contact_mm) : geom::Contact{};
 }
 
@@ -256,18 +301,27 @@ void Analyzer::CacheUnits() {
 
 void Analyzer::Cache() {
   CacheUnits();
-  contact_.assign(n_, std::vector<geom::Contact>(n_));
-  for (size_t i = 0; i < n_; ++i)
-    for (size_t j = 0; j < n_; ++j)
-      if (i != j && !Far(i, j, tol_.contact_mm)) contact_[i][j] = geom::FindContact(fp_[i], fp_[j], tol_.contact_mm);
+  contact_.assign(n_, {});
+  for (size_t i = 0; i < n_; ++i) {
+    contact_[i].resize(nbr_[i].size());
+    for (size_t k = 0; k < nbr_[i].size(); ++k) {
+      const size_t j = nbr_[i][k];
+      if (!Far(i, j, tol_.contact_mm) && geom::BaseGap(fp_[i], fp_[j]) <= tol_.contact_mm + 1e-6)
+        contact_[i][k] = geom::FindContact(fp_[i], fp_[j], tol_.contact_mm);
+    }
+  }
   enemy_contact_.assign(n_, false);
   for (size_t i = 0; i < n_; ++i) {
-    for (size_t j = 0; j < n_; ++j)
-      if (j != i && Enemy(i, j) && !IsGeneral(*units_[j]) && contact_[i][j].in_contact) enemy_contact_[i] = true;
+    for (size_t k = 0; k < nbr_[i].size(); ++k) {
+      const size_t j = nbr_[i][k];
+      if (Enemy(i, j) && !IsGeneral(*units_[j]) && contact_[i][k].in_contact) enemy_contact_[i] = true;
+    }
   }
-  bombard_.assign(n_, std::vector<bool>(n_, false));
-  for (size_t e = 0; e < n_; ++e)
-    for (size_t u = 0; u < n_; ++u) bombard_[e][u] = ComputeBombard(e, u);
+  bombard_.assign(n_, {});
+  for (size_t e = 0; e < n_; ++e) {
+    bombard_[e].resize(nbr_[e].size());
+    for (size_t k = 0; k < nbr_[e].size(); ++k) bombard_[e][k] = ComputeBombard(e, nbr_[e][k]);
+  }
 }
 
 // QRS "+1 Rear sup. w/1BW Inf., 2BW Cav"; FAQ: any part behind counts, a unit in contact cannot
@@ -275,7 +329,7 @@ void Analyzer::Cache() {
 std::vector<std::string> Analyzer::RearSupport(size_t u) const {
   std::vector<std::string> out;
   if (IsGeneral(*units_[u])) return out;
-  for (size_t s = 0; s < n_; ++s) {
+  for (size_t s : nbr_[u]) {
     if (s == u || Enemy(s, u) || !Acts(s)) continue;
     const Unit& S = *units_[s];
     if (S.type != UnitType::kInfantry && S.type != UnitType::kCavalry) continue;
@@ -297,7 +351,7 @@ void Analyzer::Secure(size_t u, UnitAnalysis* a) const {
        {std::tuple{geom::Edge::kLeft, geom::OutsideLeftLine(fp_[u]), &a->secure_left},
         std::tuple{geom::Edge::kRight, geom::OutsideRightLine(fp_[u]), &a->secure_right}}) {
     const geom::Segment seg = geom::EdgeSegment(fp_[u], edge);
-    for (size_t f = 0; f < n_; ++f) {
+    for (size_t f : nbr_[u]) {
       if (f == u || Enemy(f, u) || IsGeneral(*units_[f])) continue;
       if (line.SignedDistance(fp_[f].centre_mm) <= 0.0 || Far(f, u, reach)) continue;  // not on that side / far
       if (SegmentToPolygon(seg, geom::PolygonCcw(fp_[f])) <= reach) list->push_back(Id(f));
@@ -362,8 +416,8 @@ std::optional<TargetChoice> Analyzer::ChooseTarget(size_t e, std::vector<std::st
     double dist, lateral;
   };
   std::vector<Cand> cands;
-  for (size_t u = 0; u < n_; ++u) {
-    const Cause& c = cause_[e][u];
+  for (size_t u : nbr_[e]) {
+    const Cause& c = CauseAt(e, u);
     if (!c.kind.empty()) cands.push_back({u, c.Rank(), c.distance_mm, LateralOffset(fp_[e], fp_[u])});
     else if (BombardCandidate(e, u))
       cands.push_back({u, 2, geom::BaseToBase(fp_[e], fp_[u]).distance_mm, LateralOffset(fp_[e], fp_[u])});
@@ -402,8 +456,8 @@ void Analyzer::Morale(size_t u, UnitAnalysis* a) {
   const Unit& U = *units_[u];
   // Step 1: the reasons, one per enemy; a bombardment by two or more guns is one more.
   std::vector<size_t> guns, guns_on_target;
-  for (size_t e = 0; e < n_; ++e) {
-    const Cause& c = cause_[e][u];
+  for (size_t e : nbr_[u]) {
+    const Cause& c = CauseAt(e, u);
     if (!c.kind.empty()) {
       MoraleReason r;
       r.by = Id(e);
@@ -450,7 +504,7 @@ void Analyzer::Morale(size_t u, UnitAnalysis* a) {
     if ((r.kind == "under_fire" || r.kind == "bombardment") && r.imposed) {
       fired_on = true;
       for (const std::string& id : r.kind == "bombardment" ? r.group : std::vector<std::string>{r.by})
-        for (size_t e = 0; e < n_; ++e)
+        for (size_t e : nbr_[u])
           if (Id(e) == id && target_[e] == U.id) firers.push_back(e);
     }
   }
@@ -486,10 +540,11 @@ void Analyzer::Morale(size_t u, UnitAnalysis* a) {
       if (r.kind != "bombardment") causers.insert(r.by);
     for (const MoraleReason& r : a->reasons) {
       if (r.kind == "bombardment") continue;
-      size_t e = 0;
-      while (Id(e) != r.by) ++e;
+      size_t e = nbr_[u].front();
+      for (size_t x : nbr_[u])
+        if (Id(x) == r.by) e = x;
       // Flank support: a friend of the enemy beside it, with no target of its own (FAQ "Flank support").
-      for (size_t f = 0; f < n_; ++f) {
+      for (size_t f : nbr_[e]) {
         if (f == e || Enemy(f, e) || !Acts(f) || causers.count(Id(f)) || !target_[f].empty()) continue;
         const Unit& F = *units_[f];
         if (F.type != UnitType::kInfantry && F.type != UnitType::kCavalry) continue;
@@ -530,9 +585,9 @@ void Analyzer::Morale(size_t u, UnitAnalysis* a) {
     if (!inferior.empty()) add("fired_on_by_inferior_or_li", inferior);
   }
   std::vector<std::string> contact_inf, contact_cav, contact_non_li;
-  for (size_t e = 0; e < n_; ++e) {
+  for (size_t e : nbr_[u]) {
     if (e == u || !Enemy(e, u) || IsGeneral(*units_[e])) continue;
-    if (!contact_[u][e].in_contact) continue;
+    if (!ContactOf(u, e).in_contact) continue;
     const Unit& E = *units_[e];
     if (E.type == UnitType::kInfantry && !IsLightInfantry(E)) contact_inf.push_back(E.id);
     if (E.type == UnitType::kCavalry) contact_cav.push_back(E.id);
@@ -590,10 +645,10 @@ void Analyzer::Morale(size_t u, UnitAnalysis* a) {
 // before acting, -1 for each additional gun and for a failed morale test last turn.
 void Analyzer::ActionTests(size_t u, UnitAnalysis* a) const {
   std::vector<std::string> guns, li;
-  for (size_t e = 0; e < n_; ++e) {
+  for (size_t e : nbr_[u]) {
     if (target_[e] != Id(u)) continue;
     if (units_[e]->type == UnitType::kArtillery) guns.push_back(Id(e));
-    else if (IsLightInfantry(*units_[e]) && cause_[e][u].kind == "under_fire") li.push_back(Id(e));
+    else if (IsLightInfantry(*units_[e]) && CauseAt(e, u).kind == "under_fire") li.push_back(Id(e));
   }
   if (guns.empty() && li.empty()) return;
   std::vector<Modifier> mods;
@@ -628,7 +683,7 @@ Cause Analyzer::CauseWithSecurity(size_t e, size_t u, const UnitAnalysis* secure
 // QRS "Zone of control: 1 BW in front" of any of the enemy's bases.
 std::vector<std::string> Analyzer::ZocOf(size_t u) const {
   std::vector<std::string> out;
-  for (size_t e = 0; e < n_; ++e) {
+  for (size_t e : nbr_[u]) {
     if (!Enemy(e, u) || IsGeneral(*units_[e])) continue;
     if (Far(e, u, d_.zoc_depth_bw * bw_[e])) continue;
     for (const geom::Base& b : bases_[e])
@@ -658,11 +713,11 @@ TotskAnalysis Analyzer::RunFor(const std::string& id) {
     target_.assign(n_, "");
     cause_.assign(n_, {});
     std::vector<std::string> notes;
-    for (size_t e = 0; e < n_; ++e) {
+    for (size_t e : nbr_[u]) {
       if (units_[e]->type != UnitType::kArtillery && !IsLightInfantry(*units_[e])) continue;
       if (CauseOn(e, u).kind.empty() && !BombardCandidate(e, u)) continue;
-      cause_[e].resize(n_);
-      for (size_t v = 0; v < n_; ++v) cause_[e][v] = CauseWithSecurity(e, v, nullptr);
+      cause_[e].resize(nbr_[e].size());
+      for (size_t k = 0; k < nbr_[e].size(); ++k) cause_[e][k] = CauseWithSecurity(e, nbr_[e][k], nullptr);
       if (const auto choice = ChooseTarget(e, &notes)) target_[e] = choice->target;
     }
     ActionTests(u, &a);
@@ -691,9 +746,11 @@ TotskAnalysis Analyzer::Run() {
     secure_[u] = a.secure;
   }
   // Step 2: every enemy's reasons on every unit.
-  cause_.assign(n_, std::vector<Cause>(n_));
-  for (size_t e = 0; e < n_; ++e)
-    for (size_t u = 0; u < n_; ++u) cause_[e][u] = CauseWithSecurity(e, u, &out.units[u]);
+  cause_.assign(n_, {});
+  for (size_t e = 0; e < n_; ++e) {
+    cause_[e].resize(nbr_[e].size());
+    for (size_t k = 0; k < nbr_[e].size(); ++k) cause_[e][k] = CauseWithSecurity(e, nbr_[e][k], &out.units[nbr_[e][k]]);
+  }
   ChooseTargets(&out);
   // Step 3: zone of control, threats behind flanks and rear, rear support.
   in_range_by_.assign(n_, {});
@@ -702,7 +759,7 @@ TotskAnalysis Analyzer::Run() {
     UnitAnalysis& a = out.units[u];
     if (a.general) continue;
     a.zoc_of = ZocOf(u);
-    for (size_t e = 0; e < n_; ++e) {
+    for (size_t e : nbr_[u]) {
       if (!Enemy(e, u) || IsGeneral(*units_[e]) || !Acts(e)) continue;
       if (Far(e, u, std::max(d_.zoc_depth_bw * bw_[e], threat_bw * bw_[u]))) continue;
       const auto side = ThreatSide(e, u);
@@ -723,14 +780,14 @@ TotskAnalysis Analyzer::Run() {
   // Step 4: each enemy able to make a test and standing behind flank or rear gives its -2 to one unit.
   for (size_t e = 0; e < n_; ++e) {
     std::vector<size_t> cands;
-    for (size_t u = 0; u < n_; ++u)
-      if (!cause_[e][u].kind.empty() && ThreatSide(e, u)) cands.push_back(u);
+    for (size_t u : nbr_[e])
+      if (!CauseAt(e, u).kind.empty() && ThreatSide(e, u)) cands.push_back(u);
     if (cands.empty()) continue;
     std::sort(cands.begin(), cands.end(), [&](size_t x, size_t y) {
       const bool tx = target_[e] == Id(x), ty = target_[e] == Id(y);
       if (tx != ty) return tx;
-      if (std::abs(cause_[e][x].distance_mm - cause_[e][y].distance_mm) > tol_.line_mm)
-        return cause_[e][x].distance_mm < cause_[e][y].distance_mm;
+      if (std::abs(CauseAt(e, x).distance_mm - CauseAt(e, y).distance_mm) > tol_.line_mm)
+        return CauseAt(e, x).distance_mm < CauseAt(e, y).distance_mm;
       const double lx = LateralOffset(fp_[e], fp_[x]), ly = LateralOffset(fp_[e], fp_[y]);
       if (std::abs(lx - ly) > tol_.line_mm) return lx < ly;
       return Id(x) < Id(y);
@@ -743,7 +800,7 @@ TotskAnalysis Analyzer::Run() {
     if (a.general) continue;
     Morale(u, &a);
     ActionTests(u, &a);
-    for (size_t g = 0; g < n_; ++g)
+    for (size_t g : nbr_[u])
       if (IsGeneral(*units_[g]) && !Enemy(g, u) &&
           geom::BaseToBase(fp_[g], fp_[u]).distance_mm <= d_.general_reroll_bw * bw_[u] + tol_.line_mm)
         a.reroll_by.push_back(Id(g));

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 
 #include "rules/geometry/contact.h"
 #include "rules/geometry/corridor.h"
 #include "rules/geometry/sweep.h"
+#include "rules/overlaps.h"
 #include "rules/totsk/totsk_analysis.h"
 #include "rules/totsk/totsk_geometry.h"
 #include "rules/totsk/totsk_report.h"
@@ -15,6 +17,12 @@
 namespace vedette::totsk {
 
 namespace {
+
+std::string Mm(double mm) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g mm", mm);
+  return buf;
+}
 
 nlohmann::json PoseJson(const Pose& p) {
   auto r = [](double v) { return std::round(v * 10.0) / 10.0; };
@@ -249,6 +257,7 @@ MoveCheck MoveJudge::Run() {
     return a;
   };
   nlohmann::json contacts = nlohmann::json::array();
+  nlohmann::json overlaps = nlohmann::json::array();
   std::vector<std::string> contact_kinds;
   std::vector<const Unit*> contacted;
   bool in_combat_at_start = false;
@@ -273,10 +282,14 @@ MoveCheck MoveJudge::Run() {
       continue;
     const bool enemy = o.side != U.side;
     const geom::Contact c = geom::FindContact(to_fp, ofp, tol.contact_mm);
-    const double overlap = geom::OverlapArea(to_fp, geom::PolygonCcw(ofp));
     const double allowed_overlap = tol.contact_mm * std::min(to_fp.width_mm, ofp.width_mm);
-    if (overlap > allowed_overlap) {
-      Illegal("ends on top of " + o.id);
+    // No move may end inside another base. Bases pushed into contact by hand overlap a little: deeper
+    // than the contact slack (tolerances.contact_mm) it is an overlap, of any size or shape.
+    const UnitOverlap ov{U.id, o.id, UnitsOverlap(moved, o)};
+    if (ov.overlap.overlapping && ov.overlap.depth_mm > tol.contact_mm) {
+      Illegal("ends on top of another base: " + Describe(ov) + " (deeper than the " + Mm(tol.contact_mm) +
+              " contact slack; bases may not overlap)");
+      overlaps.push_back(ToJson(ov));
       continue;
     }
     const bool touching_now = geom::FindContact(from_fp, ofp, tol.contact_mm).in_contact;
@@ -309,6 +322,7 @@ MoveCheck MoveJudge::Run() {
     }
   }
   report["contacts"] = contacts;
+  report["overlaps"] = overlaps;
   for (const std::string& k : contact_kinds)
     if (std::find(kinds_.begin(), kinds_.end(), k) == kinds_.end()) kinds_.push_back(k);
   if (move_.second_move) kinds_.push_back("second_move");

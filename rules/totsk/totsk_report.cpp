@@ -1,8 +1,11 @@
 #include "rules/totsk/totsk_report.h"
 
+#include <cctype>
 #include <cmath>
 #include <iomanip>
 #include <sstream>
+#include <string_view>
+#include <unordered_map>
 
 #include "rules/geometry/corridor.h"
 #include "rules/scene_drawing.h"
@@ -20,11 +23,6 @@ nlohmann::json ModifiersJson(const std::vector<Modifier>& mods) {
   return out;
 }
 
-std::string List(const std::vector<std::string>& v) {
-  std::string s;
-  for (const std::string& x : v) s += (s.empty() ? "" : ",") + x;
-  return s.empty() ? "-" : s;
-}
 
 DrawPrimitive Prim(DrawKind kind, DrawStyle style, std::vector<geom::Vec2> pts, const std::string& layer,
                    const std::string& unit) {
@@ -78,13 +76,26 @@ Findings MakeFindings(const TotskData& data, const TotskSettings& settings, cons
   const std::string& active = scene.declarations.active_side;
   nlohmann::json units = nlohmann::json::array();
   std::ostringstream text;
-  text << "Twilight of the Soldier Kings (threat distance " << settings.ThreatBw(data) << " BW, "
-       << settings.morale_ranges << " morale ranges";
-  text << (active.empty() ? "; no active side declared: every unit's tests shown" : "; active side: " + active) << ")\n";
+  {
+    const MoraleRanges& r = settings.Ranges(data);
+    const std::string source = settings.morale_ranges == "qrs" ? "QRS" : "FAQ";
+    text << "Twilight of the Soldier Kings (threat distance " << settings.ThreatBw(data) << " BW"
+         << (settings.threat_distance_bw ? " as set" : settings.threat_distance == "qrs" ? " (QRS)" : " (FAQ)")
+         << "; ranges that cause a test (" << source << "): foot " << r.foot << " BW, light infantry " << r.light_infantry
+         << " BW, cavalry " << r.cavalry << " BW, artillery " << r.artillery << " BW";
+    text << (active.empty() ? "; no active side declared: every unit's tests shown"
+                            : "; active side " + active + ": the other side's morale tests, " + active + "'s action tests")
+         << "; units with nothing to report are not listed)\n";
+  }
   AppendSceneOutlines(scene, &f.drawing);
 
+  // Units by id, looked up once each (Scene::FindUnit scans the scene: on a 300-unit table that was
+  // most of the report's time).
+  std::unordered_map<std::string_view, const Unit*> by_id;
+  for (const Unit& x : scene.units) by_id.emplace(x.id, &x);
+  auto unit = [&](const std::string& id) -> const Unit& { return *by_id.at(id); };
   for (const UnitAnalysis& a : analysis.units) {
-    const Unit& u = *scene.FindUnit(a.id);
+    const Unit& u = unit(a.id);
     nlohmann::json j = {{"id", a.id}, {"side", u.side}, {"type", std::string(ToString(u.type))}};
     if (a.general) {
       j["general"] = true;
@@ -126,25 +137,58 @@ Findings MakeFindings(const TotskData& data, const TotskSettings& settings, cons
       for (const ActionTest& t : a.action_tests) actions.push_back(ActionTestJson(t));
     j["action_tests"] = actions;
     j["assumptions"] = a.assumptions;
-    units.push_back(j);
+    units.push_back(std::move(j));
 
-    // Text: one line per unit, a second for a test.
-    text << "  " << std::left << std::setw(6) << a.id << " ZOC of: " << List(a.zoc_of) << "  flank L: " << List(a.left_flank)
-         << " R: " << List(a.right_flank) << "  rear: " << List(a.rear) << "  rear support: " << List(a.rear_support);
-    if (a.infantry) text << "  " << (a.secure ? "secure" : "not secure");
-    text << "\n";
+    // Text: what holds for the unit, in words, then each test it must take, why, by whom, with every
+    // modifier and the unit causing it. A unit with nothing of the kind is not listed.
+    std::vector<std::string> facts;
+    auto ids = [](const std::vector<std::string>& v) {
+      std::string out;
+      for (const std::string& x : v) out += (out.empty() ? "" : ", ") + x;
+      return out;
+    };
+    if (!a.zoc_of.empty()) facts.push_back("in the zone of control of " + ids(a.zoc_of) + " (may only move straight ahead or back)");
+    if (!a.left_flank.empty()) facts.push_back("enemy behind its left flank: " + ids(a.left_flank));
+    if (!a.right_flank.empty()) facts.push_back("enemy behind its right flank: " + ids(a.right_flank));
+    if (!a.rear.empty()) facts.push_back("enemy behind its rear: " + ids(a.rear));
+    if (!a.light_threats.empty()) facts.push_back("light troops behind a flank or the rear: " + ids(a.light_threats) + " (no penalty)");
+    if (!a.rear_support.empty()) facts.push_back("rear support from " + ids(a.rear_support));
+    std::ostringstream tests_text;
     if (tests) {
-      text << "         morale " << (a.total > 0 ? "+" : "") << a.total << ": " << MoraleOddsText(a.odds) << "  (";
-      bool first = true;
-      for (const Modifier& m : a.modifiers) {
-        text << (first ? "" : "; ") << (m.value > 0 ? "+" : "") << m.value << " " << m.rule;
-        first = false;
+      std::string why;
+      for (const MoraleReason& r : a.reasons)
+        if (r.imposed) why += (why.empty() ? "" : "; ") + r.reason + " (" + (r.group.empty() ? r.by : ids(r.group)) + ")";
+      tests_text << "      morale test: " << why << "\n        ";
+      if (a.modifiers.empty()) tests_text << "no modifier";
+      for (size_t i = 0; i < a.modifiers.size(); ++i) {
+        const Modifier& m = a.modifiers[i];
+        tests_text << (i ? ", " : "") << (m.value > 0 ? "+" : "") << m.value << " " << m.rule;
+        if (!m.by.empty()) tests_text << " (" << ids(m.by) << ")";
       }
-      text << ")\n";
+      tests_text << "; total " << (a.total > 0 ? "+" : "") << a.total << " on 2D6: " << MoraleOddsText(a.odds);
+      if (!a.reroll_by.empty()) tests_text << "; " << ids(a.reroll_by) << " may re-roll it";
+      tests_text << "\n";
     }
-    for (const auto& t : j["action_tests"])
-      text << "         action test: " << t["reason"].get<std::string>() << " - " << t["difficulty"].get<std::string>()
-           << " " << t["need"].get<int>() << "+, " << Percent(t["p_success"].get<double>()) << "% to pass\n";
+    if (acts)
+      for (const ActionTest& t : a.action_tests) {
+        tests_text << "      action test before it acts: " << t.test.reason;
+        if (!t.by.empty()) tests_text << " (" << ids(t.by) << ")";
+        std::string diff = t.difficulty;
+        if (!diff.empty()) diff[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(diff[0])));
+        tests_text << ": " << diff << ", " << t.need << "+ on 1D6";
+        for (const Modifier& m : t.test.modifiers) {
+          tests_text << ", " << (m.value > 0 ? "+" : "") << m.value << " " << m.rule;
+          if (!m.by.empty()) tests_text << " (" << ids(m.by) << ")";
+        }
+        tests_text << ": " << Percent(t.test.p_success) << "% to pass\n";
+      }
+    if (!facts.empty() || !tests_text.str().empty()) {
+      if (a.infantry) facts.push_back(a.secure ? "secure (friends or terrain on both flanks)" : "not secure");
+      text << "  " << a.id << ": ";
+      for (size_t i = 0; i < facts.size(); ++i) text << (i ? "; " : "") << facts[i];
+      if (facts.empty()) text << "no threat";
+      text << "\n" << tests_text.str();
+    }
 
     // Overlay: zone of control, threatened edges linked to their threats, test labels.
     const geom::Base fp = Footprint(u);
@@ -152,20 +196,20 @@ Findings MakeFindings(const TotskData& data, const TotskSettings& settings, cons
                              geom::Corridor(fp, geom::Edge::kFront, data.zoc_depth_bw * scene.BwFor(u)), "zoc", a.id);
     zoc.filled = true;
     zoc.rgba = (SideColour(scene, u.side) & 0xFFFFFF00u) | 0x40u;
-    f.drawing.push_back(zoc);
+    f.drawing.push_back(std::move(zoc));
     for (const auto& [edge, list] : {std::pair{geom::Edge::kLeft, &a.left_flank}, std::pair{geom::Edge::kRight, &a.right_flank},
                                      std::pair{geom::Edge::kRear, &a.rear}}) {
       if (list->empty()) continue;
       const geom::Segment s = geom::EdgeSegment(fp, edge);
       DrawPrimitive e = Prim(DrawKind::kPolyline, DrawStyle::kThreat, {s.a, s.b}, "threats", a.id);
       e.text = edge == geom::Edge::kLeft ? "left flank" : edge == geom::Edge::kRight ? "right flank" : "rear";
-      f.drawing.push_back(e);
+      f.drawing.push_back(std::move(e));
       for (const std::string& id : *list) {
         DrawPrimitive link = Prim(DrawKind::kPolyline, DrawStyle::kThreat,
-                                  {(s.a + s.b) / 2.0, Footprint(*scene.FindUnit(id)).centre_mm}, "threats", a.id);
+                                  {(s.a + s.b) / 2.0, Footprint(unit(id)).centre_mm}, "threats", a.id);
         link.dashed = true;
         link.text = id;
-        f.drawing.push_back(link);
+        f.drawing.push_back(std::move(link));
       }
     }
     if (tests) {
@@ -181,7 +225,7 @@ Findings MakeFindings(const TotskData& data, const TotskSettings& settings, cons
       f.tests.push_back(t);
       DrawPrimitive label = Prim(DrawKind::kLabel, DrawStyle::kTest, {fp.centre_mm}, "tests", a.id);
       label.text = a.id + " morale test " + std::string(a.total > 0 ? "+" : "") + std::to_string(a.total) + ": " + t.odds;
-      f.drawing.push_back(label);
+      f.drawing.push_back(std::move(label));
     }
     if (acts)
       for (const ActionTest& t : a.action_tests) {
@@ -189,7 +233,7 @@ Findings MakeFindings(const TotskData& data, const TotskSettings& settings, cons
         DrawPrimitive label =
             Prim(DrawKind::kLabel, DrawStyle::kTest, {fp.centre_mm - geom::Forward(fp) * fp.depth_mm}, "tests", a.id);
         label.text = a.id + " action test: " + t.test.odds;
-        f.drawing.push_back(label);
+        f.drawing.push_back(std::move(label));
       }
   }
 
@@ -206,21 +250,21 @@ Findings MakeFindings(const TotskData& data, const TotskSettings& settings, cons
                               geom::ToTableFrame(fp, {w + R, v + R}), geom::ToTableFrame(fp, {-w - R, v + R})},
                              "ranges", u.id);
       p.text = "LI fire";
-      f.drawing.push_back(p);
+      f.drawing.push_back(std::move(p));
     } else if (u.type == UnitType::kInfantry || (u.type == UnitType::kArtillery && !Limbered(u))) {
       const double R = (u.type == UnitType::kArtillery ? r.artillery : r.foot) * bw;
       DrawPrimitive p = Prim(DrawKind::kPolygon, DrawStyle::kRange, geom::Corridor(fp, geom::Edge::kFront, R), "ranges", u.id);
       // Every line unit has a fire zone: only the guns' is named on the picture.
       if (u.type == UnitType::kArtillery) p.text = "artillery fire";
-      f.drawing.push_back(p);
+      f.drawing.push_back(std::move(p));
     }
   }
   // Target links: who makes whom test.
   for (const TargetChoice& c : analysis.choices) {
     DrawPrimitive p = Prim(DrawKind::kArrow, DrawStyle::kThreat,
-                           {Footprint(*scene.FindUnit(c.by)).centre_mm, Footprint(*scene.FindUnit(c.target)).centre_mm},
+                           {Footprint(unit(c.by)).centre_mm, Footprint(unit(c.target)).centre_mm},
                            "threats", c.by);
-    f.drawing.push_back(p);  // the arrow says who makes whom test; why is in the report
+    f.drawing.push_back(std::move(p));  // the arrow says who makes whom test; why is in the report
   }
 
   nlohmann::json choices = nlohmann::json::array();

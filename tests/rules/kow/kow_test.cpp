@@ -197,9 +197,16 @@ units:
   - {id: R, side: red, type: infantry, base: {width_mm: 100, depth_mm: 40}, pose: {x_mm: 500, y_mm: 300, heading_deg: 270}}
 )", "engine");
   const Findings f = Analyze(s);
-  const json* c = ChargeOn(UnitReport(f, "A"), "R");
-  ASSERT_NE(c, nullptr);
-  EXPECT_FALSE((*c)["chargeable"].get<bool>());
+  // No charge values for an action the unit can never take: no entries, one reason.
+  EXPECT_TRUE(UnitReport(f, "A")["charges"].empty());
+  EXPECT_NE(UnitReport(f, "A")["cannot_charge"].get<std::string>().find("war engines, seed 74"), std::string::npos);
+  EXPECT_NE(f.text.find("charges: none, artillery cannot charge (war engines, seed 74)"), std::string::npos) << f.text;
+  EXPECT_EQ(f.text.find("hits"), std::string::npos) << f.text;
+  // Seed 74: with no range in its stats a war engine shoots 48 in.
+  const json& w = UnitReport(f, "A")["shooting"];
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0]["range_in"], 48.0);
+  EXPECT_EQ(w[0]["targets"].size(), 1u);
 }
 
 // 1-inch rule (seed 10). B faces away from the enemies (heading 270), so none is a charge target.

@@ -1,0 +1,151 @@
+// Rules benchmark (not a timed test): every registered ruleset's Analyze on seeded random battle
+// tables (rules/scene/synthetic_table.h) of 60 and 300 units, 1800 x 1200 mm, a tenth of the units in
+// contact with an enemy. Each ruleset gets the declarations it reads (KoW damage, FKoE targets and
+// disorder, unit states). Reported: ms per Analyze call (median and p95 of the wall clock, and the
+// median of the thread's CPU time, which a busy machine does not inflate), and what the report holds.
+//
+//   rules_bench [--seeds N] [--min-ms M] [--json FILE] [--only RULESET] [--units N] [--print]
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <time.h>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/bench_stats.h"
+#include "rules/geometry/distance.h"
+#include "rules/ruleset.h"
+#include "rules/scene/synthetic_table.h"
+
+using namespace vedette;
+
+namespace {
+
+using bench::Stats;
+
+double ThreadCpuMs() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+double WallMs() {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// The nearest enemy ahead of u (for a declared target), or "" when none is within `reach_mm`.
+std::string NearestEnemy(const Scene& s, const Unit& u, double reach_mm) {
+  std::string best;
+  double best_d = reach_mm;
+  const geom::Base ub = Footprint(u);
+  for (const Unit& o : s.units) {
+    if (o.side == u.side || !o.pose) continue;
+    const double d = geom::BaseToBase(ub, Footprint(o)).distance_mm;
+    if (d < best_d) {
+      best_d = d;
+      best = o.id;
+    }
+  }
+  return best;
+}
+
+// The declarations each ruleset reads, on every seventh unit or so.
+Scene WithDeclarations(Scene s, const std::string& ruleset) {
+  int i = 0;
+  for (const Unit& u : s.units) {
+    if (i++ % 7 != 3 || u.type == UnitType::kGeneral) continue;
+    auto& d = s.declarations.units[u.id];
+    if (ruleset == "kow") {
+      d["damage"] = Declared{i % 5, 0};
+    } else if (ruleset == "fkoe") {
+      if (const std::string t = NearestEnemy(s, u, 300.0); !t.empty()) d["target"] = Declared{t, 0};
+      d["disorder"] = Declared{i % 4, 0};
+    } else if (ruleset == "states") {
+      d["state"] = Declared{i % 3 == 0 ? "shaken" : "eager", 0};
+    } else if (ruleset == "totsk") {
+      d["failed_morale"] = Declared{i % 2 == 0, 0};
+    }
+  }
+  return s;
+}
+
+struct Row {
+  std::string ruleset;
+  int units = 0;
+  Stats wall, cpu;
+  size_t text_lines = 0, tests = 0, drawing = 0;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int seeds = 3;
+  double min_ms = 300.0;
+  std::string json_out, only;
+  std::vector<int> sizes = {60, 300};
+  bool print = false;  // print the first table's text report to stderr
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--seeds" && i + 1 < argc) seeds = std::atoi(argv[++i]);
+    else if (a == "--min-ms" && i + 1 < argc) min_ms = std::atof(argv[++i]);
+    else if (a == "--json" && i + 1 < argc) json_out = argv[++i];
+    else if (a == "--only" && i + 1 < argc) only = argv[++i];
+    else if (a == "--units" && i + 1 < argc) sizes = {std::atoi(argv[++i])};
+    else if (a == "--print") print = true;
+    else {
+      std::cerr << "usage: rules_bench [--seeds N] [--min-ms M] [--json FILE] [--only RULESET] [--units N] [--print]\n";
+      return 2;
+    }
+  }
+  std::vector<Row> rows;
+  for (const std::string& name : RulesetNames()) {
+    if (!only.empty() && name != only) continue;
+    const auto ruleset = MakeRuleset(name);
+    for (int units : sizes) {
+      Row row;
+      row.ruleset = name;
+      row.units = units;
+      for (int seed = 1; seed <= seeds; ++seed) {
+        SyntheticTableOptions o;
+        o.units = units;
+        o.seed = static_cast<uint64_t>(seed);
+        const Scene scene = WithDeclarations(MakeSyntheticTable(o), name);
+        const Findings first = ruleset->Analyze(scene);  // warm-up
+        if (seed == 1 && print) std::cerr << first.text;
+        if (seed == 1) {
+          for (char c : first.text) row.text_lines += c == '\n';
+          row.tests = first.tests.size();
+          row.drawing = first.drawing.size();
+        }
+        const double start = WallMs();
+        int calls = 0;
+        while (calls < 5 || WallMs() - start < min_ms / seeds) {
+          const double w0 = WallMs(), c0 = ThreadCpuMs();
+          const Findings f = ruleset->Analyze(scene);
+          row.cpu.Add(ThreadCpuMs() - c0);
+          row.wall.Add(WallMs() - w0);
+          ++calls;
+          if (f.ruleset.empty()) return 1;  // keeps the call
+        }
+      }
+      rows.push_back(row);
+      std::fprintf(stderr, "%s %d units: %.3f ms\n", name.c_str(), units, row.cpu.Pct(0.5));
+    }
+  }
+  std::printf("| ruleset | units | ms per Analyze (median) | p95 | CPU ms (median) | text lines | tests | drawing primitives |\n");
+  std::printf("|---|---|---|---|---|---|---|---|\n");
+  nlohmann::json j = nlohmann::json::array();
+  for (const Row& r : rows) {
+    std::printf("| %s | %d | %.3f | %.3f | %.3f | %zu | %zu | %zu |\n", r.ruleset.c_str(), r.units, r.wall.Pct(0.5),
+                r.wall.Pct(0.95), r.cpu.Pct(0.5), r.text_lines, r.tests, r.drawing);
+    j.push_back({{"ruleset", r.ruleset}, {"units", r.units}, {"wall_ms", r.wall.Json()}, {"cpu_ms", r.cpu.Json()},
+                 {"text_lines", r.text_lines}, {"tests", r.tests}, {"drawing", r.drawing}});
+  }
+  if (!json_out.empty()) std::ofstream(json_out) << j.dump(2) << "\n";
+  return 0;
+}

@@ -1,0 +1,135 @@
+#include "rules/unit_grid.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace vedette {
+
+UnitGrid::UnitGrid(const Scene& scene, double cell_mm) {
+  const size_t n = scene.units.size();
+  placed_.assign(n, false);
+  footprint_.resize(n);
+  radius_.assign(n, 0.0);
+  frame_.resize(n);
+  double xmin = std::numeric_limits<double>::infinity(), ymin = xmin, xmax = -xmin, ymax = -xmin;
+  int count = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const Unit& u = scene.units[i];
+    if (!u.pose) continue;
+    placed_[i] = true;
+    footprint_[i] = Footprint(u);
+    radius_[i] = std::hypot(footprint_[i].width_mm, footprint_[i].depth_mm) / 2.0;
+    frame_[i].forward = geom::Forward(footprint_[i]);
+    frame_[i].right = geom::Right(footprint_[i]);
+    frame_[i].corners = geom::Corners(footprint_[i]);
+    max_radius_ = std::max(max_radius_, radius_[i]);
+    const geom::Vec2& c = footprint_[i].centre_mm;
+    xmin = std::min(xmin, c.x()), xmax = std::max(xmax, c.x());
+    ymin = std::min(ymin, c.y()), ymax = std::max(ymax, c.y());
+    ++count;
+  }
+  if (count == 0) return;
+  const double w = std::max(1.0, xmax - xmin), h = std::max(1.0, ymax - ymin);
+  // About two units per cell, never finer than 20 mm nor more than 256 x 256 cells.
+  cell_ = cell_mm > 0 ? cell_mm : std::max(20.0, std::sqrt(w * h * 2.0 / count));
+  cell_ = std::max({cell_, w / 256.0, h / 256.0});
+  x0_ = xmin;
+  y0_ = ymin;
+  nx_ = static_cast<int>(w / cell_) + 1;
+  ny_ = static_cast<int>(h / cell_) + 1;
+  cells_.assign(static_cast<size_t>(nx_) * ny_, {});
+  for (size_t i = 0; i < n; ++i) {
+    if (!placed_[i]) continue;
+    const geom::Vec2& c = footprint_[i].centre_mm;
+    const int cx = std::clamp(static_cast<int>((c.x() - x0_) / cell_), 0, nx_ - 1);
+    const int cy = std::clamp(static_cast<int>((c.y() - y0_) / cell_), 0, ny_ - 1);
+    cells_[static_cast<size_t>(cy) * nx_ + cx].push_back(static_cast<int>(i));
+  }
+}
+
+std::vector<int> UnitGrid::Near(const geom::Vec2& centre, double radius_mm, double reach_mm) const {
+  std::vector<int> out;
+  if (cells_.empty()) return out;
+  const double r = radius_mm + reach_mm + max_radius_ + 1e-6;
+  const int x_lo = std::max(0, static_cast<int>(std::floor((centre.x() - r - x0_) / cell_)));
+  const int x_hi = std::min(nx_ - 1, static_cast<int>(std::floor((centre.x() + r - x0_) / cell_)));
+  const int y_lo = std::max(0, static_cast<int>(std::floor((centre.y() - r - y0_) / cell_)));
+  const int y_hi = std::min(ny_ - 1, static_cast<int>(std::floor((centre.y() + r - y0_) / cell_)));
+  for (int y = y_lo; y <= y_hi; ++y)
+    for (int x = x_lo; x <= x_hi; ++x)
+      for (int i : cells_[static_cast<size_t>(y) * nx_ + x]) {
+        const double limit = reach_mm + 1e-6 + radius_[i] + radius_mm;  // centres this close, or nearer
+        if ((footprint_[i].centre_mm - centre).squaredNorm() <= limit * limit) out.push_back(i);
+      }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<int> UnitGrid::Near(int index, double reach_mm) const {
+  std::vector<int> out = Near(footprint_[index].centre_mm, radius_[index], reach_mm);
+  out.erase(std::remove(out.begin(), out.end(), index), out.end());
+  return out;
+}
+
+double UnitGrid::Gap(int i, int j) const {
+  const Frame &a = frame_[i], &b = frame_[j];
+  for (const geom::Vec2& n : {a.forward, a.right, b.forward, b.right}) {
+    double amin = 1e300, amax = -1e300, bmin = 1e300, bmax = -1e300;
+    for (const geom::Vec2& p : a.corners) amin = std::min(amin, p.dot(n)), amax = std::max(amax, p.dot(n));
+    for (const geom::Vec2& p : b.corners) bmin = std::min(bmin, p.dot(n)), bmax = std::max(bmax, p.dot(n));
+    if (amax < bmin || bmax < amin) {
+      // Apart: the closest points include a corner of one of them.
+      auto to_rect = [](const geom::Vec2& p, const geom::Base& r, const Frame& f) {
+        const geom::Vec2 d = p - r.centre_mm;
+        const double dx = std::max(std::abs(d.dot(f.right)) - r.width_mm / 2.0, 0.0);
+        const double dy = std::max(std::abs(d.dot(f.forward)) - r.depth_mm / 2.0, 0.0);
+        return std::sqrt(dx * dx + dy * dy);  // not std::hypot: several times slower, and no overflow here
+      };
+      double best = 1e300;
+      for (const geom::Vec2& p : a.corners) best = std::min(best, to_rect(p, footprint_[j], b));
+      for (const geom::Vec2& p : b.corners) best = std::min(best, to_rect(p, footprint_[i], a));
+      return best;
+    }
+  }
+  return 0.0;
+}
+
+geom::Arc UnitGrid::ArcOf(int i, int j, geom::ArcModel model) const {
+  // The same reading as geom::ArcSharesOf's: all four corners in one arc, and (but for kow's wedges)
+  // clear of the unit's rectangle.
+  const geom::Base& u = footprint_[i];
+  const Frame& f = frame_[i];
+  const double w = u.width_mm / 2.0, d = u.depth_mm / 2.0;
+  auto arc_of = [&](const geom::Vec2& p) {
+    const geom::Vec2 q = p - u.centre_mm;
+    const double x = q.dot(f.right), y = q.dot(f.forward);
+    // rules/geometry/arcs.cpp ArcInBaseFrame, for points outside the rectangle.
+    switch (model) {
+      case geom::ArcModel::kKow:
+        if (std::abs(x) * d <= std::abs(y) * w) return y >= 0 ? geom::Arc::kFront : geom::Arc::kRear;
+        break;
+      case geom::ArcModel::kTotsk:
+        if (y > d) return geom::Arc::kFront;
+        if (y < -d) return geom::Arc::kRear;
+        break;
+      case geom::ArcModel::kCorner45:
+        if (std::abs(y) - d > std::abs(x) - w) return y > 0 ? geom::Arc::kFront : geom::Arc::kRear;
+        break;
+    }
+    return x < 0 ? geom::Arc::kLeftFlank : geom::Arc::kRightFlank;
+  };
+  bool clear = model == geom::ArcModel::kKow || Gap(i, j) > 0.0;
+  if (clear) {
+    const auto& c = frame_[j].corners;
+    const geom::Arc first = arc_of(c[0]);
+    if (arc_of(c[1]) == first && arc_of(c[2]) == first && arc_of(c[3]) == first) return first;
+  }
+  return geom::ArcOfBase(u, footprint_[j], model);
+}
+
+bool UnitGrid::Far(int i, int j, double reach_mm) const {
+  return (footprint_[i].centre_mm - footprint_[j].centre_mm).norm() - radius_[i] - radius_[j] > reach_mm + 1e-6;
+}
+
+}  // namespace vedette

@@ -1,0 +1,55 @@
+#pragma once
+// Which units could be near a unit, without looking at every unit on the table: the placed units of a
+// scene binned by their footprint centres in a uniform grid, each with its bounding circle. A query
+// returns every unit whose bounding circle comes within `reach_mm` of the query's circle (a superset of
+// the units whose bases come that close: callers still measure exactly), in scene order. Rulesets ask
+// it "who is in reach or in range" so that a 300-unit table costs what its neighbourhoods cost, not
+// 300 x 300 exact measurements.
+#include <array>
+#include <vector>
+
+#include "rules/geometry/arcs.h"
+#include "rules/geometry/base.h"
+#include "rules/scene/scene.h"
+
+namespace vedette {
+
+class UnitGrid {
+ public:
+  // cell_mm: the grid's cell side, mm (0: from the table's size and the number of units).
+  explicit UnitGrid(const Scene& scene, double cell_mm = 0.0);
+
+  // Indices into scene.units of the placed units whose bounding circles come within reach_mm of the
+  // circle (centre, radius_mm), in increasing order.
+  std::vector<int> Near(const geom::Vec2& centre, double radius_mm, double reach_mm) const;
+  // The same around unit `index` (itself excluded).
+  std::vector<int> Near(int index, double reach_mm) const;
+
+  bool Placed(int index) const { return placed_[index]; }
+  const geom::Base& FootprintOf(int index) const { return footprint_[index]; }  // requires Placed
+  double Radius(int index) const { return radius_[index]; }                     // half the footprint's diagonal, mm
+  // True when the bounding circles of units i and j are more than reach_mm apart: no part of one can
+  // be within reach_mm of the other.
+  bool Far(int i, int j, double reach_mm) const;
+  // geom::BaseGap of the two footprints, from the corners and axes worked out once per unit.
+  double Gap(int i, int j) const;
+  // geom::ArcOfBase(footprint i, footprint j, model): the arc of unit i that unit j is in, from the
+  // cached corners when j lies wholly in one arc of i (most pairs), else exactly.
+  geom::Arc ArcOf(int i, int j, geom::ArcModel model) const;
+  const std::array<geom::Vec2, 4>& CornersOf(int index) const { return frame_[index].corners; }
+
+ private:
+  std::vector<bool> placed_;
+  std::vector<geom::Base> footprint_;
+  std::vector<double> radius_;
+  struct Frame {
+    geom::Vec2 forward{0, 1}, right{1, 0};
+    std::array<geom::Vec2, 4> corners;
+  };
+  std::vector<Frame> frame_;
+  double cell_ = 100.0, x0_ = 0.0, y0_ = 0.0, max_radius_ = 0.0;
+  int nx_ = 1, ny_ = 1;
+  std::vector<std::vector<int>> cells_;
+};
+
+}  // namespace vedette
