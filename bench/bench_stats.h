@@ -1,6 +1,8 @@
 #pragma once
 // Samples of one figure over a benchmark's frames (ms, mm, deg), with the percentiles and mean the
 // tables print.
+#include <time.h>
+
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -26,5 +28,13 @@ struct Stats {
   }
   nlohmann::json Json() const { return {{"p50", Pct(0.5)}, {"p95", Pct(0.95)}, {"mean", Mean()}}; }
 };
+
+// CPU time of this thread, ms: on a machine shared with compiles the wall clock also counts the time
+// the scheduler gave to others; the benchmarks time both ways and show both.
+inline double ThreadCpuMs() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
 
 }  // namespace vedette::bench

@@ -75,12 +75,6 @@ double MsSince(Clock::time_point t0) { return std::chrono::duration<double, std:
 
 // CPU time of the calling thread, ms: what a stage costs whether or not other programs took the
 // core from it meanwhile (the shared machine is rarely idle).
-double ThreadCpuMs() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
-}
-
 double CpuSeconds() {
   rusage r{};
   getrusage(RUSAGE_SELF, &r);
@@ -88,6 +82,7 @@ double CpuSeconds() {
 }
 
 using bench::Stats;
+using bench::ThreadCpuMs;
 
 // ---------------------------------------------------------------------------------------------
 // The battle. Table frame: mm, origin at blue's left corner, blue faces +y (90 deg), red faces -y.

@@ -38,14 +38,7 @@ using namespace vedette::synth;
 namespace {
 
 using bench::Stats;
-
-// CPU time of this thread, ms: on a machine shared with compiles the wall clock also counts the time
-// the scheduler gave to others; both sides are timed both ways and the tables show both.
-double ThreadCpuMs() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
-}
+using bench::ThreadCpuMs;
 
 struct Side {
   Stats ms, cpu_ms, centre_all, heading_all, centre_rest, heading_rest;

@@ -1,6 +1,7 @@
 #include "pipeline/pipeline.h"
 
 #include <chrono>
+#include <optional>
 #include <cmath>
 #include <stdexcept>
 
@@ -125,15 +126,18 @@ void Pipeline::ShowVerdict(const vision::TrackEvent& e, const MoveVerdict& v, in
 // it rested, with what the rules would say if it stopped now (judged without changing the turn).
 void Pipeline::MeasureMovingUnits(PipelineFrame* f) {
   f->rulers.clear();
+  // A unit under way still has the rest pose it set out from: one table at rest serves every ruler,
+  // built only when something moves.
+  std::optional<Scene> before;
   for (const vision::TrackedUnit& u : f->track.units) {
     if (u.state != vision::UnitState::kMoving || !u.has_pose || !u.has_rest_pose) continue;
+    if (!before) before = TableScene(roster_, f->track.units, TablePoses::kAtRest);
     ObservedMove m;
     m.unit = u.id;
     m.from = u.rest_pose;
     m.to = u.pose;
     m.path = {u.rest_pose, u.pose};
-    const Scene before = TableScene(roster_, f->track.units, TablePoses::kAtRest, {{u.id, u.rest_pose}});
-    const std::vector<DrawPrimitive> ruler = MoveRulerDrawing(roster_, m, judge_->PreviewMove(before, m));
+    const std::vector<DrawPrimitive> ruler = MoveRulerDrawing(roster_, m, judge_->PreviewMove(*before, m));
     f->rulers.insert(f->rulers.end(), ruler.begin(), ruler.end());
   }
 }

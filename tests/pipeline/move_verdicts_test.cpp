@@ -51,10 +51,12 @@ struct Collect : FrameSink {
   }
 };
 
-ClipLog RunClip(const std::string& clip, const std::map<std::string, std::string>& settings = {}, const std::string& b1_tags = "") {
+ClipLog RunClip(const std::string& clip, const std::map<std::string, std::string>& settings = {}, const std::string& b1_tags = "",
+                const std::string& ruleset = "totsk") {
   auto renderer = std::make_shared<synth::ClipRenderer>(synth::ParseClipScript(Roster(b1_tags) + clip, "test.clip.yaml"));
   ClipSource source(renderer);
   PipelineOptions po;
+  po.ruleset = ruleset;
   po.ruleset_options.settings = settings;
   Pipeline pipeline(po, renderer->intrinsics(), renderer->script().roster);
   ClipLog run;
@@ -237,19 +239,11 @@ units:
 
 // No ruleset: the moves are still reported, unjudged, with the reason.
 TEST(MoveVerdicts, WithoutARulesetMovesAreReportedUnjudged) {
-  auto renderer = std::make_shared<synth::ClipRenderer>(synth::ParseClipScript(Roster("") + R"(
+  const ClipLog run = RunClip(R"(
 duration_s: 2.2
 units:
   B1: {keys: [{t: 0.6}, {t: 1.1, y_mm: 180}]}
-)", "test.clip.yaml"));
-  ClipSource source(renderer);
-  PipelineOptions po;
-  po.ruleset = "";
-  Pipeline pipeline(po, renderer->intrinsics(), renderer->script().roster);
-  ClipLog run;
-  Collect collect(&run);
-  while (RunFrame(source, pipeline, {&collect})) {
-  }
+)", {}, "", "");
   const auto moves = run.Events("move");
   ASSERT_EQ(moves.size(), 1u);
   EXPECT_TRUE(moves[0]["classification"].is_null()) << moves[0].dump();
