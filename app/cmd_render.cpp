@@ -1,5 +1,6 @@
 // vedette render SCENE (--calib cam.yaml | --camera WxH) --out img.png [--truth truth.json]
 //                [--camera-out cam.yaml] [--seed N] [--tilt-deg D] [--height-mm H] [--blur-px S] ...
+//                [--glare N] [--motion-blur-px L] [--exposure E] [--h264-crf C]
 // A synthetic photo of a scene (units with poses, anchors) through a calibrated or made-up camera,
 // with the ground truth beside it: for tests, benchmarks and trying `locate` without a table.
 #include <cstdio>
@@ -73,6 +74,12 @@ void SetupRender(CLI::App& root) {
   cmd->add_option("--vignetting", a->render.vignetting, "Light lost in the corners, fraction (default 0.2)");
   cmd->add_option("--jpeg", a->render.jpeg_quality, "JPEG quality 1-100 applied in memory, 0 = none (default 92)");
   cmd->add_option("--occluders", a->render.occluders, "Hand-sized blobs above the table (default 0)");
+  cmd->add_option("--glare", a->render.glare_patches, "Specular glare patches (a lamp in glossy prints or sleeves) (default 0)");
+  cmd->add_option("--glare-radius-px", a->render.glare_radius_px, "A glare patch's half-strength radius, px (default 40)");
+  cmd->add_option("--motion-blur-px", a->render.motion_blur_px, "Motion blur streak length, px (default 0)");
+  cmd->add_option("--motion-blur-deg", a->render.motion_blur_deg, "Motion blur direction, deg from +x (default 30)");
+  cmd->add_option("--exposure", a->render.exposure, "Light collected relative to a well-lit table; noise grows as 1/exposure (default 1; 0.3: dim room)");
+  cmd->add_option("--h264-crf", a->render.h264_crf, "H.264 compression through ffmpeg's x264 at this CRF, 0 = none (webcams ~28-35) (default 0)");
   cmd->callback([a] {
     if (a->calib.empty() == a->camera.empty()) throw InputError("render", 0, "give exactly one of --calib FILE and --camera WxH");
     if (std::string error; !a->render.Check(&error)) throw InputError("render", 0, error);

@@ -24,12 +24,8 @@ using vision::PlacementOf;
 
 bool RenderOptions::Check(std::string* error) const {
   auto fail = [&](const std::string& m) { if (error) *error = m; return false; };
+  if (!CameraEffects::Check(error)) return false;
   if (supersample < 1 || supersample > 8) return fail("supersample must be 1..8");
-  if (!(blur_sigma_px >= 0 && blur_sigma_px <= 10)) return fail("blur_sigma_px must be in [0, 10]");
-  if (!(read_noise >= 0) || !(shot_noise >= 0)) return fail("noise levels must be >= 0");
-  if (!(light_gradient >= 0 && light_gradient < 1)) return fail("light_gradient must be in [0, 1)");
-  if (!(vignetting >= 0 && vignetting < 1)) return fail("vignetting must be in [0, 1)");
-  if (jpeg_quality < 0 || jpeg_quality > 100) return fail("jpeg_quality must be 0 (none) or 1..100");
   if (occluders < 0) return fail("occluders must be >= 0");
   if (!(quiet_zone_cells >= 0) || !(anchor_quiet_zone_cells >= 0)) return fail("quiet zones must be >= 0 cells");
   if (!(base_height_mm >= 0)) return fail("base_height_mm must be >= 0");
@@ -455,50 +451,8 @@ Rendering SceneRenderer::Render(const RenderOptions& o, const Scene& scene, cons
     t.occluded_fraction = double(hidden) / total;
   }
 
-  // Step 4: the camera: lighting, blur, noise, quantisation, compression.
-  cv::Mat gain(size, CV_32F);
-  {
-    const double ang = rng.uniform(0.0, 2 * CV_PI);
-    const cv::Point2d bump(rng.uniform(0.2, 0.8) * size.width, rng.uniform(0.2, 0.8) * size.height);
-    const double bump_r = rng.uniform(0.3, 0.6) * size.width;
-    const cv::Point2d centre(size.width / 2.0, size.height / 2.0);
-    const double rmax2 = centre.dot(centre);
-    for (int y = 0; y < size.height; ++y) {
-      float* g = gain.ptr<float>(y);
-      for (int x = 0; x < size.width; ++x) {
-        const cv::Point2d p(x, y);
-        const cv::Point2d d = p - centre;
-        const double ramp = (d.x * std::cos(ang) + d.y * std::sin(ang)) / std::sqrt(rmax2);
-        const cv::Point2d db = p - bump;
-        const double blob = std::exp(-db.dot(db) / (2 * bump_r * bump_r));
-        const double light = 1 + o.light_gradient * (0.6 * ramp + 0.4 * (2 * blob - 1));
-        g[x] = float(light * (1 - o.vignetting * d.dot(d) / rmax2));
-      }
-    }
-  }
-  std::vector<cv::Mat> ch;
-  cv::split(radiance, ch);
-  for (cv::Mat& c : ch) c = c.mul(gain);
-  cv::merge(ch, radiance);
-  if (o.blur_sigma_px > 0) cv::GaussianBlur(radiance, radiance, cv::Size(), o.blur_sigma_px);
-  if (o.read_noise > 0 || o.shot_noise > 0) {
-    cv::Mat noise(size, CV_32FC3);
-    rng.fill(noise, cv::RNG::NORMAL, 0, 1);
-    const float read2 = float(o.read_noise * o.read_noise), shot = float(o.shot_noise);
-    cv::parallel_for_(cv::Range(0, size.height), [&](const cv::Range& rows) {
-      for (int y = rows.start; y < rows.end; ++y) {
-        float* p = radiance.ptr<float>(y);
-        const float* q = noise.ptr<float>(y);
-        for (int i = 0; i < size.width * 3; ++i) p[i] += q[i] * std::sqrt(read2 + shot * std::max(0.0f, p[i]));
-      }
-    });
-  }
-  radiance.convertTo(out.image, CV_8UC3);
-  if (o.jpeg_quality > 0) {
-    std::vector<uchar> buf;
-    cv::imencode(".jpg", out.image, buf, {cv::IMWRITE_JPEG_QUALITY, o.jpeg_quality});
-    out.image = cv::imdecode(buf, cv::IMREAD_COLOR);
-  }
+  // Step 4: the camera: lighting, glare, blur, noise, quantisation, compression.
+  out.image = ApplyCameraEffects(o, radiance, rng, o.seed);
   out.truth.render_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   return out;
 }

@@ -22,18 +22,15 @@
 
 #include "calibration/camera_model.h"
 #include "rules/scene/scene.h"
+#include "synth/camera_effects.h"
 #include "vision/marker_geometry.h"
 
 namespace vedette::synth {
 
-struct RenderOptions {
+// The camera's own effects (light, glare, blur, noise, codec) come from CameraEffects
+// (synth/camera_effects.h); these are the scene's.
+struct RenderOptions : CameraEffects {
   int supersample = 4;                  // samples per pixel side on edges (n x n); 1..8
-  double blur_sigma_px = 0.8;           // optical blur, Gaussian sigma, px (0: none)
-  double read_noise = 2.0;              // sensor read noise, sigma in grey levels (of 255)
-  double shot_noise = 0.03;             // photon noise: variance adds shot_noise * level (grey levels)
-  double light_gradient = 0.25;         // uneven lighting: brightness varies by up to this fraction
-  double vignetting = 0.2;              // brightness lost in the image corners, fraction
-  int jpeg_quality = 92;                // 1..100; 0: no compression
   int occluders = 0;                    // hand-sized blobs held 40-150 mm above the table
   double quiet_zone_cells = 1.0;        // white margin around a unit's marker, in marker cells (clipped to the base top)
   double anchor_quiet_zone_cells = 2.0; // white margin around an anchor, in marker cells

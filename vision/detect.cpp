@@ -6,6 +6,7 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "calibration/dictionary.h"
 #include "vision/edge_lines.h"
 #include "vision/grey.h"
 #include "vision/marker_candidates.h"
@@ -66,11 +67,15 @@ DetectorOptions DetectorOptionsFor(const Scene& roster, const calib::CameraIntri
   const double max_side = f * max_mm / h * 2.0;
   o.min_marker_side_px = std::max(6.0, min_side);
   o.max_marker_side_px = std::max(o.min_marker_side_px + 1, max_side);
-  // Cells of the smallest marker (4x4 + border = 6; a 6x6 dictionary has 8).
+  // Cells per side, border included (4x4 + border = 6; AprilTag 36h11 has 8): from the dictionary
+  // itself, as a name's "NxN" misses the AprilTag families.
   int cells = 6;
   if (!roster.dictionary.empty()) {
-    for (int n = 4; n <= 7; ++n)
-      if (roster.dictionary.find(std::to_string(n) + "X" + std::to_string(n)) != std::string::npos) cells = n + 2;
+    try {
+      cells = calib::ResolveDictionary(roster.dictionary)->markerSize + 2;
+    } catch (const std::exception&) {
+      // The roster's loader has already named a bad dictionary; 6 only sizes the SUBPIX window.
+    }
   }
   const double cell_px = f * min_mm / h / cells;
   o.subpix_window_px = std::clamp(int(std::lround(cell_px * 0.5)), 1, 5);

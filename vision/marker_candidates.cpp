@@ -118,16 +118,25 @@ void CollectQuads(const CandidateOptions& o, const cv::Mat& gray, int window, in
   cv::compare(lifted, mean, bin, cv::CMP_LT);
   std::vector<std::vector<cv::Point>> contours;
   cv::findContours(bin, contours, cv::RETR_LIST, cv::CHAIN_APPROX_NONE);
-  const size_t min_len = size_t(std::max(4.0, 4 * min_side_px / scale));
-  const size_t max_len = size_t(4 * o.max_side_px / scale);
+  // The size limits apply to the marker's side as its corners give it. A contour's point count is
+  // not its length: a side at 45 degrees is s / sqrt(2) diagonal steps, so counting points made a
+  // 20 px marker turned 45 degrees look 14 px and fall under a 14.4 px limit. Nor is the outline's
+  // length the marker's perimeter: the outline runs through the outermost dark pixels, half a pixel
+  // inside the edge, and cuts the corners blur has rounded (about 4 px short on a 19 px marker).
+  // The outline's length (cv::arcLength, diagonal steps counted sqrt(2)) only makes a loose first
+  // cut; the point count bounds it (length / sqrt(2) <= count <= length) for a cheaper one.
+  const double min_len = std::max(4.0, 0.75 * 4 * min_side_px / scale);
+  const double max_len = 1.25 * 4 * o.max_side_px / scale;
   const float border = float(o.min_distance_to_border_px) / scale;
   const size_t first_of_pass = out->size();
   std::vector<cv::Point> poly;
   for (const auto& c : contours) {
-    if (c.size() < min_len || c.size() > max_len) continue;
-    cv::approxPolyDP(c, poly, double(c.size()) * o.polygon_accuracy, true);
+    if (double(c.size()) * std::sqrt(2.0) < min_len || double(c.size()) > max_len) continue;
+    const double length = cv::arcLength(c, true);
+    if (length < min_len || length > max_len) continue;
+    cv::approxPolyDP(c, poly, length * o.polygon_accuracy, true);
     if (poly.size() != 4 || !cv::isContourConvex(poly)) continue;
-    const double min_d = double(c.size()) * o.min_corner_distance;
+    const double min_d = length * o.min_corner_distance;
     bool ok = true;
     for (int i = 0; i < 4 && ok; ++i) {
       const cv::Point d = poly[i] - poly[(i + 1) % 4];
@@ -145,7 +154,8 @@ void CollectQuads(const CandidateOptions& o, const cv::Mat& gray, int window, in
     const cv::Point2f a = q[1] - q[0], b = q[2] - q[0];
     if (a.x * b.y - a.y * b.x < 0) std::swap(q[1], q[3]);
     const cv::Point2f centre = 0.25f * (q[0] + q[1] + q[2] + q[3]);
-    const float side = float(c.size() * scale) / 4;
+    const float side = 0.25f * float(cv::norm(q[1] - q[0]) + cv::norm(q[2] - q[1]) + cv::norm(q[3] - q[2]) + cv::norm(q[0] - q[3]));
+    if (side < min_side_px || side > o.max_side_px) continue;
     // Another pass finds most markers again: keep the first.
     bool seen = false;
     for (size_t i = 0; i < first_of_pass && !seen; ++i)

@@ -1,6 +1,8 @@
 // Candidate quads: dark square outlines found by Vedette's own thresholding and outline fitting.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <opencv2/imgproc.hpp>
 
 #include "vision/marker_candidates.h"
@@ -58,8 +60,7 @@ TEST(FindMarkerCandidates, OutlinesATurnedSquareWithinAFractionOfAPixel) {
 }
 
 // Outlines outside [min, max] marker side are left out. The 12 px square sits on a 19 px card,
-// whose outline also shows (the grey around a light card is dark against its mean): both go below
-// a 22 px minimum.
+// whose outline also shows (the grey around a light card is dark against its mean).
 TEST(FindMarkerCandidates, SideLimitsAreKept) {
   const std::array<cv::Point2f, 4> small = {cv::Point2f(100, 100), cv::Point2f(112, 100), cv::Point2f(112, 112), cv::Point2f(100, 112)};
   const cv::Mat image = SquareOnCard(small);
@@ -68,10 +69,25 @@ TEST(FindMarkerCandidates, SideLimitsAreKept) {
   o.min_side_px = 8;
   o.max_side_px = 40;
   EXPECT_FALSE(FindMarkerCandidates(o, image).empty());
-  o.min_side_px = 22;
-  EXPECT_TRUE(FindMarkerCandidates(o, image).empty());
-  o.min_side_px = 4;
-  o.max_side_px = 9;
+  // The limits apply to the side the candidate's corners give (12 px for the marker), with no
+  // allowance: besides the marker, the card's edge outlines ~22-24 px quads of the grey table and
+  // the 5 px box leaves the square's middle hollow, a ~9 px quad.
+  auto mean_side = [](const Quad& q) {
+    return 0.25 * (cv::norm(q[1] - q[0]) + cv::norm(q[2] - q[1]) + cv::norm(q[3] - q[2]) + cv::norm(q[0] - q[3]));
+  };
+  auto has_marker = [&](const std::vector<Quad>& found) {
+    return std::any_of(found.begin(), found.end(), [&](const Quad& q) { return std::abs(mean_side(q) - 12) < 1; });
+  };
+  for (const auto& [lo, hi] : std::vector<std::pair<double, double>>{{4, 40}, {13, 40}, {4, 11}, {25, 40}, {10, 14}}) {
+    o.min_side_px = lo, o.max_side_px = hi;
+    const std::vector<Quad> found = FindMarkerCandidates(o, image);
+    for (const Quad& q : found) {
+      EXPECT_GE(mean_side(q), lo);
+      EXPECT_LE(mean_side(q), hi);
+    }
+    EXPECT_EQ(has_marker(found), lo <= 12 && 12 <= hi) << "limits " << lo << "-" << hi;
+  }
+  o.min_side_px = 25;
   EXPECT_TRUE(FindMarkerCandidates(o, image).empty());
 }
 

@@ -1,0 +1,94 @@
+// Marker detection under each condition a real table has (synth/table_conditions.h), on one small
+// render per condition, against the renderer's truth and against stock OpenCV at its best
+// documented settings on the same image (sub-pixel refinement, a perimeter limit that admits 8 px
+// markers). The full matrix, with AprilTag 3 beside them, is bench/condition_bench.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "calibration/dictionary.h"
+#include "synth/detection_score.h"
+#include "synth/table_conditions.h"
+#include "vision/detect.h"
+#include "vision/grey.h"
+
+namespace vedette::vision {
+namespace {
+
+using synth::DetectionScore;
+using synth::TableCondition;
+
+DetectionScore StockBest(const cv::Mat& gray, const cv::aruco::Dictionary& dict, const synth::RenderTruth& truth) {
+  auto p = cv::aruco::DetectorParameters::create();
+  p->cornerRefinementMethod = cv::aruco::CORNER_REFINE_SUBPIX;
+  p->minMarkerPerimeterRate = 4 * 8.0 / std::max(gray.cols, gray.rows);
+  std::vector<int> ids;
+  std::vector<std::vector<cv::Point2f>> corners;
+  cv::aruco::detectMarkers(gray, cv::makePtr<cv::aruco::Dictionary>(dict), corners, ids, p);
+  std::vector<calib::MarkerObservation> found;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    calib::MarkerObservation m;
+    m.id = ids[i];
+    std::copy(corners[i].begin(), corners[i].end(), m.corners_px.begin());
+    found.push_back(m);
+  }
+  return synth::ScoreDetections({}, truth, found);
+}
+
+// Recall the detector must reach on its own, whatever stock does: blur takes the smallest markers
+// from every detector (stock best found 67-69 % under defocus and motion blur in the benchmark).
+double FloorFor(const std::string& condition) {
+  if (condition == "defocus" || condition == "motion_blur") return 0.6;
+  return 0.9;
+}
+
+// Markers stock at its best may find and Vedette not, on this one table: under a 5 px motion
+// streak Vedette loses one of stock's 16, and with hands over the table one partly covered marker
+// of 23 (stock's three threshold boxes catch a broken outline that Vedette's one box misses). Open
+// gaps of issue 21, kept visible here rather than hidden; the benchmark has the three-table figures.
+int AllowedShortfall(const std::string& condition) { return condition == "motion_blur" || condition == "hands" ? 1 : 0; }
+
+class TableConditionTest : public ::testing::TestWithParam<TableCondition> {};
+
+TEST_P(TableConditionTest, FindsAtLeastWhatStockFindsWithNoWrongIdsAndSmallerErrors) {
+  const TableCondition& c = GetParam();
+  const synth::ConditionTable t = synth::MakeConditionTable(c, "DICT_4X4_50", 20, 1);
+  const auto dict = calib::DictionaryByName("DICT_4X4_50");
+  const cv::Mat gray = GreyFrame(t.rendering.image);
+  const Detections d = DetectMarkers(DetectorOptionsFor(t.scene, t.camera.intrinsics), gray, *dict);
+  const DetectionScore ours = synth::ScoreDetections({}, t.rendering.truth, d.markers);
+  const DetectionScore stock = StockBest(gray, *dict, t.rendering.truth);
+  SCOPED_TRACE(c.name + " (" + c.what + "): Vedette " + std::to_string(ours.found) + "/" + std::to_string(ours.expected) +
+               ", stock best " + std::to_string(stock.found) + "/" + std::to_string(stock.expected));
+  ASSERT_GE(ours.expected, 18);
+  EXPECT_EQ(ours.wrong, 0);
+  EXPECT_GE(ours.found, stock.found - AllowedShortfall(c.name));
+  EXPECT_GE(ours.Recall(), FloorFor(c.name));
+  EXPECT_LE(synth::Median(ours.centre_error_px), synth::Median(stock.centre_error_px));
+  EXPECT_LT(synth::Median(ours.corner_error_px), 0.3);
+}
+
+INSTANTIATE_TEST_SUITE_P(Conditions, TableConditionTest, ::testing::ValuesIn(synth::StandardConditions()),
+                         [](const ::testing::TestParamInfo<TableCondition>& info) { return info.param.name; });
+
+// The cause behind small turned markers going unseen: a contour's point count is not its length.
+// A 20 px marker turned 45 degrees has about 57 outline points; counted as its perimeter it looked
+// like a 14 px marker and fell under a roster-derived lower limit of 14.4 px.
+TEST(TableConditions, SizeLimitsMeasureTheOutlineNotItsPointCount) {
+  TableCondition c = synth::StandardConditions().front();
+  c.marker_min_mm = 17, c.marker_max_mm = 19, c.turned_45 = true;
+  const synth::ConditionTable t = synth::MakeConditionTable(c, "DICT_4X4_50", 20, 2);
+  const auto dict = calib::DictionaryByName("DICT_4X4_50");
+  double smallest = 1e9;
+  for (const auto& m : t.rendering.truth.markers) smallest = std::min(smallest, m.side_px);
+  DetectorOptions o;
+  o.min_marker_side_px = 0.95 * smallest;  // every marker is above the limit
+  o.max_marker_side_px = 120;
+  const Detections d = DetectMarkers(o, t.rendering.image, *dict);
+  const DetectionScore s = synth::ScoreDetections({}, t.rendering.truth, d.markers);
+  EXPECT_EQ(s.found, s.expected) << "smallest marker " << smallest << " px";
+}
+
+}  // namespace
+}  // namespace vedette::vision
