@@ -8,8 +8,9 @@
 // analytic content (marker cells, the white quiet zone, base tops, anchors, occluders) and a table
 // texture. Pixels whose footprint touches a base, an anchor or an occluder are supersampled
 // n x n, so an edge lands where the geometry says to a small fraction of a pixel; the plain table
-// takes one sample. Then, in image space: uneven lighting and vignetting, optical blur (Gaussian),
-// sensor noise (read + shot), 8-bit quantisation and JPEG.
+// takes one sample. Then the camera, in image space (synth/camera_effects.h): uneven lighting and
+// vignetting, glare, defocus and motion blur, sensor noise at an exposure, 8-bit quantisation,
+// JPEG/MJPEG and H.264.
 // Steps are timed so a video of a few hundred 1080p frames stays practical: the ray map is built
 // once per camera (SceneRenderer), a frame then costs the per-pixel pass and the image filters.
 #include <array>

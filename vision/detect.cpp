@@ -33,6 +33,7 @@ bool DetectorOptions::Check(std::string* error) const {
   if (!(edge_search_px > 0 && edge_search_px <= 10)) return fail("edge_search_px must be in (0, 10] px");
   if (!(max_edge_shift_px > 0)) return fail("max_edge_shift_px must be positive");
   if (!(duplicate_merge_px >= 0)) return fail("duplicate_merge_px must be >= 0");
+  if (!(cell_sharpening >= 0 && cell_sharpening <= 1)) return fail("cell_sharpening must be in [0, 1]");
   if (!(small_marker_cell_margin >= 0 && small_marker_cell_margin < 0.5)) return fail("small_marker_cell_margin must be in [0, 0.5)");
   return true;
 }
@@ -180,6 +181,7 @@ Detections DetectMarkers(const DetectorOptions& o, const cv::Mat& image, const c
   DecodeOptions deco;
   deco.min_contrast = o.min_contrast;
   deco.border_error_rate = o.border_error_rate;
+  deco.sharpening = o.cell_sharpening;
   deco.correction_rate = o.error_correction_bits_rate_x100 / 100.0;
   struct Found {
     calib::MarkerObservation marker;
@@ -235,14 +237,16 @@ Detections DetectMarkers(const DetectorOptions& o, const cv::Mat& image, const c
     if (o.edge_refinement) EdgeRefine(o, gray, &f.marker.corners_px, cells);
   }
   Detections out;
-  const int allowed = int(dict.maxCorrectionBits * o.error_correction_bits_rate_x100 / 100.0);
+  AgreeOptions agree;
+  agree.allowed_mismatches = int(dict.maxCorrectionBits * o.error_correction_bits_rate_x100 / 100.0);
+  agree.sharpening = o.cell_sharpening;
   for (const Found& f : found) {
     // A small marker the outline could not read, read through refined corners, is now and then
     // another marker's code: its cells must read clearly (benchmark: one wrong ID in 1,200 markers
     // without this, none with it; markers read at once need no margin).
     const bool doubtful = f.second_reading && f.side_px < 3.0 * cells;
-    if (!o.verify_bits ||
-        CellsAgreeWithId(gray, f.marker.corners_px, dict, f.marker.id, allowed, doubtful ? o.small_marker_cell_margin : 0.0))
+    agree.min_margin = doubtful ? o.small_marker_cell_margin : 0.0;
+    if (!o.verify_bits || CellsAgreeWithId(gray, f.marker.corners_px, dict, f.marker.id, agree))
       out.markers.push_back(f.marker);
   }
   MergeAndFlag(o, &out);

@@ -33,13 +33,14 @@ struct DetectorOptions {
   double min_corner_distance = 0.05;   // quads with corners closer than this fraction of the outline are dropped
   double min_contrast = 15;            // light minus dark cells of a marker, grey levels
   double border_error_rate = 0.35;     // light border cells allowed, fraction of markerSize^2
+  double cell_sharpening = 0.25;       // blur between neighbouring cells taken out before reading them (vision/marker_decode.h); 0: none
   int error_correction_bits_rate_x100 = 60;  // share of the dictionary's correctable bits used (0..100)
   int subpix_window_px = 2;            // cornerSubPix half-window where edge lines fail or are off, px; about half a marker cell (0: none)
   bool edge_refinement = true;         // re-fit each side as a line through sub-pixel edge points
   double edge_search_px = 2.0;         // how far across the rough side edge points are searched, px
   double max_edge_shift_px = 2.5;      // a refined corner moving further than this keeps its rough position, px
   bool verify_bits = true;             // re-read the cells through the refined corners; drop markers the image contradicts
-  double small_marker_cell_margin = 0.1;  // cells under 3 px read only through refined corners: every cell this far from the split, fraction of the light-dark gap
+  double small_marker_cell_margin = 0.05; // cells under 3 px read only through refined corners: every cell this far from the split, fraction of the light-dark gap
   double duplicate_merge_px = 0.0;     // same id reported with centres closer than this is one marker, px (0: half the smaller side)
   bool Check(std::string* error) const;
   // The threshold passes used: threshold_passes, or without them OpenCV's three boxes (3, 13, 23 px)

@@ -74,8 +74,8 @@ TEST(DecodeMarker, FlatOrUncodedQuadsAreNotRead) {
 TEST(CellsAgreeWithId, RightIdAgreesOthersDoNotAndDoubtfulCellsFailTheMargin) {
   const auto dict = calib::DictionaryByName("DICT_4X4_50");
   cv::Mat image = MarkerImage(*dict, 7);
-  EXPECT_TRUE(CellsAgreeWithId(image, kEdges, *dict, 7, 0));
-  EXPECT_FALSE(CellsAgreeWithId(image, kEdges, *dict, 8, 1));
+  EXPECT_TRUE(CellsAgreeWithId(image, kEdges, *dict, 7, {}));
+  EXPECT_FALSE(CellsAgreeWithId(image, kEdges, *dict, 8, {.allowed_mismatches = 1}));
   // Make one light inner cell barely light: 55 % of the way from black (0) to white (255). It is
   // still on the light side (no mismatch) but only 5 % of the gap from the split.
   const cv::Mat code = cv::aruco::Dictionary::getBitsFromByteList(dict->bytesList.rowRange(7, 8), 4);
@@ -84,8 +84,37 @@ TEST(CellsAgreeWithId, RightIdAgreesOthersDoNotAndDoubtfulCellsFailTheMargin) {
     if (code.at<uchar>(i / 4, i % 4)) r = i / 4, c = i % 4;
   ASSERT_GE(r, 0);
   image(cv::Rect(30 + 10 * c, 30 + 10 * r, 10, 10)).setTo(140);
-  EXPECT_TRUE(CellsAgreeWithId(image, kEdges, *dict, 7, 0, 0.0));
-  EXPECT_FALSE(CellsAgreeWithId(image, kEdges, *dict, 7, 0, 0.1));
+  // Without sharpening: it would pull the grey cell towards the light side, away from the split.
+  EXPECT_TRUE(CellsAgreeWithId(image, kEdges, *dict, 7, {.sharpening = 0}));
+  EXPECT_FALSE(CellsAgreeWithId(image, kEdges, *dict, 7, {.min_margin = 0.1, .sharpening = 0}));
+}
+
+// 2 px cells under a 1 px blur: a light cell among dark ones reads grey and the split misreads
+// the code; taking the neighbours' bleed back out (sharpening) reads it, as AprilTag 3 does.
+TEST(DecodeMarker, SharpeningReadsSmallBlurredCells) {
+  const auto dict = calib::DictionaryByName("DICT_APRILTAG_36h11");
+  const int cell = 8, cells = 8, quiet = 2;  // drawn at 8x the final size, then shrunk 4x: 2 px cells
+  int plain = 0, sharpened = 0;
+  for (int id = 0; id < 40; ++id) {
+    cv::Mat marker, big(cell * (cells + 2 * quiet), cell * (cells + 2 * quiet), CV_8UC1, cv::Scalar(255));
+    cv::aruco::drawMarker(cv::makePtr<cv::aruco::Dictionary>(*dict), id, cell * cells, marker, 1);
+    marker.copyTo(big(cv::Rect(cell * quiet, cell * quiet, cell * cells, cell * cells)));
+    cv::Mat small;
+    cv::resize(big, small, cv::Size(), 0.25, 0.25, cv::INTER_AREA);
+    cv::GaussianBlur(small, small, cv::Size(), 1.0);
+    const float a = quiet * 2 - 0.5f, b = a + cells * 2;  // pixel centres at integers
+    const Quad q = {cv::Point2f(a, a), cv::Point2f(b, a), cv::Point2f(b, b), cv::Point2f(a, b)};
+    DecodedMarker m;
+    DecodeOptions o;
+    o.sharpening = 0;
+    plain += DecodeMarker(o, small, q, *dict, &m) == DecodeResult::kMarker && m.id == id;
+    o.sharpening = 0.25;
+    const bool read = DecodeMarker(o, small, q, *dict, &m) == DecodeResult::kMarker;
+    sharpened += read && m.id == id;
+    EXPECT_TRUE(!read || m.id == id) << "marker " << id << " read as " << m.id;
+  }
+  EXPECT_GE(sharpened, 38);
+  EXPECT_LT(plain, sharpened - 10) << "plain " << plain << ", sharpened " << sharpened;
 }
 
 }  // namespace

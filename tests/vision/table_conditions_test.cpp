@@ -43,11 +43,12 @@ double FloorFor(const std::string& condition) {
   return 0.9;
 }
 
-// Markers stock at its best may find and Vedette not, on this one table: under a 5 px motion
-// streak Vedette loses one of stock's 16, and with hands over the table one partly covered marker
-// of 23 (stock's three threshold boxes catch a broken outline that Vedette's one box misses). Open
-// gaps of issue 21, kept visible here rather than hidden; the benchmark has the three-table figures.
-int AllowedShortfall(const std::string& condition) { return condition == "motion_blur" || condition == "hands" ? 1 : 0; }
+// Markers stock at its best may find and Vedette not, on this one table: with hands over the
+// table, one partly covered marker of 23. Vedette reads it, but its check of the refined corners
+// finds cells against the code (the hand covers them) where DICT_4X4_50 corrects none; stock reads
+// those cells clean from its rougher corners. An open gap of issue 21, kept visible
+// here rather than hidden; the benchmark has the three-table figures.
+int AllowedShortfall(const std::string& condition) { return condition == "hands" ? 1 : 0; }
 
 class TableConditionTest : public ::testing::TestWithParam<TableCondition> {};
 
