@@ -13,6 +13,11 @@
 #include "vision/detect.h"
 #include "vision/grey.h"
 
+namespace vedette::synth {
+// Test names and failure messages show the condition's name, not its bytes.
+void PrintTo(const TableCondition& c, std::ostream* os) { *os << c.name; }
+}  // namespace vedette::synth
+
 namespace vedette::vision {
 namespace {
 
