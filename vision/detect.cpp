@@ -187,6 +187,7 @@ Detections DetectMarkers(const DetectorOptions& o, const cv::Mat& image, const c
     calib::MarkerObservation marker;
     double side_px;       // the outline's mean side
     bool second_reading;  // read only through refined corners (which it keeps)
+    std::array<cv::Point2f, 4> outline{};       // the corners it was read through, before any refinement
   };
   struct Known {
     cv::Point2f centre;
@@ -233,6 +234,7 @@ Detections DetectMarkers(const DetectorOptions& o, const cv::Mat& image, const c
     // Outline corners are good to about a pixel; cornerSubPix brings them within the edge lines'
     // narrow search, and from there the lines converge alike for every marker (started straight
     // from the outline, a few grid-aligned markers settled 0.4 px off).
+    f.outline = f.marker.corners_px;
     if (o.subpix_window_px > 0) SubPix(o, gray, &f.marker.corners_px);
     if (o.edge_refinement) EdgeRefine(o, gray, &f.marker.corners_px, cells);
   }
@@ -246,8 +248,14 @@ Detections DetectMarkers(const DetectorOptions& o, const cv::Mat& image, const c
     // without this, none with it; markers read at once need no margin).
     const bool doubtful = f.second_reading && f.side_px < 3.0 * cells;
     agree.min_margin = doubtful ? o.small_marker_cell_margin : 0.0;
-    if (!o.verify_bits || CellsAgreeWithId(gray, f.marker.corners_px, dict, f.marker.id, agree))
+    if (!o.verify_bits || CellsAgreeWithId(gray, f.marker.corners_px, dict, f.marker.id, agree)) {
       out.markers.push_back(f.marker);
+    } else if (!f.second_reading && CellsAgreeWithId(gray, f.outline, dict, f.marker.id, agree)) {
+      // A hand or a figure over one side pulls the refinement to its own outline: the corners the
+      // marker was read through still agree with the code, so it is kept with them, rough as they
+      // are (condition matrix, hands: a partly covered marker stock found and Vedette dropped).
+      out.markers.push_back({f.marker.id, f.outline});
+    }
   }
   MergeAndFlag(o, &out);
   out.ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
