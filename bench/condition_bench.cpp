@@ -161,9 +161,9 @@ Scores RunCondition(const TableCondition& c, const std::string& dict_name, const
 }
 
 std::string Cell(const DetectionScore& s, int frames) {
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "%.1f / %d / %.3f / %.3f / %.1f", 100 * s.Recall(), s.wrong, Median(s.centre_error_px),
-                Median(s.corner_error_px), s.ms / std::max(frames, 1));
+  char buf[112];
+  std::snprintf(buf, sizeof buf, "%.1f / %d / %.3f / %.3f / %.3f / %.1f", 100 * s.Recall(), s.wrong, Median(s.centre_error_px),
+                Median(s.corner_error_px), Median(s.heading_error_deg), s.ms / std::max(frames, 1));
   return buf;
 }
 
@@ -176,7 +176,7 @@ int main(int argc, char** argv) try {
   nlohmann::json json = nlohmann::json::array();
   std::map<std::string, std::map<std::string, DetectionScore>> totals;  // dictionary -> contender
   for (const std::string dict : {"DICT_4X4_50", "DICT_APRILTAG_36h11"}) {
-    std::cout << "\n### " << dict << ": recall % / wrong IDs / median centre error px / median corner error px / ms per frame\n\n";
+    std::cout << "\n### " << dict << ": recall % / wrong IDs / median centre error px / median corner error px / median heading error deg / ms per frame\n\n";
     std::cout << "| condition |";
     for (const Contender& k : contenders)
       if (!k.apriltag_only || dict == std::string("DICT_APRILTAG_36h11")) std::cout << " " << k.name << " |";
@@ -195,7 +195,7 @@ int main(int argc, char** argv) try {
         totals[dict][k.name].Add(it->second);
         json.push_back({{"dictionary", dict}, {"condition", c.name}, {"detector", k.name}, {"recall", it->second.Recall()},
                         {"wrong", it->second.wrong}, {"centre_px_p50", Median(it->second.centre_error_px)},
-                        {"corner_px_p50", Median(it->second.corner_error_px)}, {"ms_per_frame", it->second.ms / a.tables},
+                        {"corner_px_p50", Median(it->second.corner_error_px)}, {"heading_deg_p50", Median(it->second.heading_error_deg)}, {"ms_per_frame", it->second.ms / a.tables},
                         {"found_by_size", it->second.found_by_size}, {"expected_by_size", it->second.expected_by_size}});
       }
       std::cout << std::endl;

@@ -17,6 +17,7 @@ void DetectionScore::Add(const DetectionScore& b) {
   for (int i = 0; i < kSizeBins; ++i) expected_by_size[i] += b.expected_by_size[i], found_by_size[i] += b.found_by_size[i];
   corner_error_px.insert(corner_error_px.end(), b.corner_error_px.begin(), b.corner_error_px.end());
   centre_error_px.insert(centre_error_px.end(), b.centre_error_px.begin(), b.centre_error_px.end());
+  heading_error_deg.insert(heading_error_deg.end(), b.heading_error_deg.begin(), b.heading_error_deg.end());
 }
 
 double Median(std::vector<double> v) {
@@ -39,16 +40,26 @@ cv::Point2d Centre(const std::array<cv::Point2d, 4>& c) { return 0.25 * (c[0] + 
 int TruthId(const MarkerTruth& t) { return t.placement.id; }
 
 // Per-corner distances in the cyclic order, either way round, that fits best (AprilTag numbers its
-// corners the other way round from OpenCV).
-std::array<double, 4> CornerErrors(const std::array<cv::Point2d, 4>& truth, const std::array<cv::Point2f, 4>& found) {
-  std::array<double, 4> best{};
+// corners the other way round from OpenCV), and the heading error: the angle between the truth's
+// first side and the matching side of the detection, deg.
+struct CornerFit {
+  std::array<double, 4> errors{};
+  double heading_deg = 0;
+};
+
+CornerFit FitCorners(const std::array<cv::Point2d, 4>& truth, const std::array<cv::Point2f, 4>& found) {
+  CornerFit best;
   double best_sum = 1e18;
   for (int dir : {1, -1})
     for (int s = 0; s < 4; ++s) {
-      std::array<double, 4> e{};
+      CornerFit f;
       double sum = 0;
-      for (int i = 0; i < 4; ++i) sum += e[i] = cv::norm(truth[i] - cv::Point2d(found[(s + dir * i + 8) % 4]));
-      if (sum < best_sum) best_sum = sum, best = e;
+      auto at = [&](int i) { return cv::Point2d(found[(s + dir * i + 8) % 4]); };
+      for (int i = 0; i < 4; ++i) sum += f.errors[i] = cv::norm(truth[i] - at(i));
+      if (sum >= best_sum) continue;
+      const cv::Point2d a = truth[1] - truth[0], b = at(1) - at(0);
+      f.heading_deg = std::abs(std::atan2(a.x * b.y - a.y * b.x, a.dot(b))) * 180 / CV_PI;
+      best_sum = sum, best = f;
     }
   return best;
 }
@@ -74,7 +85,9 @@ DetectionScore ScoreDetections(const ScoreOptions& o, const RenderTruth& truth,
       if (!expected) break;
       ++s.found, ++s.found_by_size[bin];
       s.centre_error_px.push_back(err);
-      for (double e : CornerErrors(t.corners_px, c)) s.corner_error_px.push_back(e);
+      const CornerFit fit = FitCorners(t.corners_px, c);
+      for (double e : fit.errors) s.corner_error_px.push_back(e);
+      s.heading_error_deg.push_back(fit.heading_deg);
       break;
     }
   }

@@ -26,6 +26,7 @@ struct DetectionScore {
   std::array<int, kSizeBins> expected_by_size{}, found_by_size{};
   std::vector<double> corner_error_px;       // every corner of every found marker, px
   std::vector<double> centre_error_px;       // every found marker's centre, px
+  std::vector<double> heading_error_deg;     // every found marker's heading in the image (its first side's direction), deg
   double ms = 0;                             // detection time, summed over the frames scored
   void Add(const DetectionScore& other);
   double Recall() const { return expected ? double(found) / expected : 1.0; }
