@@ -1,8 +1,9 @@
 #pragma once
 // The network outputs every frame-by-frame command offers (`live`, `process`, `track`):
 //   --tuio HOST:PORT   TUIO 2.0 over OSC/UDP (streams/tuio.h)
-//   --serve PORT       the JSON stream over WebSocket and the spectator page (streams/stream_server.h)
+//   --serve PORT       the JSON stream over WebSocket and the spectator page (streams/stream_sink.h)
 //   --serve-any        ... listening on every interface instead of loopback only
+//   --serve-wait S     wait up to S seconds for a first client before the first frame
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@ struct StreamArgs {
   std::string tuio;        // HOST:PORT; "" = no TUIO
   int serve = -1;          // WebSocket + HTTP port; -1 = no server, 0 = any free port (printed)
   bool serve_any = false;  // listen beyond loopback
+  double serve_wait_s = 0; // wait this long for a first client before the first frame
 };
 
 void AddStreamOptions(CLI::App* cmd, StreamArgs* args);

@@ -1,0 +1,140 @@
+// The live JSON stream: `vedette process --serve` on a clip with a WebSocket client connected;
+// every message is checked against docs/stream.schema.json and the frames against the log of the
+// same run (the log's lines against the same schema); a slow client is dropped to the latest frame
+// and does not slow the loop; hostile clients leave the server serving.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <fstream>
+#include <future>
+#include <regex>
+#include <thread>
+
+#include "streams/ws_server.h"
+#include "tests/streams/json_schema.h"
+#include "tests/streams/stream_clip.h"
+#include "tests/streams/ws_test_client.h"
+
+namespace vedette {
+namespace {
+
+using testing::CommandResult;
+using testing::RunShell;
+using testing::TestFolder;
+using testing::WsTestClient;
+
+testing::JsonSchema Schema() {
+  std::ifstream in(std::string(VEDETTE_SOURCE_DIR) + "/docs/stream.schema.json");
+  return testing::JsonSchema(nlohmann::json::parse(in));
+}
+
+// A port nobody listens on now (bound to 0 and let go: the process about to start takes it).
+int FreePort() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+  socklen_t len = sizeof a;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+  ::close(fd);
+  return ntohs(a.sin_port);
+}
+
+std::future<CommandResult> Start(const std::string& args) {
+  return std::async(std::launch::async, [args] { return RunShell(std::string(VEDETTE_BINARY) + " " + args); });
+}
+
+double Fps(const std::string& summary) {
+  std::smatch m;
+  if (!std::regex_search(summary, m, std::regex(R"(\(([0-9.]+) fps\))"))) return 0;
+  return std::stod(m[1]);
+}
+
+TEST(Stream, EveryMessageMatchesTheSchemaAndEveryFrameArrives) {
+  TestFolder dir;
+  const std::string common = testing::WriteStreamClip(dir);
+  const int port = FreePort();
+  auto run = Start("process" + common + " --log " + (dir / "run.jsonl") + " --serve " + std::to_string(port) +
+                   " --serve-wait 30");
+  WsTestClient client(port, 30);
+  ASSERT_TRUE(client.connected());
+  const CommandResult r = run.get();
+  ASSERT_EQ(r.status, 0) << r.err << r.out;
+  EXPECT_NE(r.err.find("streaming on ws://127.0.0.1:" + std::to_string(port)), std::string::npos) << r.err;
+  client.WaitClosed(5);
+  const auto frames = testing::FrameLinesOf(dir / "run.jsonl");
+  const testing::JsonSchema schema = Schema();
+  const auto messages = client.messages();
+  ASSERT_FALSE(messages.empty());
+  std::vector<nlohmann::json> got;
+  for (size_t i = 0; i < messages.size(); ++i) {
+    const nlohmann::json m = nlohmann::json::parse(messages[i]);
+    EXPECT_EQ(schema.Validate(m), "") << "message " << i << ": " << messages[i].substr(0, 300);
+    if (i == 0) {
+      EXPECT_EQ(m["type"], "hello");
+      EXPECT_EQ(m["units"].size(), 3u);
+      EXPECT_EQ(m["table"]["width_mm"], 600);
+    }
+    if (m["type"] == "frame") got.push_back(m);
+  }
+  ASSERT_EQ(got.size(), frames.size()) << "one message per frame";
+  for (size_t i = 0; i < got.size(); ++i) {
+    EXPECT_EQ(got[i]["frame"]["frame"], frames[i]["frame"]);
+    EXPECT_EQ(got[i]["frame"]["units"], frames[i]["units"]) << "the log's typed results, frame " << i;
+    EXPECT_EQ(got[i]["frame"]["events"], frames[i]["events"]) << "frame " << i;
+  }
+  EXPECT_FALSE(got.back()["overlay"].empty()) << "the overlay description in table mm";
+  // The log is written in the same schema.
+  std::ifstream log(dir / "run.jsonl");
+  std::string line;
+  int lines = 0;
+  while (std::getline(log, line)) {
+    EXPECT_EQ(schema.Validate(nlohmann::json::parse(line), "/$defs/log_line"), "") << line.substr(0, 300);
+    ++lines;
+  }
+  EXPECT_GT(lines, static_cast<int>(frames.size()));
+}
+
+// The same clip with no client, then with a client that takes 0.3 s per message over a small
+// receive buffer: the loop's frames per second stay within 25 %, and the slow client is dropped to
+// the latest frame (it gets fewer frames than were made, in order).
+TEST(Stream, ASlowClientIsDroppedToTheLatestFrameAndDoesNotSlowTheLoop) {
+  TestFolder dir;
+  const std::string common = testing::WriteStreamClip(dir, 6.0);
+  CommandResult alone = RunShell(std::string(VEDETTE_BINARY) + " process" + common + " --log " + (dir / "a.jsonl") +
+                                 " --serve 0");
+  ASSERT_EQ(alone.status, 0) << alone.err;
+  const int port = FreePort();
+  auto run = Start("process" + common + " --log " + (dir / "b.jsonl") + " --serve " + std::to_string(port) + " --serve-wait 30");
+  WsTestClient slow(port, 30, 0.3, 8192);
+  ASSERT_TRUE(slow.connected());
+  const CommandResult r = run.get();
+  ASSERT_EQ(r.status, 0) << r.err;
+  const double fps_alone = Fps(alone.out), fps_slow = Fps(r.out);
+  std::cout << "[ fps ] without a client " << fps_alone << ", with a slow client " << fps_slow << "\n";
+  EXPECT_GT(fps_slow, 0.75 * fps_alone) << alone.out << r.out;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.err, m, std::regex(R"(([0-9]+) dropped for slow clients)"))) << r.err;
+  EXPECT_GT(std::stoi(m[1]), 0) << r.err;
+  const auto frames = testing::FrameLinesOf(dir / "b.jsonl");
+  slow.WaitClosed(20);
+  int frame_messages = 0, previous = -1;
+  for (const std::string& s : slow.messages()) {
+    const auto j = nlohmann::json::parse(s);
+    if (j["type"] != "frame") continue;
+    ++frame_messages;
+    EXPECT_GT(j["frame"]["frame"].get<int>(), previous);
+    previous = j["frame"]["frame"];
+  }
+  EXPECT_GT(frame_messages, 0);
+  EXPECT_LT(frame_messages, static_cast<int>(frames.size()));
+}
+
+}  // namespace
+}  // namespace vedette
