@@ -23,12 +23,12 @@ struct WsTestClient::Impl {
   bool open = false, done = false;
   double delay_s = 0;
 
-  bool TryConnect(int port, double timeout_s) {
+  bool TryConnect(const std::string& url, double timeout_s) {
     std::unique_lock<std::mutex> lock(mu);
     open = done = false;
     lock.unlock();
     websocketpp::lib::error_code ec;
-    Client::connection_ptr con = client.get_connection("ws://127.0.0.1:" + std::to_string(port) + "/", ec);
+    Client::connection_ptr con = client.get_connection(url, ec);
     if (ec) return false;
     hdl = con->get_handle();
     client.connect(con);
@@ -40,6 +40,15 @@ struct WsTestClient::Impl {
 
 WsTestClient::WsTestClient(int port, double connect_timeout_s, double delay_per_message_s, int receive_buffer_bytes)
     : impl_(std::make_unique<Impl>()) {
+  Start("ws://127.0.0.1:" + std::to_string(port) + "/", connect_timeout_s, delay_per_message_s, receive_buffer_bytes);
+}
+
+WsTestClient::WsTestClient(const std::string& url, double connect_timeout_s) : impl_(std::make_unique<Impl>()) {
+  Start(url, connect_timeout_s, 0, 0);
+}
+
+void WsTestClient::Start(const std::string& url, double connect_timeout_s, double delay_per_message_s,
+                         int receive_buffer_bytes) {
   Impl& m = *impl_;
   m.client.set_tcp_post_init_handler([&m, receive_buffer_bytes](websocketpp::connection_hdl hdl) {
     asio::error_code ec;
@@ -72,7 +81,7 @@ WsTestClient::WsTestClient(int port, double connect_timeout_s, double delay_per_
   });
   m.thread = std::thread([&m] { m.client.run(); });
   const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(connect_timeout_s);
-  while (std::chrono::steady_clock::now() < until && !m.TryConnect(port, 0.5))
+  while (std::chrono::steady_clock::now() < until && !m.TryConnect(url, 0.5))
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
 }
 

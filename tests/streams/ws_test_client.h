@@ -13,6 +13,8 @@ class WsTestClient {
   // client sleeps this long in each message's handler (a slow client: the server's writes back up).
   // receive_buffer_bytes: the socket's receive buffer (0: the system's; small: a slow link).
   WsTestClient(int port, double connect_timeout_s, double delay_per_message_s = 0, int receive_buffer_bytes = 0);
+  // Any ws:// address (Chromium's DevTools endpoint, for one).
+  WsTestClient(const std::string& url, double connect_timeout_s);
   ~WsTestClient();
   bool connected() const;
   bool closed() const;                    // the server closed the connection (or it failed)
@@ -22,6 +24,7 @@ class WsTestClient {
   bool WaitForMessages(size_t n, double timeout_s) const;
 
  private:
+  void Start(const std::string& url, double connect_timeout_s, double delay_per_message_s, int receive_buffer_bytes);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
