@@ -10,6 +10,7 @@
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -71,6 +72,7 @@ struct WsServer::Impl {
   int port = 0;
   // Server thread only.
   std::map<Hdl, Client, std::owner_less<Hdl>> clients;
+  std::set<Hdl, std::owner_less<Hdl>> admitted;  // handshakes accepted, open or about to be (the cap counts these)
   std::map<std::string, long> log_counts;
   // Shared with the frame loop.
   mutable std::mutex mu;
@@ -147,7 +149,10 @@ struct WsServer::Impl {
   }
 
   bool OnValidate(Hdl hdl) {
-    if (static_cast<int>(clients.size()) < o.max_clients) return true;
+    if (static_cast<int>(admitted.size()) < o.max_clients) {
+      admitted.insert(hdl);
+      return true;
+    }
     Count([](WsServerStats& s) { ++s.refused; });
     Log("refused", "refused a client: " + std::to_string(o.max_clients) + " already connected");
     server.get_con_from_hdl(hdl)->set_status(websocketpp::http::status_code::service_unavailable);
@@ -171,6 +176,7 @@ struct WsServer::Impl {
 
   // The frames a leaving client never got were dropped for it.
   void Forget(Hdl hdl) {
+    admitted.erase(hdl);
     const auto it = clients.find(hdl);
     if (it == clients.end()) return;
     const long sent_seq = it->second.sent_seq;

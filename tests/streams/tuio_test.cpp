@@ -168,6 +168,24 @@ TEST(Tuio, ProcessSendsTheTrackersPosesAsTuio20) {
   EXPECT_GT(toks, 100) << "three units over most of the clip";
 }
 
+// `track` and `live` take the same option and send a bundle per frame too.
+TEST(Tuio, TrackAndLiveSendABundlePerFrame) {
+  TestFolder dir;
+  const std::string common = testing::WriteStreamClip(dir, 1.0);
+  UdpReceiver rx;
+  const std::string to = " --tuio 127.0.0.1:" + std::to_string(rx.port());
+  auto r = RunShell(std::string(VEDETTE_BINARY) + " track" + common + " --events " + (dir / "track.jsonl") + " --quiet" + to);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const size_t frames = testing::FrameLinesOf(dir / "track.jsonl").size();
+  EXPECT_EQ(rx.Drain().size(), frames);
+  if (!std::getenv("DISPLAY") || !*std::getenv("DISPLAY")) GTEST_SKIP() << "no display for the live window";
+  r = RunShell("HOME=" + dir.path().string() + " " + VEDETTE_BINARY + " live" + common + " --frames 10 --fast" + to);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto packets = rx.Drain();
+  ASSERT_EQ(packets.size(), 10u);
+  EXPECT_EQ(testing::DecodeOscBundle(packets.back()).messages.front().I(0), 9);
+}
+
 TEST(Tuio, ABadTargetIsRefusedByName) {
   TestFolder dir;
   const std::string common = testing::WriteStreamClip(dir, 0.2);
