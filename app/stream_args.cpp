@@ -14,6 +14,8 @@ void AddStreamOptions(CLI::App* cmd, StreamArgs* args) {
   cmd->add_flag("--serve-any", args->serve_any, "With --serve: listen on every network interface, not only this machine");
   cmd->add_option("--serve-wait", args->serve_wait_s, "With --serve: wait up to this many seconds for a first client before the first frame")
       ->check(CLI::Range(0.0, 3600.0));
+  cmd->add_option("--serve-linger", args->serve_linger_s, "With --serve: after the last frame, go on serving it for this many seconds")
+      ->check(CLI::Range(0.0, 3600.0));
 }
 
 StreamSinks::StreamSinks(const StreamArgs& args, const pipeline::Pipeline& pipeline, const std::string& source_name) {
@@ -28,6 +30,7 @@ StreamSinks::StreamSinks(const StreamArgs& args, const pipeline::Pipeline& pipel
     so.port = args.serve;
     so.any_interface = args.serve_any;
     so.wait_for_client_s = args.serve_wait_s;
+    so.linger_s = args.serve_linger_s;
     owned_.push_back(std::make_unique<streams::StreamSink>(so, pipeline, source_name));
   }
 }

@@ -4,6 +4,7 @@
 //   --serve PORT       the JSON stream over WebSocket and the spectator page (streams/stream_sink.h)
 //   --serve-any        ... listening on every interface instead of loopback only
 //   --serve-wait S     wait up to S seconds for a first client before the first frame
+//   --serve-linger S   after the last frame, go on serving it for S seconds
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,6 +21,7 @@ struct StreamArgs {
   int serve = -1;          // WebSocket + HTTP port; -1 = no server, 0 = any free port (printed)
   bool serve_any = false;  // listen beyond loopback
   double serve_wait_s = 0; // wait this long for a first client before the first frame
+  double serve_linger_s = 0;  // after the last frame, go on serving it this long
 };
 
 void AddStreamOptions(CLI::App* cmd, StreamArgs* args);

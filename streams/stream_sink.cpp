@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <thread>
 
 #include "streams/stream_message.h"
 
@@ -46,6 +47,7 @@ StreamSink::StreamSink(const StreamOptions& options, const pipeline::Pipeline& p
 }
 
 StreamSink::~StreamSink() {
+  if (options_.linger_s > 0) std::this_thread::sleep_for(std::chrono::duration<double>(options_.linger_s));
   server_->Shutdown();  // first: its heartbeat reads the counters below; the last frame goes out before it stops
   if (!options_.quiet) Report();
 }

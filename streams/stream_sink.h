@@ -18,6 +18,7 @@ struct StreamOptions {
   int port = 8765;            // 0: any free port
   bool any_interface = false; // listen beyond 127.0.0.1 (--serve-any)
   double wait_for_client_s = 0;  // before the first frame, wait this long for a first client (tests, recordings)
+  double linger_s = 0;        // after the last frame, go on serving it this long (late spectators see the end)
   std::string web_dir;        // "" = WebDir()
   bool quiet = false;         // no "serving on" line on stderr
 };

@@ -16,7 +16,7 @@ const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
 const fmt = (v, n = 1) => Number(v).toFixed(n);
 
-if (params.get('transparent') === '1') document.body.classList.add('transparent');
+if (params.get('transparent') === '1') [document.documentElement, document.body].forEach((e) => e.classList.add('transparent'));
 if (params.get('panel') === '0' || params.get('transparent') === '1' && params.get('panel') !== '1') document.body.classList.add('no-panel');
 
 // Table mm -> SVG user units (mm with y down).

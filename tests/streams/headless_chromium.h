@@ -152,11 +152,17 @@ class HeadlessChromium {
     return false;
   }
 
-  cv::Mat Screenshot() {
+  // BGR, or BGRA with `alpha` (what the page leaves transparent shows through: see TransparentBackground).
+  cv::Mat Screenshot(bool alpha = false) {
     const auto r = Call("Page.captureScreenshot", {{"format", "png"}}, 20);
     if (r.is_null() || !r.contains("data")) return {};
     const std::string png = Base64Decode(r["data"].get<std::string>());
-    return cv::imdecode(std::vector<uchar>(png.begin(), png.end()), cv::IMREAD_COLOR);
+    return cv::imdecode(std::vector<uchar>(png.begin(), png.end()), alpha ? cv::IMREAD_UNCHANGED : cv::IMREAD_COLOR);
+  }
+
+  // The browser's own background made transparent, as an OBS browser source has it.
+  void TransparentBackground() {
+    Call("Emulation.setDefaultBackgroundColorOverride", {{"color", {{"r", 0}, {"g", 0}, {"b", 0}, {"a", 0}}}});
   }
 
  private:

@@ -22,6 +22,9 @@ using testing::TestFolder;
 
 constexpr int kWidth = 1280, kHeight = 720, kPanelPx = 320;  // the page's panel: spectator.css #panel
 constexpr double kMarginMm = 20;                              // spectator.js MARGIN_MM
+// The clip's last frame (1.4 s at 15 fps: frames 0 to 20) is on the page, drawn.
+constexpr const char* kLastFrameDrawn =
+    "window.vedette && window.vedette.frame && window.vedette.frame.frame.frame === 20 && !window.vedette.dirty";
 
 struct Rgb {
   int r, g, b;
@@ -61,13 +64,15 @@ render: {supersample: 2, blur_sigma_px: 0.7, read_noise: 1.5, jpeg_quality: 0, s
   auto run = std::async(std::launch::async, [&] {
     return RunShell(std::string(VEDETTE_BINARY) + " process --video " + (dir / "demo.clip.yaml") + " --calib " +
                     (dir / "cam.yaml") + " --roster " + roster + " --log " + (dir / "run.jsonl") + " --serve " +
-                    std::to_string(port) + " --serve-wait 60");
+                    std::to_string(port) + " --serve-wait 60 --serve-linger 10");
   });
   testing::HeadlessChromium browser("http://127.0.0.1:" + std::to_string(port) + "/", kWidth, kHeight);
   ASSERT_TRUE(browser.ok()) << "no DevTools connection to Chromium: " << browser.devtools();
-  const auto done = run.get();
-  ASSERT_EQ(done.status, 0) << done.err;
-  ASSERT_TRUE(browser.WaitFor("window.vedette && window.vedette.frames > 0 && !window.vedette.dirty", 30));
+  // A second spectator: the OBS overlay, ?transparent=1 (no table, no panel).
+  testing::HeadlessChromium overlay("http://127.0.0.1:" + std::to_string(port) + "/?transparent=1", kWidth, kHeight);
+  ASSERT_TRUE(overlay.ok()) << "no DevTools connection to Chromium: " << overlay.devtools();
+  overlay.TransparentBackground();
+  ASSERT_TRUE(browser.WaitFor(kLastFrameDrawn, 30));
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   const int drawn = browser.Evaluate("window.vedette.frame.frame.frame").get<int>();
   const nlohmann::json hello = browser.Evaluate("window.vedette.hello");
@@ -76,6 +81,13 @@ render: {supersample: 2, blur_sigma_px: 0.7, read_noise: 1.5, jpeg_quality: 0, s
   if (const char* keep = std::getenv("VEDETTE_SPECTATOR_PNG"); keep && *keep) cv::imwrite(keep, shot);
   ASSERT_EQ(shot.cols, kWidth);
   ASSERT_EQ(shot.rows, kHeight);
+  // The overlay's picture too, while the server lingers on the last frame.
+  ASSERT_TRUE(overlay.WaitFor(kLastFrameDrawn, 30));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const int overlay_frame = overlay.Evaluate("window.vedette.frame.frame.frame").get<int>();
+  const cv::Mat clear = overlay.Screenshot(true);
+  const auto done = run.get();
+  ASSERT_EQ(done.status, 0) << done.err;
 
   // The stream's frame the page drew, as the log of the same run has it.
   nlohmann::json frame;
@@ -105,6 +117,26 @@ render: {supersample: 2, blur_sigma_px: 0.7, read_noise: 1.5, jpeg_quality: 0, s
     ++checked;
   }
   EXPECT_EQ(checked, 20) << "the demo's 20 units";
+
+  // The overlay: the same bases over nothing at all (the map spans the whole window).
+  ASSERT_EQ(clear.channels(), 4);
+  const double s2 = std::min(kWidth / (w + 2 * kMarginMm), kHeight / (d + 2 * kMarginMm));
+  const double ox2 = (kWidth - s2 * (w + 2 * kMarginMm)) / 2, oy2 = (kHeight - s2 * (d + 2 * kMarginMm)) / 2;
+  auto at = [&](double x, double y) {
+    return clear.at<cv::Vec4b>(cv::Point(static_cast<int>(std::lround(ox2 + s2 * (x + kMarginMm))),
+                                         static_cast<int>(std::lround(oy2 + s2 * (d - y + kMarginMm)))));
+  };
+  EXPECT_EQ(at(500, 350)[3], 0) << "the middle of the table, where nothing stands, is transparent";
+  EXPECT_EQ(at(-10, -10)[3], 0) << "so is the margin";
+  for (const auto& f : testing::FrameLinesOf(dir / "run.jsonl")) {
+    if (f["frame"] != overlay_frame) continue;
+    for (const auto& u : f["units"]) {
+      const cv::Vec4b p = at(u["x_mm"], u["y_mm"]);
+      const Rgb want = FromHex(colour_of[side_of[u["id"]]]);
+      EXPECT_EQ(p[3], 255) << u["id"];
+      EXPECT_LE(std::abs(p[2] - want.r) + std::abs(p[1] - want.g) + std::abs(p[0] - want.b), 30) << u["id"];
+    }
+  }
 }
 
 }  // namespace
