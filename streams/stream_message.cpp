@@ -83,7 +83,8 @@ nlohmann::json HelloMessage(const pipeline::Pipeline& pipeline, const std::strin
           {"bw_mm", roster.bw_mm},
           {"sides", sides},
           {"units", units},
-          {"terrain", terrain}};
+          {"terrain", terrain},
+          {"recent_events", nlohmann::json::array()}};
 }
 
 nlohmann::json PrimitiveJson(const DrawPrimitive& p) {

@@ -3,7 +3,8 @@
 // and the tests validate every message against it). Each is one JSON object with "type" and
 // "stream_version":
 //   hello      sent first to each client: the table, the sides and their colours, the roster's
-//              units (bases, markers), the terrain: what does not change during a run
+//              units (bases, markers), the terrain: what does not change during a run; and the
+//              last 50 event and declare lines so far (recent_events), for a spectator who joins late
 //   frame      one per camera frame: the log's frame line (units with pose, sigma and state; the
 //              required tests; the frame's events with their move verdicts) as pipeline/event_log.h
 //              writes it, the declarations made with it, the verdicts on the picture and the

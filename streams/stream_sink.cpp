@@ -11,6 +11,8 @@
 
 namespace vedette::streams {
 
+constexpr size_t kRecentEvents = 50;
+
 std::string WebDir() {
   namespace fs = std::filesystem;
   if (const char* env = std::getenv("VEDETTE_WEB"); env && *env) return env;
@@ -37,7 +39,8 @@ StreamSink::StreamSink(const StreamOptions& options, const pipeline::Pipeline& p
     return HeartbeatMessage(frames->load(), clients_.load(), now).dump();
   };
   server_ = std::make_unique<WsServer>(wo);
-  server_->SetHello(HelloMessage(pipeline, source_name).dump());
+  hello_ = HelloMessage(pipeline, source_name);
+  server_->SetHello(hello_.dump());
   if (!options.quiet)
     std::cerr << "vedette: streaming on ws://" << (options.any_interface ? "0.0.0.0" : "127.0.0.1") << ":" << server_->port()
               << "/ ; spectator page http://" << (options.any_interface ? "<this host>" : "127.0.0.1") << ":"
@@ -61,6 +64,19 @@ void StreamSink::Report() const {
 
 void StreamSink::OnFrame(pipeline::FrameOutput& out) {
   server_->Publish(FrameMessage(out.frame, out.lines, between_).dump());
+  // A spectator who joins late gets the last events with the hello (the event log so far).
+  bool logged = false;
+  for (const auto* lines : {&between_, &out.lines})
+    for (const nlohmann::json& line : *lines) {
+      if (!line.contains("event")) continue;
+      recent_.push_back(line);
+      if (recent_.size() > kRecentEvents) recent_.pop_front();
+      logged = true;
+    }
+  if (logged) {
+    hello_["recent_events"] = recent_;
+    server_->SetHello(hello_.dump());
+  }
   between_.clear();
   frames_counter_->store(++frames_);
   clients_.store(server_->stats().clients);

@@ -4,6 +4,7 @@
 // frame's message made into text and handed over: the server's own thread does the sending
 // (streams/ws_server.h).
 #include <atomic>
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -43,6 +44,8 @@ class StreamSink : public pipeline::FrameSink {
   StreamOptions options_;
   std::unique_ptr<WsServer> server_;
   std::vector<nlohmann::json> between_;
+  nlohmann::json hello_;                  // the hello message; its recent_events follow the run
+  std::deque<nlohmann::json> recent_;     // the last kRecentEvents event and declare lines
   long frames_ = 0;
   std::shared_ptr<std::atomic<long>> frames_counter_;  // frames_, for the heartbeat on the server's thread
   std::atomic<int> clients_{0};

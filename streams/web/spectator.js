@@ -8,7 +8,7 @@
 const MARGIN_MM = 20;
 const ON_TABLE = new Set(['seen', 'moving', 'at_rest', 'occluded']);
 const params = new URLSearchParams(location.search);
-const state = { hello: null, frame: null, hover: null, selected: [], events: [], frames: 0, lastMessageAt: 0,
+const state = { hello: null, frame: null, hover: null, selected: [], events: [], eventsUpTo: -1, frames: 0, lastMessageAt: 0,
                 dirty: false, connected: false };
 window.vedette = state;  // for the curious (and the browser's console)
 
@@ -240,11 +240,13 @@ function onMessage(text) {
   if (m.stream_version !== 1) console.warn('stream version', m.stream_version, 'is newer than this page');
   if (m.type === 'hello') {
     state.hello = m;
+    state.events = (m.recent_events || []).slice();  // the log so far; frames after it add to it
+    state.eventsUpTo = Math.max(-1, ...state.events.map((e) => e.frame));
     drawTable();
   } else if (m.type === 'frame') {
     state.frame = m;
     state.frames += 1;
-    state.events.push(...m.declarations, ...m.frame.events);
+    if (m.frame.frame > state.eventsUpTo) state.events.push(...m.declarations, ...m.frame.events);
     if (state.events.length > 200) state.events.splice(0, state.events.length - 200);
     document.title = `Vedette spectator: frame ${m.frame.frame}`;
   }

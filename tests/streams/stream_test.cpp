@@ -61,12 +61,30 @@ TEST(Stream, EveryMessageMatchesTheSchemaAndEveryFrameArrives) {
   const std::string common = testing::WriteStreamClip(dir);
   const int port = FreePort();
   auto run = Start("process" + common + " --log " + (dir / "run.jsonl") + " --serve " + std::to_string(port) +
-                   " --serve-wait 30");
+                   " --serve-wait 30 --serve-linger 3");
   WsTestClient client(port, 30);
   ASSERT_TRUE(client.connected());
+  // A spectator who comes after the last frame (3.4 s at 15 fps: frame 50) gets the event log so far
+  // with its hello.
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (std::chrono::steady_clock::now() < until &&
+         (client.messages().empty() || client.messages().back().find(R"("frame":50,)") == std::string::npos))
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  WsTestClient late(port, 5);
+  ASSERT_TRUE(late.WaitForMessages(1, 5));
+  const nlohmann::json late_hello = nlohmann::json::parse(late.messages().front());
   const CommandResult r = run.get();
   ASSERT_EQ(r.status, 0) << r.err << r.out;
   EXPECT_NE(r.err.find("streaming on ws://127.0.0.1:" + std::to_string(port)), std::string::npos) << r.err;
+  {
+    std::vector<nlohmann::json> events;
+    std::ifstream in(dir / "run.jsonl");
+    for (std::string line; std::getline(in, line);)
+      if (auto j = nlohmann::json::parse(line); j.contains("event")) events.push_back(j);
+    ASSERT_EQ(late_hello["type"], "hello");
+    ASSERT_EQ(late_hello["recent_events"].size(), std::min<size_t>(events.size(), 50));
+    EXPECT_EQ(late_hello["recent_events"].back(), events.back()) << "the log's last event";
+  }
   client.WaitClosed(5);
   const auto frames = testing::FrameLinesOf(dir / "run.jsonl");
   const testing::JsonSchema schema = Schema();
