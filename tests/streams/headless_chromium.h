@@ -78,7 +78,7 @@ class HeadlessChromium {
     const std::string cmd = "echo $$ > " + (profile_ / "pid") + "; exec " + kChromium +
                             " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run"
                             " --disable-background-networking --disable-component-update --disable-sync"
-                            " --hide-scrollbars --force-device-scale-factor=1 --remote-debugging-port=0"
+                            " --hide-scrollbars --disable-dev-shm-usage --force-device-scale-factor=1 --remote-debugging-port=0"
                             " --remote-allow-origins=* --user-data-dir=" + profile_.path().string() +
                             " --window-size=" + std::to_string(width) + "," + std::to_string(height) + " '" + url + "' >/dev/null 2>&1";
     run_ = std::async(std::launch::async, [cmd] { return RunShell(cmd); });
