@@ -5,6 +5,7 @@
 #include "app/command.h"
 #include "app/output_paths.h"
 #include "app/scene_args.h"
+#include "app/stream_args.h"
 #include "pipeline/frame_source.h"
 #include "ui/live_window.h"
 #include "pipeline/recorder.h"
@@ -21,6 +22,7 @@ struct LiveArgs {
   std::vector<std::string> set;
   int frames = -1;
   bool fast = false;
+  StreamArgs streams;
 };
 
 void SetupLive(CLI::App& root) {
@@ -38,6 +40,7 @@ void SetupLive(CLI::App& root) {
   cmd->add_option("--screenshot", args->screenshot, "Write a PNG of the window after the last frame");
   cmd->add_option("--settings", args->settings, "Settings file (default ~/.config/vedette/live.ini)");
   cmd->add_flag("--fast", args->fast, "Do not pace a video at its frame rate");
+  AddStreamOptions(cmd, &args->streams);
   cmd->add_option("--evidence-dir", args->evidence_dir, "Where \"Save evidence\" (E) writes its PNG + JSON (default .)");
   cmd->callback([args] {
     UseOneOpenCvThread();
@@ -69,6 +72,8 @@ void SetupLive(CLI::App& root) {
     lo.settings_path = args->settings;
     lo.realtime = !args->fast;
     lo.evidence_dir = args->evidence_dir;
+    StreamSinks streams(args->streams, pipeline, source->name());
+    lo.extra_sinks = streams.sinks();
     const ui::LiveResult r = ui::RunLive(lo, *source, pipeline);
     std::cout << pipeline::SummaryText(r.summary);
     FailOnWriteError(r.summary.write_error);

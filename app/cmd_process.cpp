@@ -6,6 +6,7 @@
 #include "app/command.h"
 #include "app/output_paths.h"
 #include "app/scene_args.h"
+#include "app/stream_args.h"
 #include "pipeline/frame_source.h"
 #include "pipeline/headless.h"
 #include "overlay/layers.h"
@@ -21,6 +22,7 @@ struct ProcessArgs {
   std::string video, calib, roster, ruleset = "totsk", out, log, hide;
   std::vector<std::string> set;
   bool quiet = false;
+  StreamArgs streams;
 };
 
 void SetupProcess(CLI::App& root) {
@@ -36,6 +38,7 @@ void SetupProcess(CLI::App& root) {
   cmd->add_option("--hide", args->hide, "Layers not drawn, comma-separated (bases,zoc,ranges,threats,contacts,support,tests,terrain,labels)");
   cmd->add_option("--set", args->set, "Ruleset setting KEY=VALUE (repeatable)");
   cmd->add_flag("--quiet", args->quiet, "No progress bar");
+  AddStreamOptions(cmd, &args->streams);
   cmd->callback([args] {
     UseOneOpenCvThread();
     if (args->out.empty() && args->log.empty()) throw InputError("--out", 0, "nothing to write: give --out and/or --log");
@@ -56,6 +59,8 @@ void SetupProcess(CLI::App& root) {
     ho.log_path = log_path;
     ho.annotate.layers = overlay::LayerVisibility::FromHiddenList(args->hide);
     ho.progress = !args->quiet;
+    StreamSinks streams(args->streams, pipeline, source->name());
+    ho.extra_sinks = streams.sinks();
     const pipeline::RunSummary s = pipeline::RunHeadless(ho, *source, pipeline);
     if (s.frames == 0) throw InputError(args->video, 0, "no frame could be read");
     std::cout << pipeline::SummaryText(s);

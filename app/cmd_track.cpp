@@ -21,6 +21,7 @@
 #include "app/command.h"
 #include "app/output_paths.h"
 #include "app/scene_args.h"
+#include "app/stream_args.h"
 #include "pipeline/event_log.h"
 #include "pipeline/frame_loop.h"
 #include "pipeline/frame_source.h"
@@ -46,6 +47,7 @@ struct TrackArgs {
   int max_frames = 0;
   double removed_after_s = 5.0;
   bool quiet = false;
+  StreamArgs streams;
 };
 
 void RunTrack(const TrackArgs& a) {
@@ -68,13 +70,17 @@ void RunTrack(const TrackArgs& a) {
 
   pipeline::JsonlSink jsonl(a.events, pipeline::LogHeaderLine(pipeline, source->name()));
   pipeline::SummarySink summary(int(roster.units.size()));
+  StreamSinks streams(a.streams, pipeline, source->name());
+  std::vector<pipeline::FrameSink*> sinks = {&jsonl};
+  for (pipeline::FrameSink* s : streams.sinks()) sinks.push_back(s);
+  sinks.push_back(&summary);
   std::signal(SIGINT, OnSignal);
   std::signal(SIGTERM, OnSignal);
   const bool progress = !a.video.empty() && !a.quiet && isatty(STDERR_FILENO);
   const int total = std::max(0, source->frame_count());
   std::vector<double> ms;  // the tracker's time per frame
   while (!g_stop && (a.max_frames <= 0 || summary.running().frames < a.max_frames) &&
-         pipeline::RunFrame(*source, pipeline, {&jsonl, &summary})) {
+         pipeline::RunFrame(*source, pipeline, sinks)) {
     ms.push_back(pipeline.last().track.timing.total_ms);
     if (!jsonl.error().empty()) break;  // disk full, or the file went away: stop rather than track on into nothing
     const int frames = summary.running().frames;
@@ -121,6 +127,7 @@ void SetupTrack(CLI::App& root) {
   cmd->add_option("--removed-after", a->removed_after_s, "Seconds a lifted unit's spot must stay visible and empty before it is removed");
   cmd->add_option("--max-frames", a->max_frames, "Stop after this many frames (0: all)");
   cmd->add_flag("--quiet", a->quiet, "No progress bar or summary on stderr");
+  AddStreamOptions(cmd, &a->streams);
   cmd->callback([a] {
     UseOneOpenCvThread();
     RunTrack(*a);

@@ -65,7 +65,10 @@ RunSummary RunHeadless(const HeadlessOptions& options, FrameSource& source, Pipe
   const auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   StopOnSignal signals;
-  while (!signals.stop() && RunFrame(source, pipeline, {&recording, &summary})) {
+  std::vector<FrameSink*> sinks = {&recording};
+  sinks.insert(sinks.end(), options.extra_sinks.begin(), options.extra_sinks.end());
+  sinks.push_back(&summary);
+  while (!signals.stop() && RunFrame(source, pipeline, sinks)) {
     const int n = summary.running().frames;
     if (tty) ProgressBar(n, source.frame_count(), n / std::max(elapsed(), 1e-9));
   }

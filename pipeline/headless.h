@@ -4,6 +4,7 @@
 #include <signal.h>
 
 #include <string>
+#include <vector>
 
 #include "overlay/annotate.h"
 #include "pipeline/frame_loop.h"
@@ -17,6 +18,7 @@ struct HeadlessOptions {
   std::string log_path;     // JSONL; "" = no log
   overlay::AnnotateOptions annotate;
   bool progress = true;     // a progress bar on stderr when it is a terminal
+  std::vector<FrameSink*> extra_sinks;  // after the recording (network streams: streams/); not owned
   bool Check(std::string* error) const { return annotate.Check(error); }
 };
 

@@ -12,7 +12,8 @@ JOBS=${JOBS:-$(nproc)}
 
 # Every dependency is a Debian 12 package; nothing is downloaded at build time.
 PACKAGES=(cmake g++ make pkg-config libopencv-dev libopencv-contrib-dev libeigen3-dev libglfw3-dev
-  libimgui-dev libgtest-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev xvfb xauth ffmpeg libapriltag-dev)
+  libimgui-dev libgtest-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev xvfb xauth ffmpeg
+  libwebsocketpp-dev libasio-dev chromium libapriltag-dev)
 
 install_deps() {
   local missing=()

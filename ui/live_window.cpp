@@ -188,6 +188,7 @@ bool LiveApp::NextFrame() {
     sinks.push_back(recording_.get());
   }
   sinks.push_back(&events_);
+  sinks.insert(sinks.end(), o_.extra_sinks.begin(), o_.extra_sinks.end());
   sinks.push_back(&summary_);
   struct Keep : FrameSink {  // the frame and its declarations, for the window
     LiveApp& app;
@@ -241,6 +242,7 @@ void LiveApp::Declare(const StateDeclaration& d, const std::string& source) {
   events_.OnLine(line);
   summary_.OnLine(line);
   if (recording_) recording_->OnLine(line);
+  for (FrameSink* sink : o_.extra_sinks) sink->OnLine(line);
 }
 
 void LiveApp::ApplyDeclarations() {

@@ -49,6 +49,7 @@ struct LiveOptions {
   std::string screenshot_path;       // PNG of the window after the last frame ("" = none)
   std::string evidence_dir = ".";    // where "Save evidence" writes
   std::string states_config_path;    // the state menu's data; "" = AssetsDir()/rulesets/states.yaml
+  std::vector<FrameSink*> extra_sinks;  // after the recording and the log (network streams: streams/); not owned
   // Tests and demos: called once per window frame, before the real mouse and keyboard; the events
   // it appends go through the same entry point as theirs (LiveInteraction::Handle). It returns
   // false when its script is over: until then the window stays open past max_frames.

@@ -84,6 +84,9 @@ inline CommandResult RunShell(const std::string& command) {
     ::dup2(out_pipe[1], STDOUT_FILENO);
     ::dup2(err_pipe[1], STDERR_FILENO);
     for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) ::close(fd);
+    // Pipes of other RunShell calls made at the same moment on other threads are not this
+    // command's: kept open, they would hold those calls' reads open until this command ends.
+    ::close_range(3, ~0U, 0);
     std::freopen("/dev/null", "r", stdin);
     ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
     ::_exit(127);
