@@ -11,6 +11,8 @@
 
 #include <opencv2/imgcodecs.hpp>
 
+#include "rules/geometry/distance.h"
+#include "rules/scene/scene_io.h"
 #include "tests/streams/headless_chromium.h"
 #include "tests/streams/stream_clip.h"
 
@@ -117,6 +119,30 @@ render: {supersample: 2, blur_sigma_px: 0.7, read_noise: 1.5, jpeg_quality: 0, s
     ++checked;
   }
   EXPECT_EQ(checked, 20) << "the demo's 20 units";
+
+  // The dispute readout: two units picked, the page's gap against the rules' own edge-to-edge
+  // distance between the same footprints at the poses of the frame it drew.
+  Scene scene = LoadScene(roster, SceneLoadOptions{.require_poses = false});
+  for (const auto& u : frame["units"])
+    if (u.contains("x_mm"))
+      if (Unit* unit = scene.FindUnit(u["id"].get<std::string>()))
+        unit->pose = Pose{u["x_mm"].get<double>(), u["y_mm"].get<double>(), u["heading_deg"].get<double>()};
+  int disputes = 0;
+  for (size_t i = 0; i + 1 < scene.units.size() && disputes < 3; i += 5) {
+    const Unit& a = scene.units[i];
+    const Unit& b = scene.units[i + 1];
+    if (!a.pose || !b.pose) continue;
+    double gap = 1e18;
+    for (const geom::Base& ba : BasesOf(a))
+      for (const geom::Base& bb : BasesOf(b)) gap = std::min(gap, geom::BaseGap(ba, bb));
+    const std::string pick = "state.selected = ['" + a.id + "', '" + b.id + "']; drawDispute(); ";
+    const nlohmann::json page = browser.Evaluate(pick + "({gap: disputeResult().gap, text: document.getElementById('dispute').textContent})");
+    ASSERT_TRUE(page.contains("gap")) << page.dump();
+    EXPECT_NEAR(page["gap"].get<double>(), gap, 0.01) << a.id << " to " << b.id;
+    EXPECT_NE(page["text"].get<std::string>().find(a.id), std::string::npos) << page["text"];
+    ++disputes;
+  }
+  EXPECT_EQ(disputes, 3);
 
   // The overlay: the same bases over nothing at all (the map spans the whole window).
   ASSERT_EQ(clear.channels(), 4);
