@@ -19,6 +19,7 @@
 namespace vedette {
 namespace {
 
+using testing::FreePort;
 using testing::RunShell;
 using testing::TestFolder;
 
@@ -34,18 +35,6 @@ struct Rgb {
 Rgb FromHex(const std::string& hex) {
   const unsigned v = std::stoul(hex.substr(1), nullptr, 16);
   return {int(v >> 16 & 255), int(v >> 8 & 255), int(v & 255)};
-}
-
-int FreePort() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  socklen_t len = sizeof a;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-  ::close(fd);
-  return ntohs(a.sin_port);
 }
 
 TEST(Spectator, ThePageDrawsEachBaseWhereTheStreamSays) {

@@ -2,6 +2,11 @@
 // The clip the stream tests run `vedette` on: the small table (tests/synth/small_table.h) at
 // 680 x 425 px, B1 advancing twice in blue's turn and R1 once (as tests/app/one_frame_path_test.cpp),
 // and the command-line options that go with it.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -47,6 +52,19 @@ inline std::vector<nlohmann::json> FrameLinesOf(const std::string& path) {
     if (j.contains("units") && j.contains("frame") && !j.contains("event")) frames.push_back(j);
   }
   return frames;
+}
+
+// A port nobody listens on now (bound to 0 and let go: the process about to start takes it).
+inline int FreePort() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+  socklen_t len = sizeof a;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+  ::close(fd);
+  return ntohs(a.sin_port);
 }
 
 }  // namespace vedette::testing

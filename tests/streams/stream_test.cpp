@@ -24,6 +24,7 @@ namespace vedette {
 namespace {
 
 using testing::CommandResult;
+using testing::FreePort;
 using testing::RunShell;
 using testing::TestFolder;
 using testing::WsTestClient;
@@ -31,19 +32,6 @@ using testing::WsTestClient;
 testing::JsonSchema Schema() {
   std::ifstream in(std::string(VEDETTE_SOURCE_DIR) + "/docs/stream.schema.json");
   return testing::JsonSchema(nlohmann::json::parse(in));
-}
-
-// A port nobody listens on now (bound to 0 and let go: the process about to start takes it).
-int FreePort() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  socklen_t len = sizeof a;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-  ::close(fd);
-  return ntohs(a.sin_port);
 }
 
 std::future<CommandResult> Start(const std::string& args) {
