@@ -124,10 +124,11 @@ TEST(Stream, ASlowClientIsDroppedToTheLatestFrameAndDoesNotSlowTheLoop) {
   ASSERT_EQ(r.status, 0) << r.err;
   const double fps_alone = Fps(alone.out), fps_slow = Fps(r.out);
   std::cout << "[ fps ] without a client " << fps_alone << ", with a slow client " << fps_slow << "\n";
-  // A loop that waited for this client would run at its pace, about 3 frames per second; the margin
-  // is for other tests sharing the machine.
+  // A loop that waited for this client would run at its pace, about 3.3 frames per second; the
+  // margins are for other tests sharing the machine and for sanitizer builds (there the loop alone
+  // runs at about 10 fps, so 3x the client's pace was out of reach: 8.8 fps with the client).
   EXPECT_GT(fps_slow, 0.5 * fps_alone) << alone.out << r.out;
-  EXPECT_GT(fps_slow, 3 * (1 / 0.3)) << r.out;
+  EXPECT_GT(fps_slow, 1.5 * (1 / 0.3)) << r.out;
   std::smatch m;
   ASSERT_TRUE(std::regex_search(r.err, m, std::regex(R"(([0-9]+) dropped for slow clients)"))) << r.err;
   EXPECT_GT(std::stoi(m[1]), 0) << r.err;
