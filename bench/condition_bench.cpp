@@ -55,25 +55,6 @@ Observations Vedette(const ConditionTable& t, const cv::Mat& gray, const cv::aru
   return vision::DetectMarkers(vision::DetectorOptionsFor(t.scene, t.camera.intrinsics), gray, dict).markers;
 }
 
-Observations Stock(const cv::Mat& gray, const cv::aruco::Dictionary& dict, bool best) {
-  auto p = cv::aruco::DetectorParameters::create();
-  if (best) {
-    p->cornerRefinementMethod = cv::aruco::CORNER_REFINE_SUBPIX;
-    p->minMarkerPerimeterRate = 4 * 8.0 / std::max(gray.cols, gray.rows);
-  }
-  std::vector<int> ids;
-  std::vector<std::vector<cv::Point2f>> corners;
-  cv::aruco::detectMarkers(gray, cv::makePtr<cv::aruco::Dictionary>(dict), corners, ids, p);
-  Observations out;
-  for (size_t i = 0; i < ids.size(); ++i) {
-    calib::MarkerObservation m;
-    m.id = ids[i];
-    for (int j = 0; j < 4; ++j) m.corners_px[j] = corners[i][j];
-    out.push_back(m);
-  }
-  return out;
-}
-
 Observations AprilTag(const cv::Mat& gray, float quad_decimate) {
   apriltag_family_t* family = tag36h11_create();
   apriltag_detector_t* td = apriltag_detector_create();
@@ -100,8 +81,10 @@ Observations AprilTag(const cv::Mat& gray, float quad_decimate) {
 std::vector<Contender> Contenders(bool with_apriltag) {
   std::vector<Contender> c = {
       {"Vedette", false, Vedette},
-      {"stock default", false, [](const ConditionTable&, const cv::Mat& g, const cv::aruco::Dictionary& d) { return Stock(g, d, false); }},
-      {"stock best", false, [](const ConditionTable&, const cv::Mat& g, const cv::aruco::Dictionary& d) { return Stock(g, d, true); }},
+      {"stock default", false,
+       [](const ConditionTable&, const cv::Mat& g, const cv::aruco::Dictionary& d) { return vision::DetectMarkersStock(g, d).markers; }},
+      {"stock best", false,
+       [](const ConditionTable&, const cv::Mat& g, const cv::aruco::Dictionary& d) { return vision::DetectMarkersStockBest(g, d).markers; }},
   };
   if (with_apriltag) {
     c.push_back({"AprilTag qd1", true, [](const ConditionTable&, const cv::Mat& g, const cv::aruco::Dictionary&) { return AprilTag(g, 1); }});

@@ -36,9 +36,6 @@ int BinOf(double side_px) {
 
 cv::Point2d Centre(const std::array<cv::Point2d, 4>& c) { return 0.25 * (c[0] + c[1] + c[2] + c[3]); }
 
-// The truth marker's ID in the dictionary: units carry it in their placement.
-int TruthId(const MarkerTruth& t) { return t.placement.id; }
-
 // Per-corner distances in the cyclic order, either way round, that fits best (AprilTag numbers its
 // corners the other way round from OpenCV), and the heading error: the angle between the truth's
 // first side and the matching side of the detection, deg.
@@ -71,12 +68,12 @@ DetectionScore ScoreDetections(const ScoreOptions& o, const RenderTruth& truth,
   DetectionScore s;
   std::vector<bool> used(detections.size(), false);
   for (const MarkerTruth& t : truth.markers) {
-    if (!t.in_image || TruthId(t) < first_id) continue;
+    if (!t.in_image || t.placement.id < first_id) continue;
     const bool expected = t.occluded_fraction <= o.max_occluded;
     const int bin = BinOf(t.side_px);
     if (expected) ++s.expected, ++s.expected_by_size[bin];
     for (size_t d = 0; d < detections.size(); ++d) {
-      if (used[d] || detections[d].id != TruthId(t)) continue;
+      if (used[d] || detections[d].id != t.placement.id) continue;
       const auto& c = detections[d].corners_px;
       const cv::Point2d centre = 0.25 * cv::Point2d(c[0] + c[1] + c[2] + c[3]);
       const double err = cv::norm(centre - Centre(t.corners_px));

@@ -284,18 +284,33 @@ bool RefineMarkerCorners(const DetectorOptions& o, const cv::Mat& gray_in, std::
   return true;
 }
 
-Detections DetectMarkersStock(const cv::Mat& image, const cv::aruco::Dictionary& dict) {
+namespace {
+
+Detections RunStock(const cv::Mat& image, const cv::aruco::Dictionary& dict, const cv::Ptr<cv::aruco::DetectorParameters>& p) {
   const auto t0 = Clock::now();
   const cv::Mat gray = GreyFrame(image);
   std::vector<int> ids;
   std::vector<std::vector<cv::Point2f>> corners;
   cv::Ptr<cv::aruco::Dictionary> d = cv::makePtr<cv::aruco::Dictionary>(dict);
-  cv::aruco::detectMarkers(gray, d, corners, ids, cv::aruco::DetectorParameters::create());
+  cv::aruco::detectMarkers(gray, d, corners, ids, p);
   Detections out = Collect(ids, corners);
   DetectorOptions o;
   MergeAndFlag(o, &out);
   out.ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   return out;
+}
+
+}  // namespace
+
+Detections DetectMarkersStock(const cv::Mat& image, const cv::aruco::Dictionary& dict) {
+  return RunStock(image, dict, cv::aruco::DetectorParameters::create());
+}
+
+Detections DetectMarkersStockBest(const cv::Mat& image, const cv::aruco::Dictionary& dict, double min_side_px) {
+  auto p = cv::aruco::DetectorParameters::create();
+  p->cornerRefinementMethod = cv::aruco::CORNER_REFINE_SUBPIX;
+  p->minMarkerPerimeterRate = 4 * min_side_px / std::max(image.cols, image.rows);
+  return RunStock(image, dict, p);
 }
 
 }  // namespace vedette::vision

@@ -76,4 +76,8 @@ bool RefineMarkerCorners(const DetectorOptions& o, const cv::Mat& gray, std::arr
 // Stock OpenCV detectMarkers with default parameters (fresh object), for the benchmark's side by side.
 Detections DetectMarkersStock(const cv::Mat& image, const cv::aruco::Dictionary& dict);
 
+// Stock at its best documented settings for small markers (OpenCV's tutorial advice): sub-pixel
+// corner refinement and a perimeter limit that admits markers of min_side_px; the rest default.
+Detections DetectMarkersStockBest(const cv::Mat& image, const cv::aruco::Dictionary& dict, double min_side_px = 8);
+
 }  // namespace vedette::vision

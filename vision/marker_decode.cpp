@@ -45,10 +45,9 @@ bool CellMeans(const cv::Mat& g, const cv::Matx33d& h, int cells, int k, double*
         for (int j = 0; j < k; ++j) {
           const double u = k == 1 ? c + 0.5 : c + 0.25 + 0.5 * j / (k - 1);
           const double v = k == 1 ? r + 0.5 : r + 0.25 + 0.5 * i / (k - 1);
-          const double w = h(2, 0) * u + h(2, 1) * v + h(2, 2);
+          const cv::Point2d p = Apply(h, u, v);
           double val;
-          if (!SampleBilinear(g, (h(0, 0) * u + h(0, 1) * v + h(0, 2)) / w, (h(1, 0) * u + h(1, 1) * v + h(1, 2)) / w, &val))
-            return false;
+          if (!SampleBilinear(g, p.x, p.y, &val)) return false;
           acc += val;
         }
       means[r * cells + c] = acc / (k * k);

@@ -1,7 +1,7 @@
 // Marker detection under each condition a real table has (synth/table_conditions.h), on one small
 // render per condition, against the renderer's truth and against stock OpenCV at its best
-// documented settings on the same image (sub-pixel refinement, a perimeter limit that admits 8 px
-// markers). The full matrix, with AprilTag 3 beside them, is bench/condition_bench.
+// documented settings on the same image (DetectMarkersStockBest). The full matrix, with AprilTag 3
+// beside them, is bench/condition_bench.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -24,23 +24,6 @@ namespace {
 using synth::DetectionScore;
 using synth::TableCondition;
 
-DetectionScore StockBest(const cv::Mat& gray, const cv::aruco::Dictionary& dict, const synth::RenderTruth& truth) {
-  auto p = cv::aruco::DetectorParameters::create();
-  p->cornerRefinementMethod = cv::aruco::CORNER_REFINE_SUBPIX;
-  p->minMarkerPerimeterRate = 4 * 8.0 / std::max(gray.cols, gray.rows);
-  std::vector<int> ids;
-  std::vector<std::vector<cv::Point2f>> corners;
-  cv::aruco::detectMarkers(gray, cv::makePtr<cv::aruco::Dictionary>(dict), corners, ids, p);
-  std::vector<calib::MarkerObservation> found;
-  for (size_t i = 0; i < ids.size(); ++i) {
-    calib::MarkerObservation m;
-    m.id = ids[i];
-    std::copy(corners[i].begin(), corners[i].end(), m.corners_px.begin());
-    found.push_back(m);
-  }
-  return synth::ScoreDetections({}, truth, found);
-}
-
 // Recall the detector must reach on its own, whatever stock does: blur takes the smallest markers
 // from every detector (stock best found 67-69 % under defocus and motion blur in the benchmark).
 double FloorFor(const std::string& condition) {
@@ -57,7 +40,7 @@ TEST_P(TableConditionTest, FindsAtLeastWhatStockFindsWithNoWrongIdsAndSmallerErr
   const cv::Mat gray = GreyFrame(t.rendering.image);
   const Detections d = DetectMarkers(DetectorOptionsFor(t.scene, t.camera.intrinsics), gray, *dict);
   const DetectionScore ours = synth::ScoreDetections({}, t.rendering.truth, d.markers);
-  const DetectionScore stock = StockBest(gray, *dict, t.rendering.truth);
+  const DetectionScore stock = synth::ScoreDetections({}, t.rendering.truth, DetectMarkersStockBest(gray, *dict).markers);
   SCOPED_TRACE(c.name + " (" + c.what + "): Vedette " + std::to_string(ours.found) + "/" + std::to_string(ours.expected) +
                ", stock best " + std::to_string(stock.found) + "/" + std::to_string(stock.expected));
   ASSERT_GE(ours.expected, 18);
