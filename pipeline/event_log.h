@@ -12,12 +12,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pipeline/log_version.h"
 #include "pipeline/pipeline.h"
 
 
 namespace vedette::pipeline {
 
-inline constexpr int kLogVersion = 2;
 
 nlohmann::json LogHeaderLine(const Pipeline& pipeline, const std::string& source);
 

@@ -43,26 +43,20 @@ Recorder::Recorder(const RecorderOptions& options, const std::string& video_path
   if (!video_path.empty()) {
     std::string ext = std::filesystem::path(video_path).extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    int fourcc = 0;
-    if (ext == ".mkv") {
-      codec_ = "mp4v";
-      fourcc = cv::VideoWriter::fourcc('m', 'p', '4', 'v');
-    } else if (ext == ".avi") {
-      codec_ = "MJPG";
-      fourcc = cv::VideoWriter::fourcc('M', 'J', 'P', 'G');
-    } else {
+    if (ext == ".mkv") codec_ = "mp4v";
+    else if (ext == ".avi") codec_ = "MJPG";
+    else
       throw InputError(video_path, 0,
                        "recordings are written as .mkv (MPEG-4 in Matroska, playable after a crash) or .avi (MJPG); got '" +
                            ext + "'");
-    }
-    if (!writer_.open(video_path, cv::CAP_FFMPEG, fourcc, options.fps, frame_size, true))
-      throw InputError(video_path, 0, "cannot open the video for writing (" + codec_ + ", " + std::to_string(frame_size.width) +
-                                          "x" + std::to_string(frame_size.height) + ")");
+    EncoderOptions encoder;
+    encoder.fps = options.fps;
+    encoder_ = std::make_unique<EncoderProcess>(encoder, video_path, frame_size);
   }
   if (!log_path_.empty()) {
     log_ = std::fopen(log_path_.c_str(), "w");
     if (!log_) {
-      writer_.release();
+      encoder_.reset();
       throw InputError(log_path_, 0, "cannot open the log for writing");
     }
   }
@@ -80,31 +74,33 @@ void Recorder::Close() {
   changed_.notify_all();
   if (worker_.joinable()) worker_.join();  // the worker empties the queue before it ends
   std::lock_guard lock(mutex_);
-  if (writer_.isOpened()) {
-    writer_.release();
+  if (encoder_) {
     // The muxer writes its last cluster and index here: a full disk shows now if not before.
-    if (!VideoStillWritable()) Failed(video_path_);
+    if (!encoder_->Close() || !VideoStillThere() || !DiskHasRoom()) Failed(video_path_);
   }
   if (log_ && std::fclose(log_) != 0) Failed(log_path_);
   log_ = nullptr;
   closed_ = true;
 }
 
-bool Recorder::VideoStillWritable() const {
-  // OpenCV's VideoWriter::write reports nothing: the disk's free space (none left means the
-  // encoder's last write was cut short) and the file's presence are what can be checked.
-  struct stat st {};
-  if (::stat(video_path_.c_str(), &st) != 0) return false;
+bool Recorder::DiskHasRoom() const {
+  // ffmpeg stops at a full disk and says so; this notices it a frame sooner, before its pipe fills.
   const std::string folder = std::filesystem::path(video_path_).parent_path().string();
   struct statvfs fs {};
   if (::statvfs(folder.empty() ? "." : folder.c_str(), &fs) != 0) return true;  // cannot tell: assume fine
   return (::geteuid() == 0 ? fs.f_bfree : fs.f_bavail) > 0;
 }
 
+bool Recorder::VideoStillThere() const {
+  struct stat st {};
+  return ::stat(video_path_.c_str(), &st) == 0;
+}
+
 void Recorder::Failed(const std::string& path) {
   std::lock_guard lock(error_mutex_);
-  if (error_.empty())
-    error_ = "disk full or output removed while writing " + path + ": kept " + std::to_string(frames_encoded_) + " frames";
+  if (!error_.empty()) return;
+  error_ = "disk full or output removed while writing " + path + ": kept " + std::to_string(frames_encoded_) + " frames";
+  if (path == video_path_ && encoder_ && !encoder_->error().empty()) error_ += " (the encoder said: " + encoder_->error() + ")";
 }
 
 int Recorder::frames_written() const {
@@ -128,7 +124,7 @@ double Recorder::Write(const cv::Mat& bgr, const nlohmann::json& log_line) {
   const auto t0 = std::chrono::steady_clock::now();
   CV_Assert(bgr.size() == size_ && bgr.type() == CV_8UC3);
   Item item;
-  if (writer_.isOpened()) {
+  if (encoder_) {
     // The caller keeps drawing into its buffer: the worker gets a copy.
     item.frame = options_.background ? Buffer() : bgr;
     if (options_.background) bgr.copyTo(item.frame);
@@ -143,7 +139,7 @@ double Recorder::Write(cv::Mat&& bgr, nlohmann::json&& log_line) {
   const auto t0 = std::chrono::steady_clock::now();
   CV_Assert(bgr.size() == size_ && bgr.type() == CV_8UC3);
   Item item;
-  if (writer_.isOpened()) item.frame = std::move(bgr);
+  if (encoder_) item.frame = std::move(bgr);
   bgr.release();
   if (log_ && !log_line.is_null()) item.line = std::move(log_line);
   item.is_frame = true;
@@ -188,11 +184,10 @@ void Recorder::Enqueue(Item item) {
 
 void Recorder::WriteItem(Item& item) {
   try {
-    if (!item.frame.empty() && writer_.isOpened()) {
-      writer_.write(item.frame);
-      if (VideoStillWritable()) ++frames_encoded_;
+    if (!item.frame.empty() && encoder_) {
+      if (encoder_->Write(item.frame) && DiskHasRoom()) ++frames_encoded_;
       else Failed(video_path_);
-    } else if (item.is_frame && !writer_.isOpened()) {
+    } else if (item.is_frame && !encoder_) {
       ++frames_encoded_;  // a log-only recording keeps its frames' lines
     }
     if (log_ && !item.line.is_null()) {

@@ -2,19 +2,21 @@
 // The annotated recording: a video that stays playable if the program is killed, and a JSONL log
 // beside it, one line per frame, numbered from 0 to match the video's frames, flushed as it goes.
 //
-// Container and codec, measured on this machine (Debian 12, OpenCV 4.6 with FFmpeg): MPEG-4 part 2
-// ("mp4v") in Matroska writes 1080p at 75-80 fps and a file cut by SIGKILL still plays up to the
-// last cluster; in .mp4 the index (moov) is written only at the end, so a killed recording is lost;
-// x264 holds frames back (nothing written after 4 s). So: .mkv -> mp4v, .avi -> MJPG; anything
-// else is refused.
+// Container and codec, measured on this machine (Debian 12, FFmpeg 5.1): MPEG-4 part 2 ("mp4v")
+// in Matroska writes 1080p at 75-80 fps and a file cut short still plays up to its last cluster;
+// in .mp4 the index (moov) is written only at the end, so a killed recording is lost; x264 holds
+// frames back. So: .mkv -> mp4v, .avi -> MJPG; anything else is refused.
 //
-// Encoding a 1080p frame (colour conversion + mp4v) costs about as much as tracking it, so by
-// default it runs on a worker thread (the second core) behind a bounded queue: Write() hands the
-// frame over and returns; when `queue_frames` frames are already waiting it blocks until the
-// encoder catches up, so no frame is ever dropped. The worker writes items in the order they were
-// given: a frame, then the log lines that follow it, each line flushed, so the log never runs ahead
-// of the video. Close() (or the destructor) drains the queue and closes both files; a killed
-// program loses at most the queued frames and their lines, on top of what the muxer holds.
+// The encoder is an ffmpeg child process (pipeline/encoder_process.h): if Vedette is killed, ffmpeg
+// sees its input end and finishes the file with every frame it was given; if both die, the video
+// on disk reaches to within half a second (one cluster) of the last frame.
+//
+// Handing a 1080p frame over still costs a copy, so by default it runs on a worker thread behind a
+// bounded queue: Write() hands the frame over and returns; when `queue_frames` frames are already
+// waiting it blocks until the encoder catches up, so no frame is ever dropped. The worker writes
+// items in the order they were given: a frame, then the log lines that follow it, each line
+// flushed, so the log never runs ahead of the video. Close() (or the destructor) drains the queue
+// and closes both files; a killed program loses at most the queued frames and their lines.
 #include <condition_variable>
 #include <cstdio>
 #include <deque>
@@ -26,7 +28,8 @@
 
 #include <nlohmann/json.hpp>
 #include <opencv2/core.hpp>
-#include <opencv2/videoio.hpp>
+
+#include "pipeline/encoder_process.h"
 
 namespace vedette::pipeline {
 
@@ -86,10 +89,11 @@ class Recorder {
   void WriteItem(Item& item);  // on the worker, or inline when not in the background
   void Run();
   void Failed(const std::string& path);  // records a failed write of `path` (the first one only)
-  bool VideoStillWritable() const;       // the video's disk has room and the file is still there
+  bool DiskHasRoom() const;              // the video's disk has a free block
+  bool VideoStillThere() const;          // the finished video is where it was opened (ffmpeg creates it at its first frame)
 
   RecorderOptions options_;
-  cv::VideoWriter writer_;
+  std::unique_ptr<EncoderProcess> encoder_;  // null: a log-only recording
   std::FILE* log_ = nullptr;
   std::string video_path_, log_path_, codec_;
   cv::Size size_;

@@ -29,6 +29,7 @@
 #include "ui/live_settings.h"
 #include "pipeline/event_log.h"
 #include "pipeline/frame_loop.h"
+#include "pipeline/headless.h"
 #include "pipeline/recorder.h"
 #include "pipeline/sinks.h"
 #include "rules/ruleset.h"
@@ -677,7 +678,10 @@ LiveResult LiveApp::Run() {
   LiveResult result;
   const Clock::time_point started = Clock::now();
   const double period_s = 1.0 / std::max(1.0, source_.fps());
-  while (!glfwWindowShouldClose(window_)) {
+  // Ctrl-C in the terminal or SIGTERM (a logout, a service stop) closes the window as Q does:
+  // the recording is finished and the settings saved.
+  const pipeline::StopOnSignal signals;
+  while (!glfwWindowShouldClose(window_) && !signals.stop()) {
     glfwPollEvents();
     const bool want_frame = !ui_->paused() && !source_done_ && (o_.max_frames < 0 || frames_ < o_.max_frames) &&
                             (!o_.realtime || Clock::now() >= next_due_);
@@ -717,6 +721,7 @@ LiveResult LiveApp::Run() {
   gl_.reset();
   window_ = nullptr;
   RunSummary summary = summary_.Finish(pipeline_.last().findings, source_.corrupt_frames);
+  summary.stopped_by_signal = signals.stop();
   if (recording_) recording_->Close(&summary);
   recording_.reset();
   summary.seconds = std::chrono::duration<double>(Clock::now() - started).count();
