@@ -7,6 +7,7 @@
 #include <opencv2/imgcodecs.hpp>
 
 #include "app/command.h"
+#include "app/still_input.h"
 #include "calibration/dictionary.h"
 #include "rules/input_error.h"
 #include "vision/detect.h"
@@ -36,6 +37,7 @@ void SetupDetect(CLI::App& root) {
                                                                           : calib::ResolveDictionary(args->dict);
     const cv::Mat image = cv::imread(args->image, cv::IMREAD_GRAYSCALE);
     if (image.empty()) throw InputError(args->image, 0, "cannot read the image (missing file or unknown format)");
+    CheckPictureSize(image.size(), args->image, {16, 16}, "a picture with a marker in it");
     vision::DetectorOptions o;
     if (args->min_side_px > 0) o.min_marker_side_px = args->min_side_px;
     if (args->max_side_px > 0) o.max_marker_side_px = args->max_side_px;

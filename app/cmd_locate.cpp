@@ -10,6 +10,7 @@
 #include <opencv2/imgcodecs.hpp>
 
 #include "app/command.h"
+#include "app/still_input.h"
 #include "app/output_paths.h"
 #include "app/scene_args.h"
 #include "calibration/dictionary.h"
@@ -52,6 +53,7 @@ void SetupLocate(CLI::App& root) {
     calib::CameraIntrinsics k = calib::LoadIntrinsics(args->calib);
     const cv::Mat image = cv::imread(args->image, cv::IMREAD_GRAYSCALE);
     if (image.empty()) throw InputError(args->image, 0, "cannot read the image (missing file or unknown format)");
+    CheckPictureSize(image.size(), args->image);
     if (k.image_size.width > 0 && k.image_size != image.size()) k = calib::ScaledTo(k, image.size());
     if (k.image_size.width == 0) k.image_size = image.size();
 

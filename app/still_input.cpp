@@ -17,6 +17,13 @@ void AddStillInputOptions(CLI::App* cmd, StillInputArgs* args) {
                   "Camera or video: take the picture this long after the start, s (default 1: exposure settles)");
 }
 
+void CheckPictureSize(cv::Size size, const std::string& file, cv::Size least, const std::string& purpose) {
+  if (size.width >= least.width && size.height >= least.height && size.width <= 16384 && size.height <= 16384) return;
+  throw InputError(file, 0, "the picture is " + std::to_string(size.width) + "x" + std::to_string(size.height) + " px: " +
+                                purpose + " is " + std::to_string(least.width) + "x" + std::to_string(least.height) +
+                                " to 16384x16384 px; is this the right file?");
+}
+
 StillInput GrabStill(const StillInputArgs& args, cv::Size camera_size) {
   const int given = !args.image.empty() + (args.camera >= 0) + !args.video.empty();
   if (given != 1) throw InputError("--image/--camera/--video", 0, "give one of --image FILE, --camera N or --video FILE");
@@ -24,6 +31,7 @@ StillInput GrabStill(const StillInputArgs& args, cv::Size camera_size) {
   if (!args.image.empty()) {
     cv::Mat bgr = cv::imread(args.image, cv::IMREAD_COLOR);
     if (bgr.empty()) throw InputError(args.image, 0, "cannot read the image (missing file or not an image)");
+    CheckPictureSize(bgr.size(), args.image);
     return {bgr, args.image, args.image};
   }
   const std::unique_ptr<pipeline::FrameSource> source =
@@ -39,6 +47,7 @@ StillInput GrabStill(const StillInputArgs& args, cv::Size camera_size) {
     ++number;
   }
   if (still.bgr.empty()) throw InputError(args.video.empty() ? "--camera" : args.video, 0, "gave no picture");
+  CheckPictureSize(still.bgr.size(), args.video.empty() ? "--camera" : args.video);
   still.name = args.video.empty() ? source->name() + " after " + cv::format("%.1f s", args.settle_s)
                                   : args.video + ", frame " + std::to_string(number);
   return still;

@@ -32,6 +32,11 @@ struct StillInput {
 // `camera_size` (px), when given, is asked of a webcam (the calibration's size).
 StillInput GrabStill(const StillInputArgs& args, cv::Size camera_size = {});
 
+// A picture too small for its purpose, or larger than any camera's, is the wrong file: said of the
+// picture (InputError naming `file`), before a camera file is blamed for not matching it.
+void CheckPictureSize(cv::Size size, const std::string& file, cv::Size least = {160, 120},
+                      const std::string& purpose = "a photo of the table from the camera");
+
 // The camera file's lens at the picture's size: a calibration at another resolution of the same
 // camera is scaled (ScaledTo refuses another aspect ratio), a file without a size is taken to be
 // at the picture's size.

@@ -21,7 +21,7 @@ cv::Mat ReadMatrix(const cv::FileStorage& fs, const std::string& path, const cha
   try {
     n >> m;
   } catch (const cv::Exception& e) {
-    throw InputError(path, 0, std::string("key '") + key + "' is not an OpenCV matrix: " + e.msg);
+    throw InputError(path, 0, std::string("key '") + key + "' is not a matrix whose rows x cols match its data (!!opencv-matrix)");
   }
   if (m.empty()) throw InputError(path, 0, std::string("key '") + key + "' is not an OpenCV matrix (!!opencv-matrix)");
   m.convertTo(m, CV_64F);
@@ -37,11 +37,32 @@ CameraIntrinsics LoadIntrinsics(const std::string& path) {
   cv::FileStorage fs;
   try {
     fs.open(path, cv::FileStorage::READ);
-  } catch (const cv::Exception& e) {
-    throw InputError(path, 0, "not an OpenCV FileStorage file: " + e.msg);
+  } catch (const cv::Exception&) {
+    throw InputError(path, 0, std::filesystem::is_regular_file(path) && std::filesystem::file_size(path) == 0
+                                  ? "empty: not a camera file"
+                                  : "not a camera file OpenCV can read (YAML starting %YAML:1.0, XML or JSON)");
   }
   if (!fs.isOpened()) throw InputError(path, 0, "cannot be read as an OpenCV FileStorage file (YAML/XML)");
+  return IntrinsicsFrom(fs, path);
+}
 
+CameraIntrinsics ParseIntrinsics(const std::string& text, const std::string& path) {
+  cv::FileStorage fs;
+  try {
+    fs.open(text, cv::FileStorage::READ | cv::FileStorage::MEMORY);
+  } catch (const cv::Exception&) {
+    throw InputError(path, 0, text.empty() ? "empty: not a camera file" : "not a camera file OpenCV can read (YAML starting %YAML:1.0, XML or JSON)");
+  }
+  if (!fs.isOpened()) throw InputError(path, 0, "cannot be read as an OpenCV FileStorage file (YAML/XML)");
+  return IntrinsicsFrom(fs, path);
+}
+
+CameraIntrinsics IntrinsicsFrom(const cv::FileStorage& fs, const std::string& path) {
+  // OpenCV asserts (throws) on a key looked up in a list or a scalar: a root that is no mapping is
+  // not a camera file, said so before any lookup.
+  if (!fs.root().isMap())
+    throw InputError(path, 0, "not a camera file: it must be a mapping with camera_matrix, distortion_coefficients, "
+                              "image_width and image_height (vedette calibrate writes one)");
   CameraIntrinsics k;
   k.source = path;
   const cv::Mat camera = ReadMatrix(fs, path, "camera_matrix");

@@ -22,6 +22,10 @@ struct CameraIntrinsics {
 // or column) are required; image_width/image_height may be absent (the aruco tutorial files omit
 // them), leaving image_size 0x0, which ScaledTo refuses; avg_reprojection_error is optional.
 CameraIntrinsics LoadIntrinsics(const std::string& path);
+// The same from the file's text (YAML with its %YAML header, XML or JSON); `path` names it in errors.
+CameraIntrinsics ParseIntrinsics(const std::string& text, const std::string& path);
+// The fields of an opened camera file, checked.
+CameraIntrinsics IntrinsicsFrom(const cv::FileStorage& fs, const std::string& path);
 
 // The intrinsics scaled to another image size of the same camera (same aspect ratio), e.g. a
 // calibration at 1920x1080 used on a 3840x2160 stream. Pixel centres sit at integer coordinates

@@ -135,7 +135,14 @@ std::string AnchorsNotSeenAdvice(const Scene& roster) {
 }
 
 Scene LoadRoster(const std::string& path, const RosterOptions& options) {
-  Scene roster = LoadScene(path, SceneLoadOptions{.require_poses = false});
+  return FinishRoster(LoadScene(path, SceneLoadOptions{.require_poses = false}), options);
+}
+
+Scene ParseRoster(const std::string& text, const std::string& source, const RosterOptions& options) {
+  return FinishRoster(ParseScene(text, source, SceneLoadOptions{.require_poses = false}), options);
+}
+
+Scene FinishRoster(Scene roster, const RosterOptions& options) {
   for (Unit& u : roster.units) u.pose.reset();
   CheckRoster(roster, options);
   roster.dictionary = DictionaryPath(roster);  // later lookups need not know where the roster was

@@ -29,6 +29,10 @@ struct RosterOptions {
 // Loads and checks a roster. Throws vedette::InputError naming the file, the line and what to do.
 // The returned scene has no poses.
 Scene LoadRoster(const std::string& path, const RosterOptions& options = {});
+// The same from the file's text; `source` names it in errors and places a dictionary file beside it.
+Scene ParseRoster(const std::string& text, const std::string& source, const RosterOptions& options = {});
+// A scene read without poses made a roster: poses dropped, checked, dictionary path resolved.
+Scene FinishRoster(Scene scene, const RosterOptions& options = {});
 
 // The checks of LoadRoster on a scene already read (its `source` names it in messages).
 void CheckRoster(const Scene& roster, const RosterOptions& options = {});

@@ -1,6 +1,7 @@
 #include "rules/yaml_file.h"
 
 #include <fstream>
+#include <cstdio>
 #include <sstream>
 
 #include <yaml-cpp/eventhandler.h>
@@ -56,9 +57,45 @@ class LimitChecker : public YAML::EventHandler {
   long nodes_ = 0;
 };
 
+// Length of the UTF-8 sequence at text[i] (RFC 3629: no overlong forms, no surrogates, at most
+// U+10FFFF), or 0 when the bytes there are not one.
+size_t Utf8Length(const std::string& text, size_t i) {
+  auto at = [&](size_t k) { return i + k < text.size() ? static_cast<unsigned char>(text[i + k]) : 0x100u; };
+  auto cont = [&](size_t k, unsigned lo = 0x80, unsigned hi = 0xBF) { return at(k) >= lo && at(k) <= hi; };
+  const unsigned c = at(0);
+  if (c < 0x80) return 1;
+  if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
+  if (c == 0xE0) return cont(1, 0xA0) && cont(2) ? 3 : 0;
+  if (c == 0xED) return cont(1, 0x80, 0x9F) && cont(2) ? 3 : 0;
+  if (c >= 0xE1 && c <= 0xEF) return cont(1) && cont(2) ? 3 : 0;
+  if (c == 0xF0) return cont(1, 0x90) && cont(2) && cont(3) ? 4 : 0;
+  if (c >= 0xF1 && c <= 0xF3) return cont(1) && cont(2) && cont(3) ? 4 : 0;
+  if (c == 0xF4) return cont(1, 0x80, 0x8F) && cont(2) && cont(3) ? 4 : 0;
+  return 0;
+}
+
+// YAML is Unicode text: a byte that is not UTF-8 (a binary file, a Latin-1 editor) is refused at
+// its line, before yaml-cpp passes it through into names that JSON and the screen cannot show.
+void RequireUtf8(const std::string& text, const std::string& source) {
+  int line = 1;
+  for (size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    if (c == '\n') ++line;
+    if (c == '\0') throw InputError(source, line, "a NUL byte: this is not a text file");
+    const size_t n = Utf8Length(text, i);
+    if (n == 0) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(c));
+      throw InputError(source, line, std::string("byte ") + hex + " is not UTF-8 text: save the file as UTF-8");
+    }
+    i += n;
+  }
+}
+
 }  // namespace
 
 YAML::Node ParseYamlText(const std::string& text, const std::string& source, const YamlLimits& limits) {
+  RequireUtf8(text, source);
   try {
     std::istringstream in(text);
     YAML::Parser parser(in);

@@ -37,8 +37,9 @@ std::string ContentType(const std::string& name) {
   return "application/octet-stream";
 }
 
-// A plain file name (no folders, no dot first) or "": nothing outside web_dir can be named.
-std::string SafeName(std::string resource) {
+}  // namespace
+
+std::string ServedFileName(std::string resource) {
   resource = resource.substr(0, resource.find_first_of("?#"));
   if (resource == "/" || resource.empty()) return "index.html";
   if (resource[0] != '/') return "";
@@ -49,7 +50,6 @@ std::string SafeName(std::string resource) {
   return name;
 }
 
-}  // namespace
 
 bool WsServerOptions::Check(std::string* error) const {
   if (port < 0 || port > 65535) *error = "port must be 0..65535";
@@ -214,7 +214,7 @@ struct WsServer::Impl {
   void OnHttp(Hdl hdl) {
     Count([](WsServerStats& s) { ++s.http_requests; });
     Server::connection_ptr con = server.get_con_from_hdl(hdl);
-    const std::string name = SafeName(con->get_resource());
+    const std::string name = ServedFileName(con->get_resource());
     const std::filesystem::path file = std::filesystem::path(o.web_dir) / name;
     std::error_code fec;
     if (con->get_request().get_method() != "GET" || o.web_dir.empty() || name.empty() ||

@@ -21,6 +21,11 @@
 
 namespace vedette::streams {
 
+// The file of web_dir an HTTP request's resource names: a plain file name (no folders, no dot
+// first, at most 64 characters of [A-Za-z0-9._-]), "index.html" for "/", or "" for anything else,
+// so nothing outside web_dir can be named. Query and fragment are dropped.
+std::string ServedFileName(std::string resource);
+
 struct WsServerOptions {
   int port = 0;                        // 0: any free port (see WsServer::port())
   bool any_interface = false;          // false: 127.0.0.1 only; true: every interface (IPv4)

@@ -1,5 +1,6 @@
 #include "ui/live_settings.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -19,7 +20,8 @@ std::string Trim(const std::string& s) {
 void ReadView(const std::string& value, ViewState* v) {
   std::istringstream in(value);
   double zoom, x, y;
-  if (in >> zoom >> x >> y && zoom > 0) {
+  // "inf" and "nan" read as numbers: a view with either would draw nothing, so it is skipped.
+  if (in >> zoom >> x >> y && std::isfinite(zoom) && std::isfinite(x) && std::isfinite(y) && zoom > 0 && zoom <= 1000) {
     v->zoom = zoom;
     v->centre = {x, y};
     v->centred = true;
@@ -43,8 +45,15 @@ std::string DefaultSettingsDir() {
 }
 
 LiveSettings LoadLiveSettings(const std::string& path) {
-  LiveSettings s;
   std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return ParseLiveSettings(text.str());
+}
+
+LiveSettings ParseLiveSettings(const std::string& text) {
+  LiveSettings s;
+  std::istringstream in(text);
   std::string line;
   while (std::getline(in, line)) {
     const size_t eq = line.find('=');

@@ -34,6 +34,8 @@ std::string DefaultSettingsDir();
 
 // Missing or unreadable file: the defaults.
 LiveSettings LoadLiveSettings(const std::string& path);
+// The same from the file's text: lines that cannot be used are skipped, never refused.
+LiveSettings ParseLiveSettings(const std::string& text);
 // Creates the folder; false when the file cannot be written.
 bool SaveLiveSettings(const LiveSettings& settings, const std::string& path);
 
