@@ -28,6 +28,15 @@ Profile ProfileOf(const Unit& u, const KowConfig& c) {
     p.height = it->second;
   }
   p.individual = u.type == UnitType::kGeneral || u.HasTag("individual");
+  p.war_engine = c.cannot_charge.count(std::string(ToString(u.type))) > 0;
+  auto whole = [&](const std::string& k) -> std::optional<int> {
+    auto v = stat(k);
+    return v ? std::optional<int>(static_cast<int>(std::lround(*v))) : std::nullopt;
+  };
+  p.attacks = whole("attacks");
+  p.melee = whole("melee");
+  p.ranged = whole("ranged");
+  p.defence = whole("defence");
   for (const auto& [k, v] : u.stats) {  // std::map: sorted by key
     if (k == "range_in") p.weapons.push_back({"range", v});
     else if (k.size() > 9 && k.rfind("range_", 0) == 0 && k.compare(k.size() - 3, 3, "_in") == 0)

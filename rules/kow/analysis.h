@@ -24,6 +24,9 @@ struct Profile {
   double height = 0.0;                     // KoW height (stats `height`, else by type from kow.yaml)
   bool individual = false;
   std::vector<std::pair<std::string, double>> weapons;  // name ("range" for range_in), range in inches; sorted
+  // The unit's profile for attacks (stats attacks, melee, ranged, defence; 4 = 4+): absent = not given.
+  std::optional<int> attacks, melee, ranged, defence;
+  bool war_engine = false;                 // type in cannot_charge (artillery)
 };
 Profile ProfileOf(const Unit& u, const KowConfig& c);
 

@@ -12,6 +12,8 @@
 #include "rules/geometry/distance.h"
 #include "rules/input_error.h"
 #include "rules/kow/analysis.h"
+#include "rules/kow/attack.h"
+#include "rules/kow/kow_move.h"
 #include "rules/kow/multi_charge.h"
 #include "rules/overlaps.h"
 #include "rules/ruleset.h"
@@ -37,10 +39,12 @@ DrawPrimitive Prim(DrawKind kind, DrawStyle style, std::vector<geom::Vec2> point
 class KowRuleset : public Ruleset {
  public:
   explicit KowRuleset(const RulesetOptions& options)
-      : config_(kow::LoadKowConfig((options.assets_dir.empty() ? AssetsDir() : options.assets_dir) + "/rulesets/kow.yaml")) {}
+      : config_(kow::LoadKowConfig((options.assets_dir.empty() ? AssetsDir() : options.assets_dir) + "/rulesets/kow.yaml")) {
+    kow::ApplyKowSettings(options.settings, &config_);
+  }
 
   RulesetInfo Info() const override {
-    RulesetInfo info{"kow", config_.title, config_.unit_name, geom::ArcModel::kKow, {}};
+    RulesetInfo info{"kow", config_.title, config_.unit_name, geom::ArcModel::kKow, kow::KowSettingKeys()};
     info.unit_mm = config_.mm_per_unit;
     return info;
   }
@@ -49,7 +53,7 @@ class KowRuleset : public Ruleset {
     Findings f;
     f.ruleset = "kow";
     const kow::KowConfig& c = config_;
-    CheckDeclarationKeys(scene, "kow", {"order", "charged_by", "damage", "wavering", "disordered"});
+    CheckDeclarationKeys(scene, "kow", DeclarationKeys());
     std::ostringstream text;
     text << c.title << " (arcs: kow, 1 " << c.unit_name << " = " << c.mm_per_unit << " mm; units with nothing in reach or range are not listed)\n";
     AppendSceneOutlines(scene, &f.drawing);
@@ -81,6 +85,35 @@ class KowRuleset : public Ruleset {
       std::snprintf(buf, sizeof buf, "%.2f %s (%.1f mm)", mm / c.mm_per_unit, c.unit_name.c_str(), mm);
       return std::string(buf);
     };
+    // Declared damage (seed 46, 65), checked where it is declared; 0 when none.
+    auto declared_damage = [&](const Unit& t) {
+      const Declared* dmg = scene.declarations.Find(t.id, "damage");
+      if (!dmg) return 0;
+      if (!dmg->value.is_number() || dmg->value.get<double>() < 0 || dmg->value.get<double>() != std::floor(dmg->value.get<double>()))
+        throw InputError(scene.source, dmg->line, "declarations for " + t.id + ": damage must be a whole number >= 0");
+      return static_cast<int>(dmg->value.get<double>());
+    };
+    // The attack's odds and what they do to the target's nerve, as json and a text tail; nothing when
+    // the profiles lack the numbers.
+    auto odds = [&](int dice, const std::optional<int>& hit_on, int modifier, int ti, json* out) -> std::string {
+      const kow::Profile& tp = profile[ti];
+      if (!hit_on || !tp.defence || dice <= 0) {
+        (*out)["odds"] = nullptr;
+        return "";
+      }
+      const kow::AttackOdds a = kow::AttackOddsOf(dice, *hit_on, modifier, *tp.defence);
+      json o = {{"dice", a.dice}, {"hit_on", a.hit_on}, {"halved", a.halved}, {"p_hit", Round2(a.p_hit)},
+                {"damage_on", a.damage_on}, {"p_damage", Round2(a.p_damage)}, {"expected_hits", Round2(a.expected_hits)},
+                {"expected_damage", Round2(a.expected_damage)}, {"p_any_damage", Round2(a.p_any_damage)}};
+      std::string text = "; " + kow::Describe(a);
+      if (tp.nerve.waver || tp.nerve.rout) {
+        const kow::NerveChances n = kow::NerveAfter(a, declared_damage(scene.units[ti]), tp.nerve);
+        o["nerve_after"] = {{"steady", Round2(n.steady)}, {"wavering", Round2(n.wavering)}, {"routed", Round2(n.routed)}};
+        text += "; " + scene.units[ti].id + "'s nerve after: " + kow::FormatNerveChances(n);
+      }
+      (*out)["odds"] = std::move(o);
+      return text;
+    };
     json units = json::array();
     std::map<std::string, std::vector<Candidate>> candidates;  // target id -> who can charge it, and how
     for (int ui = 0; ui < n; ++ui) {
@@ -99,13 +132,9 @@ class KowRuleset : public Ruleset {
       ju["engaged_with"] = engaged[ui];
       if (p.speed_in) ju["speed_in"] = *p.speed_in;
       AppendFrontArc(u, p, &f.drawing);
-      const Declared* order = scene.declarations.Find(u.id, "order");
-      const std::string order_s = order && order->value.is_string() ? order->value.get<std::string>() : "";
-      if (order && !ValidOrder(order_s))
-        throw InputError(scene.source, order->line, "declarations for " + u.id + ": order must be one of " + OrderList() +
-                                                        " (seed 8), got " + order->value.dump());
-      const bool wavering = DeclaredFlag(scene, u.id, "wavering");
-      const bool disordered = wavering || DeclaredFlag(scene, u.id, "disordered");
+      const std::string order_s = kow::DeclaredOrder(scene, u.id);
+      const bool wavering = kow::DeclaredFlag(scene, u.id, "wavering");
+      const bool disordered = wavering || kow::DeclaredFlag(scene, u.id, "disordered");
 
       // Charges (seed 13): the enemies partly in the front arc whose base the leader point reaches
       // within twice the speed, or misses by less than the near-miss band (c.near_miss_in): what a
@@ -146,6 +175,15 @@ class KowRuleset : public Ruleset {
           } else {
             jc["route"] = nullptr;
           }
+          // Seed 51, 53, 74, 77: the melee the charge leads to (no values for a charge that cannot be made).
+          Melee m;
+          std::string melee_odds;
+          if (ch.chargeable) {
+            m = MeleeOf(p, profile[ti], ch.facing, ch.hindered);
+            json jm = {{"multiplier", m.multiplier}, {"multiplier_reason", m.reason}, {"modifier", m.modifier}};
+            if (p.attacks) melee_odds = odds(*p.attacks * m.multiplier, p.melee, m.modifier, ti, &jm);
+            jc["melee"] = std::move(jm);
+          }
           charges.push_back(std::move(jc));
           if (ch.chargeable) {
             std::string hindered;
@@ -154,7 +192,9 @@ class KowRuleset : public Ruleset {
                   << in_unit(ch.distance_mm) << " from its base, reach " << in_unit(ch.range_mm) << " ("
                   << in_unit(ch.range_mm - ch.distance_mm) << " to spare)"
                   << (ch.leader_on_arc_line ? "; leader point on its arc line, counted in the " + Words(geom::ToString(ch.facing)) : "")
-                  << (ch.hindered ? "; Hindered, -1 to hit (through difficult terrain " + hindered + ", seed 53)" : "") << "\n";
+                  << (ch.hindered ? "; Hindered, -1 to hit (through difficult terrain " + hindered + ", seed 53)" : "")
+                  << (m.reason.empty() ? "" : "; " + m.reason) << "\n";
+            if (!melee_odds.empty()) lines << "      melee" << melee_odds << "\n";
             candidates[t.id].push_back({u.id, "charge", {u.id, ub, EdgeOfArc(ch.facing)}});
             DrawPrimitive a = Prim(DrawKind::kArrow, DrawStyle::kThreat, {lp, ch.closest_point});
             a.layer = "threats";
@@ -283,16 +323,19 @@ class KowRuleset : public Ruleset {
             if (s.cover) add(c.cover_modifier, "target in cover: " + s.cover_reasons.front() + " (seed 36, 41)");
             if (!order_s.empty() && order_s != "halt" && !p.individual) add(-1, "moved (order " + order_s + ", seed 36)");
             if (profile[ti].individual) add(-1, "shooting at an individual (seed 77)");
-            targets.push_back({{"target", t.id}, {"distance_mm", Round2(s.distance_mm)},
-                               {"distance_in", Round2(s.distance_mm / c.mm_per_unit)},
-                               {"margin_in", Round2(range_in - s.distance_mm / c.mm_per_unit)},
-                               {"cover", s.cover}, {"cover_reasons", s.cover_reasons},
-                               {"difficult_share", Round2(s.difficult_share)}, {"hidden_share", Round2(s.hidden_share)},
-                               {"obscured_by", s.obscured_by}, {"modifier", total}, {"modifiers", std::move(mods)}});
+            json jt = {{"target", t.id}, {"distance_mm", Round2(s.distance_mm)},
+                       {"distance_in", Round2(s.distance_mm / c.mm_per_unit)},
+                       {"margin_in", Round2(range_in - s.distance_mm / c.mm_per_unit)},
+                       {"cover", s.cover}, {"cover_reasons", s.cover_reasons},
+                       {"difficult_share", Round2(s.difficult_share)}, {"hidden_share", Round2(s.hidden_share)},
+                       {"obscured_by", s.obscured_by}, {"modifier", total}, {"modifiers", std::move(mods)}};
+            const std::string shot_odds = odds(p.attacks.value_or(0), p.ranged, total, ti, &jt);
+            targets.push_back(std::move(jt));
             char range[32];
             std::snprintf(range, sizeof range, "%g", range_in);
             lines << "    shoot " << t.id << " with " << (weapon == "range" ? "its ranged attack" : weapon) << " (" << range
                   << " in): " << in_unit(s.distance_mm) << (mods_text.empty() ? ", no modifier" : mods_text) << "\n";
+            if (!shot_odds.empty()) lines << "      " << shot_odds.substr(2) << "\n";
           }
         }
         shooting.push_back({{"weapon", weapon}, {"range_in", range_in}, {"targets", std::move(targets)}});
@@ -305,9 +348,7 @@ class KowRuleset : public Ruleset {
 
       // Nerve (seed 64-71) when damage is declared.
       if (const Declared* dmg = scene.declarations.Find(u.id, "damage")) {
-        if (!dmg->value.is_number() || dmg->value.get<double>() < 0 || dmg->value.get<double>() != std::floor(dmg->value.get<double>()))
-          throw InputError(scene.source, dmg->line, "declarations for " + u.id + ": damage must be a whole number >= 0");
-        const int damage = static_cast<int>(dmg->value.get<double>());
+        const int damage = declared_damage(u);
         if (!p.nerve.waver && !p.nerve.rout)
           throw InputError(scene.source, dmg->line, "unit " + u.id + " has declared damage but no nerve_waver/nerve_rout in its stats");
         const kow::NerveOdds o = kow::NerveTestOdds(damage, p.nerve);
@@ -405,7 +446,42 @@ class KowRuleset : public Ruleset {
     return rules;
   }
 
+  MoveCheck CheckMove(const Scene& scene, const MoveRequest& move) const override {
+    CheckDeclarationKeys(scene, "kow", DeclarationKeys());
+    return kow::CheckKowMove(config_, scene, move);
+  }
+
  private:
+  // Seed 51: double the attacks in the target's flank, triple in its rear; seed 74: any unit attacking a
+  // war engine triples its attacks; seed 77: individuals turn to face chargers (never doubled or tripled
+  // against) and do not double or triple their own (except against war engines); seed 53: Hindered -1.
+  struct Melee {
+    int multiplier = 1;
+    std::string reason;  // "" when x1 for no particular reason
+    int modifier = 0;    // to hit
+  };
+  static Melee MeleeOf(const kow::Profile& attacker, const kow::Profile& target, geom::Arc facing, bool hindered) {
+    Melee m;
+    m.modifier = hindered ? -1 : 0;
+    if (target.war_engine) {
+      m.multiplier = 3;
+      m.reason = "triple attacks against a war engine (seed 74)";
+    } else if (facing == geom::Arc::kLeftFlank || facing == geom::Arc::kRightFlank || facing == geom::Arc::kRear) {
+      const bool rear = facing == geom::Arc::kRear;
+      if (target.individual) {
+        m.reason = "individuals turn to face chargers: no extra attacks (seed 77)";
+      } else if (attacker.individual) {
+        m.reason = "individuals do not double or triple their attacks (seed 77)";
+      } else {
+        m.multiplier = rear ? 3 : 2;
+        m.reason = std::string(rear ? "triple attacks in the rear" : "double attacks in the flank") + " (seed 51)";
+      }
+    }
+    return m;
+  }
+
+  static std::vector<std::string> DeclarationKeys() { return {"order", "charged_by", "damage", "wavering", "disordered"}; }
+
   struct Candidate {
     std::string unit;
     std::string kind;  // "charge" or "counter-charge"
@@ -544,24 +620,6 @@ class KowRuleset : public Ruleset {
     return out;
   }
 
-  // Seed 8: the seven movement orders.
-  static const std::vector<std::string>& Orders() {
-    static const std::vector<std::string> orders = {"halt", "change_facing", "advance", "back", "sidestep", "at_the_double", "charge"};
-    return orders;
-  }
-  static bool ValidOrder(const std::string& o) { return std::find(Orders().begin(), Orders().end(), o) != Orders().end(); }
-  static std::string OrderList() {
-    std::string list;
-    for (const std::string& o : Orders()) list += (list.empty() ? "" : ", ") + o;
-    return list;
-  }
-  // A declared true/false; anything else is an input error at its line.
-  static bool DeclaredFlag(const Scene& scene, const std::string& unit, const std::string& key) {
-    const Declared* d = scene.declarations.Find(unit, key);
-    if (!d) return false;
-    if (!d->value.is_boolean()) throw InputError(scene.source, d->line, "declarations for " + unit + ": " + key + " must be true or false");
-    return d->value.get<bool>();
-  }
   static std::string Words(std::string_view s) {
     std::string out(s);
     std::replace(out.begin(), out.end(), '_', ' ');
