@@ -104,22 +104,49 @@ ChargeRoute FindChargeRoute(const Base& charger, const Base& target, geom::Edge 
   }
 
   // Step 3: every (pivot angle, pivot point) pair; the shortest centre path wins, then the smaller turn.
+  // A lower bound prunes the search: the leader point ends on the facing edge's line (flush, seed 17),
+  // so after the first leg `a` and the pivot's arc it still has at least its distance to that line to
+  // go (less the edge tolerance). That bound never falls as `a` grows (the leader point moves at most
+  // `a` nearer the line), so once it passes the best route no later pivot point of the angle can win.
+  const Vec2 f0 = geom::Forward(charger);
+  const double line0 = (charger.centre_mm - facing_edge.a).dot(outward);  // centre's signed distance to the line
+  const double along0 = f0.dot(outward);
+  auto bound = [&](double a, double arc, const Vec2& pivoted_forward) {
+    const double to_line = std::abs(line0 + a * along0 + charger.depth_mm / 2.0 * pivoted_forward.dot(outward));
+    return a + arc + std::max(0.0, to_line - o.edge_tolerance_mm);
+  };
+  // Which obstacles the base could touch at each pivot point: a base's bounding circle does not turn
+  // with it, so this is the same for every angle, worked out once.
+  const int steps = static_cast<int>(std::floor(first_leg / o.advance_step_mm));
+  const double radius = std::sqrt(charger.width_mm * charger.width_mm + charger.depth_mm * charger.depth_mm) / 2.0;
+  std::vector<std::vector<int>> near(steps + 2);
+  std::vector<char> near_target(steps + 2, 0);
+  for (int i = 0; i <= steps + 1; ++i) {
+    const double a = i <= steps ? i * o.advance_step_mm : first_leg;
+    const Vec2 c = charger.centre_mm + a * f0;
+    for (size_t k = 0; k < live.size(); ++k)
+      if ((circles[k].c - c).norm() <= circles[k].r + radius + 1e-6) near[i].push_back(static_cast<int>(k));
+    near_target[i] = (target_circle.c - c).norm() <= target_circle.r + radius + 1e-6;
+  }
   for (double angle : angles) {
-    const int steps = static_cast<int>(std::floor(first_leg / o.advance_step_mm));
+    const double arc = charger.depth_mm / 2.0 * std::abs(geom::DegToRad(angle));
+    const Vec2 fa = geom::HeadingVector(charger.heading_deg + angle);
+    if (best.found && bound(0.0, arc, fa) > best.length_mm + 1e-9) continue;
     for (int i = 0; i <= steps + 1; ++i) {
       const double a = i <= steps ? i * o.advance_step_mm : first_leg;
       if (i == steps + 1 && std::abs(first_leg - steps * o.advance_step_mm) < 1e-9) break;
       // The leader point travels at least the first leg and the pivot's arc (and then at least the gap
       // to the target): once that passes the best route, no later pivot point of this angle can win.
-      const double arc = charger.depth_mm / 2.0 * std::abs(geom::DegToRad(angle));
       if (a >= best.length_mm || a + arc > best.length_mm + 1e-9) break;
-      const Base pivoted = geom::PivotedAboutCentre(geom::MovedForward(charger, a), angle);
+      if (best.found && bound(a, arc, fa) > best.length_mm + 1e-9) break;
+      Base pivoted = charger;  // geom::PivotedAboutCentre(geom::MovedForward(charger, a), angle)
+      pivoted.centre_mm += a * f0;
+      pivoted.heading_deg = geom::NormalizeDeg(charger.heading_deg + angle);
       if (a + arc + geom::BaseGap(pivoted, target) > best.length_mm + 1e-9) continue;
       if (angle != 0.0) {
-        if (!ApartFrom(pivoted, target_circle) && geom::OverlapArea(pivoted, target_poly) > o.clear_area_mm2) continue;
+        if (near_target[i] && geom::OverlapArea(pivoted, target_poly) > o.clear_area_mm2) continue;
         bool clear = true;
-        for (size_t k = 0; k < live.size() && clear; ++k)
-          clear = ApartFrom(pivoted, circles[k]) || geom::OverlapArea(pivoted, *live[k]) <= o.clear_area_mm2;
+        for (size_t n = 0; n < near[i].size() && clear; ++n) clear = geom::OverlapArea(pivoted, *live[near[i][n]]) <= o.clear_area_mm2;
         if (!clear) continue;
       }
       if (OutsideLane(pivoted, target_circle)) continue;  // the target is not ahead of it: no contact this way

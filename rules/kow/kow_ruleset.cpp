@@ -59,13 +59,13 @@ class KowRuleset : public Ruleset {
     AppendSceneOutlines(scene, &f.drawing);
     // Who is near whom, once: every rule below reaches a bounded distance (charge reach, weapon range,
     // 1 inch, contact), so each unit looks only at the units the grid puts within that distance.
-    const UnitGrid grid(scene);
+    const kow::KowTable table(scene, c);
+    const UnitGrid& grid = table.grid;
+    const std::vector<kow::Profile>& profile = table.profile;
     const int n = static_cast<int>(scene.units.size());
-    std::vector<kow::Profile> profile(n);
     std::vector<std::vector<std::string>> engaged(n);  // seed 32: enemies in base contact, by id
     for (int i = 0; i < n; ++i) {
       if (!grid.Placed(i)) continue;
-      profile[i] = kow::ProfileOf(scene.units[i], c);
       for (int j : grid.Near(i, c.contact_mm))
         if (scene.units[j].side != scene.units[i].side && grid.Gap(i, j) <= c.contact_mm + 1e-6 &&
             geom::BaseToBase(grid.FootprintOf(i), grid.FootprintOf(j)).distance_mm <= c.contact_mm)
@@ -152,7 +152,7 @@ class KowRuleset : public Ruleset {
           const Unit& t = scene.units[ti];
           if (geom::LeaderToBase(ub, grid.FootprintOf(ti)).distance_mm > listed_mm + 1e-9) continue;
           if (geom::ArcSharesOf(ub, grid.FootprintOf(ti), geom::ArcModel::kKow)[geom::Arc::kFront] <= 1e-9) continue;
-          const kow::ChargeCheck ch = kow::CheckCharge(scene, c, u, t);
+          const kow::ChargeCheck ch = kow::CheckCharge(scene, c, u, t, {}, &table);
           json jc = {{"target", t.id},
                      {"chargeable", ch.chargeable},
                      {"front_arc_share", Round2(ch.front_arc_share)},
@@ -222,7 +222,7 @@ class KowRuleset : public Ruleset {
           lines << "    counter-charge " << t.id << ": no: Wavering units cannot be given a charge order (seed 67)\n";
           continue;
         }
-        const kow::CounterChargeCheck cc = kow::CheckCounterCharge(scene, c, u, t);
+        const kow::CounterChargeCheck cc = kow::CheckCounterCharge(scene, c, u, t, {}, &table);
         json jc = {{"target", t.id},
                    {"chargeable", cc.chargeable},
                    {"distance_mm", Round2(cc.distance_mm)},
@@ -308,7 +308,7 @@ class KowRuleset : public Ruleset {
             const Unit& t = scene.units[ti];
             if (!engaged[ti].empty()) continue;
             if (geom::ArcSharesOf(ub, grid.FootprintOf(ti), geom::ArcModel::kKow)[geom::Arc::kFront] <= 1e-9) continue;
-            const kow::ShotCheck s = kow::CheckShot(scene, c, u, t, range_in);
+            const kow::ShotCheck s = kow::CheckShot(scene, c, u, t, range_in, &table);
             if (!s.in_arc || !s.visible || !s.in_range) continue;
             // Seed 36: -1 for having moved (any order but halt), -1 for cover; seed 77: -1 shooting at an
             // individual, and individuals (Nimble) do not suffer the -1 for moving.
