@@ -194,7 +194,7 @@ class KowRuleset : public Ruleset {
                   << (ch.leader_on_arc_line ? "; leader point on its arc line, counted in the " + Words(geom::ToString(ch.facing)) : "")
                   << (ch.hindered ? "; Hindered, -1 to hit (through difficult terrain " + hindered + ", seed 53)" : "")
                   << (m.reason.empty() ? "" : "; " + m.reason) << "\n";
-            if (!melee_odds.empty()) lines << "      melee" << melee_odds << "\n";
+            if (!melee_odds.empty()) lines << "      melee: " << melee_odds.substr(2) << "\n";
             candidates[t.id].push_back({u.id, "charge", {u.id, ub, EdgeOfArc(ch.facing)}});
             DrawPrimitive a = Prim(DrawKind::kArrow, DrawStyle::kThreat, {lp, ch.closest_point});
             a.layer = "threats";
@@ -245,11 +245,22 @@ class KowRuleset : public Ruleset {
         } else {
           jc["route"] = nullptr;
         }
+        // Seed 27: a counter-charge hits the front (never Hindered, seed 53); a war engine still triples (seed 74).
+        std::string counter_odds;
+        Melee cm;
+        if (cc.chargeable) {
+          const int ti = static_cast<int>(&t - scene.units.data());
+          cm = MeleeOf(p, profile[ti], geom::Arc::kFront, false);
+          json jm = {{"multiplier", cm.multiplier}, {"multiplier_reason", cm.reason}, {"modifier", cm.modifier}};
+          if (p.attacks) counter_odds = odds(*p.attacks * cm.multiplier, p.melee, cm.modifier, ti, &jm);
+          jc["melee"] = std::move(jm);
+        }
         counters.push_back(std::move(jc));
         if (cc.chargeable) {
           lines << "    counter-charge " << t.id << ": YES, pivots to face its front, leader point " << in_unit(cc.distance_mm)
                 << " from its base, reach " << in_unit(cc.range_mm) << " (" << in_unit(cc.range_mm - cc.distance_mm)
-                << " to spare)\n";
+                << " to spare)" << (cm.reason.empty() ? "" : "; " + cm.reason) << "\n";
+          if (!counter_odds.empty()) lines << "      melee: " << counter_odds.substr(2) << "\n";
         } else {
           std::string why;
           for (const std::string& r : cc.reasons) why += (why.empty() ? "" : "; ") + r;
