@@ -63,6 +63,16 @@ KowTable::KowTable(const Scene& s, const KowConfig& c) : scene(&s), grid(s) {
   }
   for (const Terrain& t : s.terrain)
     if (c.difficult_terrain.count(t.type)) difficult.push_back(t.polygon);
+  in_terrain.assign(n, std::vector<char>(s.terrain.size(), 0));
+  difficult_share.assign(n, 0.0);
+  for (size_t i = 0; i < n; ++i) {
+    if (!grid.Placed(static_cast<int>(i))) continue;
+    const geom::Base& b = grid.FootprintOf(static_cast<int>(i));
+    const geom::Polygon poly = geom::PolygonCcw(b);
+    for (size_t k = 0; k < s.terrain.size(); ++k) in_terrain[i][k] = geom::PolygonToPolygon(s.terrain[k].polygon, poly).overlap;
+    const double area = b.width_mm * b.depth_mm;
+    difficult_share[i] = area > 0 && !difficult.empty() ? geom::AreaInsideAny(b, difficult) / area : 0.0;
+  }
 }
 
 int KowTable::IndexOf(const Unit& u) const {
@@ -150,8 +160,10 @@ geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& v
     auto h = c.terrain_heights.find(t.type);
     if (h == c.terrain_heights.end()) continue;
     // Units standing in a piece (woods, on a hill) see out of it and are seen in it.
-    const bool holds_unit = geom::PolygonToPolygon(t.polygon, geom::PolygonCcw(vb)).overlap ||
-                            geom::PolygonToPolygon(t.polygon, geom::PolygonCcw(tb)).overlap;
+    const bool holds_unit = table && vv.index >= 0 && tv.index >= 0
+                                ? table->in_terrain[vv.index][i] || table->in_terrain[tv.index][i]
+                                : geom::PolygonToPolygon(t.polygon, geom::PolygonCcw(vb)).overlap ||
+                                      geom::PolygonToPolygon(t.polygon, geom::PolygonCcw(tb)).overlap;
     if (!holds_unit) occ.push_back({t.polygon, effect(h->second), tag});
   }
   return geom::TraceSight(eye, seen, occ);
@@ -340,7 +352,8 @@ CounterChargeCheck CheckCounterCharge(const Scene& scene, const KowConfig& c, co
 ShotCheck CheckShot(const Scene& scene, const KowConfig& c, const Unit& shooter, const Unit& target, double range_in,
                     const KowTable* table) {
   ShotCheck r;
-  const geom::Base sb = View(shooter, c, table).base, tb = View(target, c, table).base;
+  const UnitView tv = View(target, c, table);
+  const geom::Base sb = View(shooter, c, table).base, tb = tv.base;
   r.in_arc = geom::ArcSharesOf(sb, tb, ArcModel::kKow)[Arc::kFront] > 1e-9;
   const geom::SightResult s = KowSight(scene, c, shooter, target, table);
   r.visible = s.visible;
@@ -352,7 +365,7 @@ ShotCheck CheckShot(const Scene& scene, const KowConfig& c, const Unit& shooter,
       if (c.difficult_terrain.count(t.type)) own.push_back(t.polygon);
   const std::vector<geom::Polygon>& difficult = table ? table->difficult : own;
   const double area = tb.width_mm * tb.depth_mm;
-  r.difficult_share = area > 0 ? geom::AreaInsideAny(tb, difficult) / area : 0.0;
+  r.difficult_share = tv.index >= 0 ? table->difficult_share[tv.index] : area > 0 ? geom::AreaInsideAny(tb, difficult) / area : 0.0;
   r.hidden_share = s.blocked_share + s.obscured_share;
   if (r.difficult_share >= c.cover_difficult_share - 1e-9)
     r.cover_reasons.push_back("at least half the base in difficult terrain");

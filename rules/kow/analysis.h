@@ -42,6 +42,8 @@ struct KowTable {
   std::vector<Profile> profile;                      // by index into scene.units (placed units only)
   std::vector<std::vector<geom::Polygon>> outlines;  // each placed unit's bases, counter-clockwise
   std::vector<geom::Polygon> difficult;              // difficult terrain pieces
+  std::vector<std::vector<char>> in_terrain;         // [unit][terrain piece]: the unit's footprint overlaps it
+  std::vector<double> difficult_share;               // of each placed unit's footprint area in difficult terrain, 0..1
   // The index of `u` in scene.units, or -1 when `u` is not one of them (a copy).
   int IndexOf(const Unit& u) const;
 };

@@ -114,12 +114,44 @@ class KowRuleset : public Ruleset {
       (*out)["odds"] = std::move(o);
       return text;
     };
+    // The reuse between calls (memo_, under its lock): this call's keys, and the chunks it keeps.
+    std::lock_guard<std::mutex> lock(memo_mutex_);
+    const Keys keys = KeysOf(scene, table);
+    Memo next;
     json units = json::array();
     std::map<std::string, std::vector<Candidate>> candidates;  // target id -> who can charge it, and how
+    // Appends a unit's chunk to the findings: its lines under its name (when it has any), its report, its
+    // drawing and tests, and the charges it could make (for the joint charges below).
+    auto emit = [&](const Unit& u, const kow::Profile& p, const UnitChunk& chunk) {
+      if (!chunk.lines.empty()) {
+        text << "  " << u.id << " (" << ToString(u.type);
+        if (p.speed_in) {
+          char sp[32];
+          std::snprintf(sp, sizeof sp, "%g", *p.speed_in);
+          text << ", speed " << sp << " in";
+        }
+        text << "):\n" << chunk.lines;
+      }
+      units.push_back(chunk.ju);
+      f.drawing.insert(f.drawing.end(), chunk.drawing.begin(), chunk.drawing.end());
+      f.tests.insert(f.tests.end(), chunk.tests.begin(), chunk.tests.end());
+      for (const auto& [target, cand] : chunk.candidates) candidates[target].push_back(cand);
+    };
     for (int ui = 0; ui < n; ++ui) {
       const Unit& u = scene.units[ui];
       if (!u.pose) continue;
       const kow::Profile& p = profile[ui];
+      // Reuse: a unit whose own data and whose neighbourhood (every unit and terrain piece its rules
+      // can reach) are as in the last call gets the same lines, so they are not worked out again.
+      const uint64_t key = keys.unit[ui];
+      if (auto it = memo_.units.find(u.id); it != memo_.units.end() && it->second.key == key) {
+        emit(u, p, it->second);
+        next.units[u.id] = std::move(it->second);
+        memo_.units.erase(it);  // moved from: never to be found again, even if this call throws
+        continue;
+      }
+      UnitChunk chunk;
+      chunk.key = key;
       const geom::Base& ub = grid.FootprintOf(ui);
       const geom::Vec2 lp = geom::LeaderPoint(ub);
       std::ostringstream lines;  // this unit's lines; printed under its name when there are any
@@ -131,7 +163,7 @@ class KowRuleset : public Ruleset {
       ju["height"] = p.height;
       ju["engaged_with"] = engaged[ui];
       if (p.speed_in) ju["speed_in"] = *p.speed_in;
-      AppendFrontArc(u, p, &f.drawing);
+      AppendFrontArc(u, p, &chunk.drawing);
       const std::string order_s = kow::DeclaredOrder(scene, u.id);
       const bool wavering = kow::DeclaredFlag(scene, u.id, "wavering");
       const bool disordered = wavering || kow::DeclaredFlag(scene, u.id, "disordered");
@@ -195,12 +227,12 @@ class KowRuleset : public Ruleset {
                   << (ch.hindered ? "; Hindered, -1 to hit (through difficult terrain " + hindered + ", seed 53)" : "")
                   << (m.reason.empty() ? "" : "; " + m.reason) << "\n";
             if (!melee_odds.empty()) lines << "      melee: " << melee_odds.substr(2) << "\n";
-            candidates[t.id].push_back({u.id, "charge", {u.id, ub, EdgeOfArc(ch.facing)}});
+            chunk.candidates.push_back({t.id, {u.id, "charge", {u.id, ub, EdgeOfArc(ch.facing)}}});
             DrawPrimitive a = Prim(DrawKind::kArrow, DrawStyle::kThreat, {lp, ch.closest_point});
             a.layer = "threats";
             a.unit_id = u.id;
             a.text = "charge " + t.id;
-            f.drawing.push_back(std::move(a));
+            chunk.drawing.push_back(std::move(a));
           } else {
             std::string why;
             for (const std::string& r : ch.reasons) why += (why.empty() ? "" : "; ") + r;
@@ -267,17 +299,17 @@ class KowRuleset : public Ruleset {
           lines << "    counter-charge " << t.id << ": no: " << why << "\n";
         }
         if (cc.chargeable) {
-          candidates[t.id].push_back({u.id, "counter-charge", {u.id, ub, geom::Edge::kFront}});
+          chunk.candidates.push_back({t.id, {u.id, "counter-charge", {u.id, ub, geom::Edge::kFront}}});
           DrawPrimitive a = Prim(DrawKind::kArrow, DrawStyle::kThreat, {lp, cc.route->contact_point});
           a.layer = "threats";
           a.unit_id = u.id;
           a.text = "counter-charge " + t.id;
-          f.drawing.push_back(std::move(a));
+          chunk.drawing.push_back(std::move(a));
           DrawPrimitive ghost = Prim(DrawKind::kPolygon, DrawStyle::kThreat, geom::PolygonCcw(cc.route->at_contact));
           ghost.layer = "threats";
           ghost.unit_id = u.id;
           ghost.dashed = true;  // where it would end, not where it is
-          f.drawing.push_back(std::move(ghost));
+          chunk.drawing.push_back(std::move(ghost));
         }
       }
       ju["counter_charges"] = std::move(counters);
@@ -295,7 +327,7 @@ class KowRuleset : public Ruleset {
         m.layer = "threats";
         m.unit_id = u.id;
         m.text = "within 1 in of " + t.id;
-        f.drawing.push_back(std::move(m));
+        chunk.drawing.push_back(std::move(m));
       }
       const bool exempt = order_s == "charge" || order_s == "halt";
       const bool flagged = !near.empty() && !exempt;
@@ -383,23 +415,18 @@ class KowRuleset : public Ruleset {
         l.text = "nerve: " + rt.odds;
         l.layer = "tests";
         l.unit_id = u.id;
-        f.drawing.push_back(std::move(l));
-        f.tests.push_back(std::move(rt));
+        chunk.drawing.push_back(std::move(l));
+        chunk.tests.push_back(std::move(rt));
       }
       if (wavering) lines << "    Wavering (declared): may only change facing, move back or halt (seed 67)\n";
       else if (disordered) lines << "    Disordered (declared): cannot shoot until the end of its next turn (seed 62)\n";
-      if (!lines.str().empty()) {
-        text << "  " << u.id << " (" << ToString(u.type);
-        if (p.speed_in) {
-          char sp[32];
-          std::snprintf(sp, sizeof sp, "%g", *p.speed_in);
-          text << ", speed " << sp << " in";
-        }
-        text << "):\n" << lines.str();
-      }
-      units.push_back(std::move(ju));
+      chunk.lines = lines.str();
+      chunk.ju = std::move(ju);
+      emit(u, p, chunk);
+      next.units[u.id] = std::move(chunk);
     }
-    json multi = MultiCharges(scene, grid, candidates, &f, &text);
+    json multi = MultiCharges(scene, grid, candidates, keys, &next, &f, &text);
+    memo_ = std::move(next);
     json overlaps = json::array();
     for (const UnitOverlap& o : FindOverlaps(scene, grid)) {
       overlaps.push_back(ToJson(o));
@@ -463,6 +490,103 @@ class KowRuleset : public Ruleset {
   }
 
  private:
+  struct Candidate {
+    std::string unit;
+    std::string kind;  // "charge" or "counter-charge"
+    kow::ChargerOnFacing on;
+  };
+
+  // Reuse between calls. On a table watched frame after frame most units stand still: a unit's lines
+  // depend only on its own data and on the units and terrain its rules can reach (charge reach and the
+  // route round obstacles, weapon ranges and the sight lines to targets, 1 inch, contact), so a unit
+  // whose own data and neighbourhood hash to the same key as in the last call gets the same chunk back.
+  // Likewise the joint charges on a target. Only the last call's chunks are kept.
+  struct Fnv {
+    uint64_t h = 1469598103934665603ull;
+    void U(uint64_t v) { h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2); }
+    void D(double v) { U(std::bit_cast<uint64_t>(v)); }
+    void S(const std::string& s) { U(std::hash<std::string>{}(s)); }
+  };
+  struct UnitChunk {
+    uint64_t key = 0;
+    json ju;
+    std::string lines;
+    std::vector<DrawPrimitive> drawing;
+    std::vector<RequiredTest> tests;
+    std::vector<std::pair<std::string, Candidate>> candidates;  // (target id, how this unit may charge it)
+  };
+  struct TargetChunk {
+    uint64_t key = 0;
+    json entry;
+    std::string line;
+    std::vector<DrawPrimitive> drawing;
+  };
+  struct Memo {
+    std::unordered_map<std::string, UnitChunk> units;
+    std::unordered_map<std::string, TargetChunk> targets;
+  };
+  struct Keys {
+    std::vector<uint64_t> unit;    // by scene index: the unit and everything its rules reach
+    std::vector<uint64_t> target;  // by scene index: the unit and the units near enough to stand in chargers' way
+  };
+  Keys KeysOf(const Scene& scene, const kow::KowTable& t) const {
+    const kow::KowConfig& c = config_;
+    const size_t n = scene.units.size();
+    std::vector<uint64_t> own(n, 0);
+    double max_r = 0.0;
+    for (size_t i = 0; i < n; ++i) {
+      if (!t.grid.Placed(static_cast<int>(i))) continue;
+      const Unit& u = scene.units[i];
+      Fnv h;
+      h.S(u.id), h.S(u.side), h.U(static_cast<uint64_t>(u.type)), h.S(u.formation);
+      for (const std::string& tag : u.tags) h.S(tag);
+      for (const BaseSpec& b : u.bases) h.D(b.width_mm), h.D(b.depth_mm), h.D(b.offset_mm.x()), h.D(b.offset_mm.y());
+      h.D(u.pose->x_mm), h.D(u.pose->y_mm), h.D(u.pose->heading_deg), h.D(u.height_mm);
+      for (const auto& [k, v] : u.stats) h.S(k), h.D(v);
+      if (auto it = scene.declarations.units.find(u.id); it != scene.declarations.units.end())
+        for (const auto& [k, d] : it->second) h.S(k), h.S(d.value.dump());
+      own[i] = h.h;
+      max_r = std::max(max_r, t.grid.Radius(static_cast<int>(i)));
+    }
+    Fnv terrain;
+    for (const Terrain& tr : scene.terrain) {
+      terrain.S(tr.id), terrain.S(tr.type), terrain.D(tr.height_mm);
+      for (const geom::Vec2& v : tr.polygon) terrain.D(v.x()), terrain.D(v.y());
+    }
+    Keys k;
+    k.unit.assign(n, 0);
+    k.target.assign(n, 0);
+    for (size_t i = 0; i < n; ++i) {
+      const int ii = static_cast<int>(i);
+      if (!t.grid.Placed(ii)) continue;
+      const kow::Profile& p = t.profile[i];
+      double reach = c.one_inch_in * c.mm_per_unit + c.contact_mm;
+      const double range = p.speed_in ? c.charge_range_factor * *p.speed_in * c.mm_per_unit : 0.0;
+      reach = std::max(reach, range + c.near_miss_in * c.mm_per_unit);
+      for (const auto& w : p.weapons) reach = std::max(reach, w.second * c.mm_per_unit);
+      Fnv h;
+      h.U(own[i]), h.U(terrain.h), h.U(i);
+      if (const Declared* d = scene.declarations.Find(scene.units[i].id, "charged_by")) {
+        // A counter-charge (seed 27) searches twice as far round its target, wherever that stands.
+        reach = std::max(reach, 2.0 * (range + 6.0 * max_r));
+        const std::vector<json> ids = d->value.is_array() ? d->value.get<std::vector<json>>() : std::vector<json>{d->value};
+        for (const json& id : ids)
+          if (id.is_string())
+            if (const Unit* x = scene.FindUnit(id.get<std::string>())) h.U(own[static_cast<size_t>(x - scene.units.data())]);
+      }
+      reach += 6.0 * max_r + 10.0;
+      for (int j : t.grid.Near(ii, reach)) h.U(static_cast<uint64_t>(j)), h.U(own[j]);
+      k.unit[i] = h.h;
+      Fnv g;
+      g.U(own[i]), g.U(terrain.h), g.U(i);
+      for (int j : t.grid.Near(ii, 4.0 * max_r + 2.0)) g.U(static_cast<uint64_t>(j)), g.U(own[j]);
+      k.target[i] = g.h;
+    }
+    return k;
+  }
+  mutable std::mutex memo_mutex_;
+  mutable Memo memo_;
+
   // Seed 51: double the attacks in the target's flank, triple in its rear; seed 74: any unit attacking a
   // war engine triples its attacks; seed 77: individuals turn to face chargers (never doubled or tripled
   // against) and do not double or triple their own (except against war engines); seed 53: Hindered -1.
@@ -493,11 +617,6 @@ class KowRuleset : public Ruleset {
 
   static std::vector<std::string> DeclarationKeys() { return {"order", "charged_by", "damage", "wavering", "disordered"}; }
 
-  struct Candidate {
-    std::string unit;
-    std::string kind;  // "charge" or "counter-charge"
-    kow::ChargerOnFacing on;
-  };
 
   static geom::Edge EdgeOfArc(geom::Arc a) {
     switch (a) {
@@ -513,7 +632,7 @@ class KowRuleset : public Ruleset {
   // whether they fit into base contact together (kow::FitChargers). A unit that may both charge and
   // counter-charge the target is tried both ways. At most 8 chargers per target are combined.
   json MultiCharges(const Scene& scene, const UnitGrid& grid, const std::map<std::string, std::vector<Candidate>>& candidates,
-                    Findings* f, std::ostringstream* text) const {
+                    const Keys& keys, Memo* next, Findings* f, std::ostringstream* text) const {
     json out = json::array();
     for (const auto& [target_id, options] : candidates) {
       std::vector<std::string> ids;
@@ -523,6 +642,39 @@ class KowRuleset : public Ruleset {
       if (ids.size() < 2) continue;
       if (ids.size() > 8) ids.resize(8);
       const Unit& target = *scene.FindUnit(target_id);
+      // Reuse: the same target and neighbours, charged by the same units (each with the same key: the
+      // same place, neighbourhood and way of charging) as in the last call.
+      const int target_index = static_cast<int>(&target - scene.units.data());
+      Fnv key;
+      key.U(keys.target[target_index]);
+      for (const Candidate& c : options) {
+        key.U(keys.unit[static_cast<size_t>(scene.FindUnit(c.unit) - scene.units.data())]);
+        key.S(c.kind);
+        key.U(static_cast<uint64_t>(c.on.facing));
+      }
+      TargetChunk chunk;
+      if (auto it = memo_.targets.find(target_id); it != memo_.targets.end() && it->second.key == key.h) {
+        chunk = std::move(it->second);
+        memo_.targets.erase(it);
+      } else {
+        chunk.key = key.h;
+        std::ostringstream line;
+        MultiChargeOn(scene, grid, target_id, target, ids, options, &chunk, &line);
+        chunk.line = line.str();
+      }
+      f->drawing.insert(f->drawing.end(), chunk.drawing.begin(), chunk.drawing.end());
+      *text << chunk.line;
+      out.push_back(chunk.entry);
+      next->targets[target_id] = std::move(chunk);
+    }
+    return out;
+  }
+
+  // Seed 21-24 for one target: every set of two or more of its chargers `ids`, and whether they fit.
+  void MultiChargeOn(const Scene& scene, const UnitGrid& grid, const std::string& target_id, const Unit& target,
+                     const std::vector<std::string>& ids, const std::vector<Candidate>& options, TargetChunk* out_chunk,
+                     std::ostringstream* text) const {
+    {
       const geom::Base tb = Footprint(target);
       json chargers = json::array();
       for (const Candidate& c : options)
@@ -602,7 +754,7 @@ class KowRuleset : public Ruleset {
               g.unit_id = p.unit;
               g.dashed = true;
               g.text = "joint charge on " + target_id;
-              f->drawing.push_back(g);
+              out_chunk->drawing.push_back(g);
             }
           }
         } else {
@@ -624,11 +776,10 @@ class KowRuleset : public Ruleset {
       label.layer = "tests";
       label.unit_id = target_id;
       label.text = "joint charge " + who + (all_fit ? ": fits" : ": does not fit");
-      f->drawing.push_back(label);
-      out.push_back({{"target", target_id}, {"chargers", chargers}, {"all_fit", all_fit}, {"largest_fitting", largest},
-                     {"combinations", combos}});
+      out_chunk->drawing.push_back(label);
+      out_chunk->entry = {{"target", target_id}, {"chargers", chargers}, {"all_fit", all_fit}, {"largest_fitting", largest},
+                          {"combinations", combos}};
     }
-    return out;
   }
 
   static std::string Words(std::string_view s) {
