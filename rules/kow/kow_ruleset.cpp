@@ -56,6 +56,7 @@ class KowRuleset : public Ruleset {
     CheckDeclarationKeys(scene, "kow", DeclarationKeys());
     std::ostringstream text;
     text << c.title << " (arcs: kow, 1 " << c.unit_name << " = " << c.mm_per_unit << " mm; units with nothing in reach or range are not listed)\n";
+    f.drawing.reserve(scene.terrain.size() + 16 * scene.units.size());  // about what a crowded table draws
     AppendSceneOutlines(scene, &f.drawing);
     // Who is near whom, once: every rule below reaches a bounded distance (charge reach, weapon range,
     // 1 inch, contact), so each unit looks only at the units the grid puts within that distance.
@@ -119,6 +120,7 @@ class KowRuleset : public Ruleset {
     const Keys keys = KeysOf(scene, table);
     Memo next;
     json units = json::array();
+    units.get_ref<json::array_t&>().reserve(scene.units.size());
     std::map<std::string, std::vector<Candidate>> candidates;  // target id -> who can charge it, and how
     // Appends a unit's chunk to the findings: its lines under its name (when it has any), its report, its
     // drawing and tests, and the charges it could make (for the joint charges below).
