@@ -142,16 +142,19 @@ ChargeRoute FindChargeRoute(const Base& charger, const Base& target, geom::Edge 
       Base pivoted = charger;  // geom::PivotedAboutCentre(geom::MovedForward(charger, a), angle)
       pivoted.centre_mm += a * f0;
       pivoted.heading_deg = geom::NormalizeDeg(charger.heading_deg + angle);
-      if (a + arc + geom::BaseGap(pivoted, target) > best.length_mm + 1e-9) continue;
-      if (angle != 0.0) {
-        if (near_target[i] && geom::OverlapArea(pivoted, target_poly) > o.clear_area_mm2) continue;
-        bool clear = true;
-        for (size_t n = 0; n < near[i].size() && clear; ++n) clear = geom::OverlapArea(pivoted, *live[near[i][n]]) <= o.clear_area_mm2;
-        if (!clear) continue;
-      }
-      if (OutsideLane(pivoted, target_circle)) continue;  // the target is not ahead of it: no contact this way
+      if (best.found && a + arc + geom::BaseGap(pivoted, target) > best.length_mm + 1e-9) continue;
+      // Cheapest and most selective tests first (each only rules poses out, so their order does not
+      // change the route found): the target ahead in the lane, touched on the facing edge, the route
+      // short enough; then the pivot ending clear and nothing in the way.
+      const Vec2 ra{fa.y(), -fa.x()};  // geom::Right(pivoted)
+      auto outside_lane = [&](const Circle& c) {
+        const Vec2 d = c.c - pivoted.centre_mm;
+        return std::abs(d.dot(ra)) > pivoted.width_mm / 2.0 + c.r + 1e-6 || d.dot(fa) < -pivoted.depth_mm / 2.0 - c.r - 1e-6;
+      };
+      if (outside_lane(target_circle)) continue;  // the target is not ahead of it: no contact this way
       const geom::AheadContact hit = geom::ContactAhead(pivoted, target_poly, 0.0);
       if (!hit.ahead || hit.overlapping) continue;
+      if (geom::PointToSegment(hit.point, facing_edge).distance_mm > o.edge_tolerance_mm) continue;
       // The leader point's travel: first leg, the pivot's arc, second leg, then the swing flush against
       // the facing edge about the touching point (seed 17 "align the charging unit so that it is flush").
       const Base touching = geom::MovedForward(pivoted, hit.distance_mm);
@@ -160,14 +163,19 @@ ChargeRoute FindChargeRoute(const Base& charger, const Base& target, geom::Edge 
       const double length = a + charger.depth_mm / 2.0 * std::abs(geom::DegToRad(angle)) + hit.distance_mm +
                             (aligned_leader - geom::LeaderPoint(touching)).norm();
       if (length > best.length_mm + 1e-9) continue;
+      if (angle != 0.0) {
+        if (near_target[i] && geom::OverlapArea(pivoted, target_poly) > o.clear_area_mm2) continue;
+        bool clear = true;
+        for (size_t n = 0; n < near[i].size() && clear; ++n) clear = geom::OverlapArea(pivoted, *live[near[i][n]]) <= o.clear_area_mm2;
+        if (!clear) continue;
+      }
       bool blocked = false;
       for (size_t k = 0; k < live.size() && !blocked; ++k) {
-        if (OutsideLane(pivoted, circles[k])) continue;
+        if (outside_lane(circles[k])) continue;
         const geom::AheadContact c = geom::ContactAhead(pivoted, *live[k], o.lane_inset_mm);
         if (c.overlapping || (c.ahead && c.distance_mm < hit.distance_mm - 1e-6)) blocked = true;
       }
       if (blocked) continue;
-      if (geom::PointToSegment(hit.point, facing_edge).distance_mm > o.edge_tolerance_mm) continue;
       if (hit.touch_length_mm < 1e-6 && hit.at_front_corner && NearCorner(hit.point, target, o.corner_tolerance_mm)) {
         best.corner_only = !best.found;
         continue;
