@@ -96,7 +96,7 @@ class KowRuleset : public Ruleset {
     };
     // The attack's odds and what they do to the target's nerve, as json and a text tail; nothing when
     // the profiles lack the numbers.
-    auto odds = [&](int dice, const std::optional<int>& hit_on, int modifier, int ti, json* out) -> std::string {
+    auto odds = [&](int dice, const std::optional<int>& hit_on, int modifier, int ti, json* out, bool melee) -> std::string {
       const kow::Profile& tp = profile[ti];
       if (!hit_on || !tp.defence || dice <= 0) {
         (*out)["odds"] = nullptr;
@@ -111,6 +111,14 @@ class KowRuleset : public Ruleset {
         const kow::NerveChances n = kow::NerveAfter(a, declared_damage(scene.units[ti]), tp.nerve);
         o["nerve_after"] = {{"steady", Round2(n.steady)}, {"wavering", Round2(n.wavering)}, {"routed", Round2(n.routed)}};
         text += "; " + scene.units[ti].id + "'s nerve after: " + kow::FormatNerveChances(n);
+      }
+      if (melee) {
+        // Seed 62: "Any unit that suffered at least one point of damage in the melee phase is considered
+        // Disordered" (no ranged attacks until the end of its next turn).
+        o["p_disordered"] = Round2(a.p_any_damage);
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "; %s Disordered if damaged (seed 62): %.0f%%", scene.units[ti].id.c_str(), 100.0 * a.p_any_damage);
+        text += buf;
       }
       (*out)["odds"] = std::move(o);
       return text;
@@ -215,7 +223,7 @@ class KowRuleset : public Ruleset {
           if (ch.chargeable) {
             m = MeleeOf(p, profile[ti], ch.facing, ch.hindered);
             json jm = {{"multiplier", m.multiplier}, {"multiplier_reason", m.reason}, {"modifier", m.modifier}};
-            if (p.attacks) melee_odds = odds(*p.attacks * m.multiplier, p.melee, m.modifier, ti, &jm);
+            if (p.attacks) melee_odds = odds(*p.attacks * m.multiplier, p.melee, m.modifier, ti, &jm, true);
             jc["melee"] = std::move(jm);
           }
           charges.push_back(std::move(jc));
@@ -286,7 +294,7 @@ class KowRuleset : public Ruleset {
           const int ti = static_cast<int>(&t - scene.units.data());
           cm = MeleeOf(p, profile[ti], geom::Arc::kFront, false);
           json jm = {{"multiplier", cm.multiplier}, {"multiplier_reason", cm.reason}, {"modifier", cm.modifier}};
-          if (p.attacks) counter_odds = odds(*p.attacks * cm.multiplier, p.melee, cm.modifier, ti, &jm);
+          if (p.attacks) counter_odds = odds(*p.attacks * cm.multiplier, p.melee, cm.modifier, ti, &jm, true);
           jc["melee"] = std::move(jm);
         }
         counters.push_back(std::move(jc));
@@ -374,7 +382,7 @@ class KowRuleset : public Ruleset {
                        {"cover", s.cover}, {"cover_reasons", s.cover_reasons},
                        {"difficult_share", Round2(s.difficult_share)}, {"hidden_share", Round2(s.hidden_share)},
                        {"obscured_by", s.obscured_by}, {"modifier", total}, {"modifiers", std::move(mods)}};
-            const std::string shot_odds = odds(p.attacks.value_or(0), p.ranged, total, ti, &jt);
+            const std::string shot_odds = odds(p.attacks.value_or(0), p.ranged, total, ti, &jt, false);
             targets.push_back(std::move(jt));
             char range[32];
             std::snprintf(range, sizeof range, "%g", range_in);

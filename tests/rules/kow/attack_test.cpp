@@ -152,6 +152,11 @@ TEST(KowMeleeOdds, FlankRearWarEngineAndIndividuals) {
   EXPECT_NE(f.text.find("double attacks in the flank (seed 51)"), std::string::npos) << f.text;
   EXPECT_NE(f.text.find("individuals turn to face chargers"), std::string::npos) << f.text;
   EXPECT_NE(f.text.find("melee: hits on 4+, damages on 4+: 20 dice"), std::string::npos) << f.text;
+  // Seed 62: a unit damaged in melee is Disordered: the chance is that of at least one point of damage.
+  const json* cf = Charge(f, "CF", "TF");
+  EXPECT_NEAR((*cf)["melee"]["odds"]["p_disordered"].get<double>(), (*cf)["melee"]["odds"]["p_any_damage"].get<double>(), 1e-12);
+  EXPECT_NE(f.text.find("TF Disordered if damaged (seed 62): 100%"), std::string::npos) << f.text;
+  EXPECT_NE(f.text.find("T5 Disordered if damaged (seed 62): 58%"), std::string::npos) << f.text;
 }
 
 // The sample scene: R1 counter-charges B1 (seed 27): into its front, 10 attacks, no multiplier.
