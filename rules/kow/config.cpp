@@ -94,12 +94,18 @@ KowConfig LoadKowConfig(const std::string& path) {
 }
 
 const std::vector<std::string>& KowSettingKeys() {
-  static const std::vector<std::string> keys = {"one_inch_rule"};
+  static const std::vector<std::string> keys = {"one_inch_rule", "post_combat_back"};
   return keys;
 }
 
 void ApplyKowSettings(const std::map<std::string, std::string>& settings, KowConfig* c) {
   for (const auto& [k, v] : settings) {
+    if (k == "post_combat_back") {
+      if (v == "full") c->post_combat_back_up_to = false;
+      else if (v == "up_to") c->post_combat_back_up_to = true;
+      else throw InputError("settings", 0, "post_combat_back=" + v + ": expected full or up_to (seed 59; from --set or the scene's declarations: settings:)");
+      continue;
+    }
     if (k != "one_inch_rule") continue;
     if (v == "approach") c->one_inch_strict = false;
     else if (v == "strict") c->one_inch_strict = true;

@@ -36,6 +36,10 @@ struct KowConfig {
   // closer than it stood when the move began (a unit already that close may stay or move away);
   // "strict": in addition, no non-charge move may end within 1 in of an enemy at all.
   bool one_inch_strict = false;
+  // Setting `post_combat_back` (seed 59 "(3) move directly backwards d3"", where (2) says of the d6
+  // forward "the unit must move the full distance" and (3) says nothing): "full" (default): back the d3
+  // rolled in full, like the d6; "up_to": back any distance up to the d3 rolled.
+  bool post_combat_back_up_to = false;
 };
 
 // Applies settings (from --set or the scene's `declarations: settings:`): one_inch_rule=approach|strict.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <sstream>
 
 #include "rules/geometry/contact.h"
@@ -26,6 +27,7 @@ std::string OrderList() {
 }
 
 std::string OrderWords(const std::string& order) {
+  if (order == "post_combat") return "after combat";
   std::string out = order;
   std::replace(out.begin(), out.end(), '_', ' ');
   return out;
@@ -123,6 +125,8 @@ class Judge {
   Profile p_;
   Base s_, e_;  // footprints at the start and the end
   bool wavering_ = false;
+  std::string post_combat_;   // "", "routed" or "not_routed" (declarations.U.post_combat, seed 59)
+  std::optional<int> roll_;   // declarations.U.post_combat_roll: the d6 or d3 rolled
 };
 
 OrderFit Judge::Fit(const std::string& order) const {
@@ -255,6 +259,59 @@ OrderFit Judge::Fit(const std::string& order) const {
     }
   } else if (order == "charge") {
     FitCharge(&f);
+    return f;
+  } else if (order == "post_combat") {
+    // Seed 59: after the combat the charging unit, if the enemy was routed, may (1) stay and pivot about
+    // its centre to face any direction, (2) move d6" directly forward, the full distance, or (3) move
+    // directly backwards d3"; if the enemy was not routed it must move backwards 1" out of contact.
+    const double inch = c_.mm_per_unit;
+    auto whole_inches = [&](double mm, int max, int* out) {  // the roll the distance matches, within the tolerance
+      const int k = static_cast<int>(std::lround(mm / inch));
+      if (k < 1 || k > max || std::abs(mm - k * inch) > tol) return false;
+      *out = k;
+      return true;
+    };
+    if (post_combat_ == "not_routed") {
+      no_turn("a unit whose enemy was not routed moves directly backwards 1 in, not turning");
+      if (std::abs(side) > tol) f.No("it moves directly backwards 1 in (seed 59); it also moved " + In(std::abs(side)) + " to the side");
+      f.distance_mm = -along;
+      f.allowance_mm = inch;
+      if (std::abs(-along - inch) > tol)
+        f.No("the enemy was not routed: it must move backwards 1 in so that it is no longer in contact (seed 59); it moved " +
+             In(-along) + (along > 0 ? " forward" : " back"));
+      f.how.push_back("back " + In(std::max(0.0, -along)) + " out of contact (enemy not routed, seed 59)");
+      f.legs.push_back({s, e_});
+      return f;
+    }
+    // The enemy was routed: the three choices.
+    int k = 0;
+    if (!moves) {
+      f.how.push_back("stays and pivots " + Deg(turn) + " (enemy routed, seed 59)");
+      f.pivot_ends.push_back(e_);
+      return f;
+    }
+    no_turn("after routing its enemy a unit that moves goes directly forward or backwards, not turning");
+    if (std::abs(side) > tol) f.No("it moves directly forward or backwards (seed 59); it also moved " + In(std::abs(side)) + " to the side");
+    const bool forward = along > 0;
+    f.distance_mm = std::abs(along);
+    f.allowance_mm = (forward ? 6.0 : 3.0) * inch;
+    if (!forward && c_.post_combat_back_up_to) {
+      // Setting post_combat_back=up_to: any distance up to the d3 (as rolled, else its most).
+      const double most = (roll_ ? *roll_ : 3) * inch;
+      if (roll_ && *roll_ > 3) f.No("the roll was " + std::to_string(*roll_) + ": backwards it moves up to the d3 rolled (seed 59)");
+      else if (std::abs(along) > most + tol)
+        f.No("backwards it moves up to the d3 rolled, " + In(most) + " (seed 59, setting post_combat_back=up_to); it moved " + In(std::abs(along)));
+    } else if (!whole_inches(std::abs(along), forward ? 6 : 3, &k)) {
+      f.No(std::string(forward ? "forward it moves the d6 rolled, in whole inches, the full distance"
+                               : "backwards it moves the d3 rolled, in whole inches") +
+           " (seed 59); it moved " + In(std::abs(along)));
+    } else if (roll_ && *roll_ != k) {
+      f.No("the roll was " + std::to_string(*roll_) + ": it must move " + std::to_string(*roll_) + " in " + (forward ? "forward" : "back") +
+           " (seed 59); it moved " + In(std::abs(along)));
+    }
+    f.how.push_back(std::string(forward ? "forward " : "back ") + In(std::abs(along)) + (k ? " (a roll of " + std::to_string(k) + ")" : "") +
+                    " after routing its enemy (seed 59)");
+    f.legs.push_back({s, e_});
     return f;
   }
   f.stage = 1;
@@ -390,7 +447,8 @@ void Judge::CheckWay(OrderFit* f) const {
     for (const Terrain* t : blocking)
       if (terrain_area(*t, hull) > allowance)
         f->No("it moves through " + t->id + " (" + t->type + "): only a pivot may pass through blocking terrain (seed 10)");
-  if (f->order == "charge" || f->order == "halt") return;
+  // Not for charges and halts, nor for the move seed 59 orders back 1" out of a combat not won.
+  if (f->order == "charge" || f->order == "halt" || (f->order == "post_combat" && post_combat_ == "not_routed")) return;
   const double inch = c_.one_inch_in * c_.mm_per_unit;
   for (const Unit& o : scene_.units) {
     if (!o.pose || o.id == u_->id || o.side == u_->side) continue;
@@ -436,14 +494,28 @@ MoveCheck Judge::Run() {
   p_ = ProfileOf(*u_, c_);
   const std::string declared = DeclaredOrder(scene_, u_->id);
   wavering_ = DeclaredFlag(scene_, u_->id, "wavering");
+  if (const Declared* d = scene_.declarations.Find(u_->id, "post_combat")) {
+    post_combat_ = d->value.is_string() ? d->value.get<std::string>() : "";
+    if (post_combat_ != "routed" && post_combat_ != "not_routed")
+      throw InputError(scene_.source, d->line, "declarations for " + u_->id + ": post_combat must be routed or not_routed (seed 59), got " +
+                                                   d->value.dump());
+  }
+  if (const Declared* d = scene_.declarations.Find(u_->id, "post_combat_roll")) {
+    const double v = d->value.is_number() ? d->value.get<double>() : 0.0;
+    if (v != std::floor(v) || v < 1 || v > 6)
+      throw InputError(scene_.source, d->line, "declarations for " + u_->id + ": post_combat_roll must be a die roll, 1 to 6");
+    roll_ = static_cast<int>(v);
+  }
   Unit moved = *u_;
   moved.pose = move_.to;
   s_ = Footprint(*u_);
   e_ = Footprint(moved);
   const bool still = (e_.centre_mm - s_.centre_mm).norm() <= c_.move_mm &&
                      std::abs(geom::NormalizeDeg(e_.heading_deg - s_.heading_deg)) <= c_.move_deg;
-  std::vector<std::string> tried = declared.empty() ? (still ? std::vector<std::string>{"halt"} : Orders())
-                                                    : std::vector<std::string>{declared};
+  // A post-combat move (seed 59) is not an order: declared, it is what the move is judged as.
+  std::vector<std::string> tried = !post_combat_.empty() ? std::vector<std::string>{"post_combat"}
+                                   : declared.empty()     ? (still ? std::vector<std::string>{"halt"} : Orders())
+                                                          : std::vector<std::string>{declared};
   std::vector<OrderFit> fits;
   for (const std::string& o : tried) {
     OrderFit f = Fit(o);
@@ -455,8 +527,9 @@ MoveCheck Judge::Run() {
     if (f.allowed) allowed.push_back(f.order);
   m.legal = !allowed.empty();
   m.kinds = allowed;
+  const bool single = tried.size() == 1;
   if (!m.legal) {
-    if (!declared.empty()) {
+    if (single) {
       m.illegal_reason = fits[0].why_not;
     } else {
       // The nearest miss: the order whose shape fits the move and that fails only later (too far, or
@@ -469,9 +542,12 @@ MoveCheck Judge::Run() {
   }
   std::ostringstream text;
   text << c_.title << " move of " << u_->id << ", "
-       << (declared.empty() ? std::string("no order declared") : "order " + OrderWords(declared)) << ": "
+       << (!post_combat_.empty() ? std::string("after its combat (enemy ") + (post_combat_ == "routed" ? "routed" : "not routed") + ")"
+           : declared.empty()    ? std::string("no order declared")
+                                 : "order " + OrderWords(declared))
+       << ": "
        << (m.legal ? "legal" : "ILLEGAL: " + m.illegal_reason) << "\n";
-  if (declared.empty() && m.legal) {
+  if (!single && m.legal) {
     std::string as;
     for (const std::string& o : allowed) as += (as.empty() ? "" : ", ") + OrderWords(o);
     text << "  allowed as: " << as << "\n";
@@ -479,11 +555,11 @@ MoveCheck Judge::Run() {
   json orders = json::array();
   for (const OrderFit& f : fits) {
     orders.push_back(FitJson(f));
-    if (!declared.empty() || f.allowed) {
+    if (single || f.allowed) {
       std::string steps;
       for (const std::string& h : f.how) steps += (steps.empty() ? "" : ", ") + h;
       text << "  " << OrderWords(f.order) << ": " << (steps.empty() ? "-" : steps);
-      if (f.allowance_mm >= 0 && f.order != "charge")
+      if (f.allowance_mm >= 0 && f.order != "charge" && f.order != "post_combat")
         text << "; " << In(f.distance_mm) << " of " << In(f.allowance_mm) << " allowed";
       text << "\n";
       for (const std::string& n : f.notes) text << "    note: " << n << "\n";
@@ -494,6 +570,7 @@ MoveCheck Judge::Run() {
   m.report = {{"ruleset", "kow"},
               {"unit", u_->id},
               {"order", declared.empty() ? json(nullptr) : json(declared)},
+              {"post_combat", post_combat_.empty() ? json(nullptr) : json(post_combat_)},
               {"from", PoseJson(*u_->pose)},
               {"to", PoseJson(move_.to)},
               {"legal", m.legal},

@@ -625,7 +625,7 @@ class KowRuleset : public Ruleset {
     return m;
   }
 
-  static std::vector<std::string> DeclarationKeys() { return {"order", "charged_by", "damage", "wavering", "disordered"}; }
+  static std::vector<std::string> DeclarationKeys() { return {"order", "charged_by", "damage", "wavering", "disordered", "post_combat", "post_combat_roll"}; }
 
 
   static geom::Edge EdgeOfArc(geom::Arc a) {

@@ -236,6 +236,39 @@ TEST(KowMove, UnknownOrderRefusedWithTheList) {
   }
 }
 
+// Seed 59, scene post_combat.yaml: after a combat not won, back 1 in out of contact (within the 3 mm
+// of hand placement); after routing the enemy, pivot, forward the d6 in full, or back the d3.
+TEST(KowMove, AfterCombat) {
+  const Scene s = LoadScene(std::string(VEDETTE_TEST_DATA) + "/rules/kow/scenes/post_combat.yaml");
+  const MoveCheck back = Move(s, "PC1", 300, 200 - 25.4, 90);
+  EXPECT_TRUE(back.legal) << back.text;
+  EXPECT_TRUE(Has(back.text, "after its combat (enemy not routed): legal")) << back.text;
+  EXPECT_TRUE(Move(s, "PC1", 300, 200 - 28.0, 90).legal);
+  EXPECT_FALSE(Move(s, "PC1", 300, 200 - 29.0, 90).legal);
+  const MoveCheck short_of = Move(s, "PC1", 300, 200 - 20.0, 90);
+  EXPECT_FALSE(short_of.legal);
+  EXPECT_TRUE(Has(short_of.illegal_reason, "must move backwards 1 in")) << short_of.illegal_reason;
+  // PC2 rolled a 4.
+  EXPECT_TRUE(Move(s, "PC2", 900, 200 + 4 * 25.4, 90).legal);
+  const MoveCheck five = Move(s, "PC2", 900, 200 + 5 * 25.4, 90);
+  EXPECT_FALSE(five.legal);
+  EXPECT_TRUE(Has(five.illegal_reason, "the roll was 4")) << five.illegal_reason;
+  EXPECT_TRUE(Move(s, "PC2", 900, 200, -90).legal);  // stays and turns about
+  // PC3, no roll declared: whole inches, forward up to 6, back up to 3.
+  EXPECT_TRUE(Move(s, "PC3", 1400, 200 + 3 * 25.4, 90).legal);
+  EXPECT_FALSE(Move(s, "PC3", 1400, 200 + 3.5 * 25.4, 90).legal);
+  EXPECT_TRUE(Move(s, "PC3", 1400, 200 - 3 * 25.4, 90).legal);
+  EXPECT_FALSE(Move(s, "PC3", 1400, 200 - 4 * 25.4, 90).legal);
+  EXPECT_FALSE(Move(s, "PC3", 1400, 200 + 50, 120).legal);  // turned while moving
+  // Setting post_combat_back=up_to: back any distance up to the d3 (3 in without a roll).
+  EXPECT_FALSE(Move(s, "PC3", 1400, 200 - 40, 90).legal);
+  RulesetOptions up_to;
+  up_to.settings["post_combat_back"] = "up_to";
+  EXPECT_TRUE(Move(s, "PC3", 1400, 200 - 40, 90, up_to).legal);
+  EXPECT_TRUE(Move(s, "PC3", 1400, 200 - 3 * 25.4, 90, up_to).legal);
+  EXPECT_FALSE(Move(s, "PC3", 1400, 200 - 3 * 25.4 - 4, 90, up_to).legal);
+}
+
 // The sample scene: B1 advances 100 mm towards R1 (front edges 80 mm apart after it).
 TEST(KowMove, SampleScene) {
   const Scene s = LoadScene(std::string(VEDETTE_ASSETS_DIR) + "/scenes/sample_kow.yaml");
