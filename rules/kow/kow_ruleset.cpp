@@ -435,7 +435,10 @@ class KowRuleset : public Ruleset {
       emit(u, p, chunk);
       next.units[u.id] = std::move(chunk);
     }
-    json multi = MultiCharges(scene, grid, candidates, keys, &next, &f, &text);
+    std::unordered_map<std::string_view, int> index_of;  // unit id -> scene index
+    index_of.reserve(scene.units.size());
+    for (int i = 0; i < n; ++i) index_of.emplace(scene.units[i].id, i);
+    json multi = MultiCharges(scene, grid, candidates, keys, index_of, &next, &f, &text);
     memo_ = std::move(next);
     json overlaps = json::array();
     for (const UnitOverlap& o : FindOverlaps(scene, grid)) {
@@ -642,7 +645,8 @@ class KowRuleset : public Ruleset {
   // whether they fit into base contact together (kow::FitChargers). A unit that may both charge and
   // counter-charge the target is tried both ways. At most 8 chargers per target are combined.
   json MultiCharges(const Scene& scene, const UnitGrid& grid, const std::map<std::string, std::vector<Candidate>>& candidates,
-                    const Keys& keys, Memo* next, Findings* f, std::ostringstream* text) const {
+                    const Keys& keys, const std::unordered_map<std::string_view, int>& index_of, Memo* next, Findings* f,
+                    std::ostringstream* text) const {
     json out = json::array();
     for (const auto& [target_id, options] : candidates) {
       std::vector<std::string> ids;
@@ -651,14 +655,14 @@ class KowRuleset : public Ruleset {
       std::sort(ids.begin(), ids.end());
       if (ids.size() < 2) continue;
       if (ids.size() > 8) ids.resize(8);
-      const Unit& target = *scene.FindUnit(target_id);
+      const Unit& target = scene.units[index_of.at(target_id)];
       // Reuse: the same target and neighbours, charged by the same units (each with the same key: the
       // same place, neighbourhood and way of charging) as in the last call.
       const int target_index = static_cast<int>(&target - scene.units.data());
       Fnv key;
       key.U(keys.target[target_index]);
       for (const Candidate& c : options) {
-        key.U(keys.unit[static_cast<size_t>(scene.FindUnit(c.unit) - scene.units.data())]);
+        key.U(keys.unit[index_of.at(c.unit)]);
         key.S(c.kind);
         key.U(static_cast<uint64_t>(c.on.facing));
       }
