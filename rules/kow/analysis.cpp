@@ -65,13 +65,30 @@ KowTable::KowTable(const Scene& s, const KowConfig& c) : scene(&s), grid(s) {
     if (c.difficult_terrain.count(t.type)) difficult.push_back(t.polygon);
   in_terrain.assign(n, std::vector<char>(s.terrain.size(), 0));
   difficult_share.assign(n, 0.0);
+  // Each piece's bounding box: a unit whose bounding circle misses it is neither in the piece nor in
+  // difficult terrain because of it (most units on most tables).
+  std::vector<std::pair<geom::Vec2, geom::Vec2>> box(s.terrain.size());
+  for (size_t k = 0; k < s.terrain.size(); ++k) {
+    geom::Vec2 lo(1e300, 1e300), hi(-1e300, -1e300);
+    for (const geom::Vec2& v : s.terrain[k].polygon) lo = lo.cwiseMin(v), hi = hi.cwiseMax(v);
+    box[k] = {lo, hi};
+  }
   for (size_t i = 0; i < n; ++i) {
     if (!grid.Placed(static_cast<int>(i))) continue;
     const geom::Base& b = grid.FootprintOf(static_cast<int>(i));
-    const geom::Polygon poly = geom::PolygonCcw(b);
-    for (size_t k = 0; k < s.terrain.size(); ++k) in_terrain[i][k] = geom::PolygonToPolygon(s.terrain[k].polygon, poly).overlap;
+    const double r = grid.Radius(static_cast<int>(i)) + 1.0;
+    const geom::Vec2& c0 = b.centre_mm;
+    bool near_difficult = false;
+    geom::Polygon poly;
+    for (size_t k = 0; k < s.terrain.size(); ++k) {
+      const auto& [lo, hi] = box[k];
+      if (c0.x() + r < lo.x() || c0.x() - r > hi.x() || c0.y() + r < lo.y() || c0.y() - r > hi.y()) continue;
+      if (poly.empty()) poly = geom::PolygonCcw(b);
+      in_terrain[i][k] = geom::PolygonToPolygon(s.terrain[k].polygon, poly).overlap;
+      near_difficult = near_difficult || c.difficult_terrain.count(s.terrain[k].type) > 0;
+    }
     const double area = b.width_mm * b.depth_mm;
-    difficult_share[i] = area > 0 && !difficult.empty() ? geom::AreaInsideAny(b, difficult) / area : 0.0;
+    difficult_share[i] = area > 0 && near_difficult ? geom::AreaInsideAny(b, difficult) / area : 0.0;
   }
 }
 
