@@ -142,7 +142,7 @@ OrderFit Judge::Fit(const std::string& order) const {
   // orders are then judged from a start facing the way it ends.
   Base s = s_;
   double pre_pivot = 0.0;
-  if (p_.individual && order != "change_facing" && order != "advance" && order != "charge") {
+  if (p_.individual && order != "change_facing" && order != "advance" && order != "charge" && order != "post_combat") {
     pre_pivot = geom::NormalizeDeg(e_.heading_deg - s_.heading_deg);
     s.heading_deg = e_.heading_deg;
     if (std::abs(pre_pivot) > tol_deg) {
