@@ -460,6 +460,9 @@ void Judge::CheckWay(OrderFit* f) const {
     double gmin = gend;
     for (const geom::Polygon& hull : swept) gmin = std::min(gmin, geom::PolygonToPolygon(hull, op).distance_mm);
     const bool approach = gmin <= inch + 1e-9 && gmin < g0 - 0.5;
+    if (gmin < g0 - 0.5 && std::abs(gmin - inch) <= c_.move_mm)
+      f->notes.push_back("it comes to " + In(gmin) + " of " + o.id + ", within the placement tolerance (" + In(c_.move_mm) +
+                         ") of 1 " + c_.unit_name + ": measure it by hand");
     if (approach)
       f->No("it comes within 1 " + c_.unit_name + " of " + o.id + " (" + In(gmin) + " at the closest, from " + In(g0) +
             "): only a charge may approach within 1 " + c_.unit_name + " of an enemy (seed 10)");

@@ -127,7 +127,10 @@ TEST(KowMove, ThroughFriendsButNotOntoThem) {
 
 // Seed 10: N1's front is 100 mm from R1's. 73.6 mm forward leaves 26.4 mm; 75.6 mm leaves 24.4 mm.
 TEST(KowMove, OneInchRule) {
-  EXPECT_TRUE(Move("N1", 300, 773.6, 90).legal);
+  const MoveCheck clear = Move("N1", 300, 773.6, 90);
+  EXPECT_TRUE(clear.legal);
+  EXPECT_TRUE(Has(clear.text, "within the placement tolerance (0.12 in (3.0 mm)) of 1 in: measure it by hand")) << clear.text;
+  EXPECT_FALSE(Has(Move("N1", 300, 760, 90).text, "measure it by hand"));  // 40 mm clear
   const MoveCheck m = Move("N1", 300, 775.6, 90);
   EXPECT_FALSE(m.legal);
   EXPECT_TRUE(Has(m.illegal_reason, "within 1 in of R1")) << m.illegal_reason;
