@@ -573,21 +573,27 @@ class KowRuleset : public Ruleset {
       const int ii = static_cast<int>(i);
       if (!t.grid.Placed(ii)) continue;
       const kow::Profile& p = t.profile[i];
+      // How far (bounding circle to bounding circle) anything this unit's lines read can stand: a charge
+      // target's base within the listed reach of the leader point, the route's obstacles and the sight
+      // lines' occluders within two more bounding radii of each unit; a counter-charge's route twice as
+      // far round its target; a shot's target within the weapon range, its occluders and whoever it is
+      // in contact with within two radii more; 1 inch and contact. Then 10 mm to spare.
+      const double r4 = 4.0 * max_r;
       double reach = c.one_inch_in * c.mm_per_unit + c.contact_mm;
       const double range = p.speed_in ? c.charge_range_factor * *p.speed_in * c.mm_per_unit : 0.0;
-      reach = std::max(reach, range + c.near_miss_in * c.mm_per_unit);
-      for (const auto& w : p.weapons) reach = std::max(reach, w.second * c.mm_per_unit);
+      if (p.speed_in) reach = std::max(reach, range + c.near_miss_in * c.mm_per_unit + r4);
+      for (const auto& w : p.weapons) reach = std::max(reach, w.second * c.mm_per_unit + 2.0 * max_r + c.contact_mm);
       Fnv h;
       h.U(own[i]), h.U(terrain.h), h.U(i);
       if (const Declared* d = scene.declarations.Find(scene.units[i].id, "charged_by")) {
         // A counter-charge (seed 27) searches twice as far round its target, wherever that stands.
-        reach = std::max(reach, 2.0 * (range + 6.0 * max_r));
+        reach = std::max(reach, 2.0 * range + 2.0 * r4);
         const std::vector<json> ids = d->value.is_array() ? d->value.get<std::vector<json>>() : std::vector<json>{d->value};
         for (const json& id : ids)
           if (id.is_string())
             if (const Unit* x = scene.FindUnit(id.get<std::string>())) h.U(own[static_cast<size_t>(x - scene.units.data())]);
       }
-      reach += 6.0 * max_r + 10.0;
+      reach += 10.0;
       for (int j : t.grid.Near(ii, reach)) h.U(static_cast<uint64_t>(j)), h.U(own[j]);
       k.unit[i] = h.h;
       Fnv g;
