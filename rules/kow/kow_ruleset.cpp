@@ -162,6 +162,8 @@ class KowRuleset : public Ruleset {
       }
       UnitChunk chunk;
       chunk.key = key;
+      const auto prev_it = memo_.units.find(u.id);
+      const UnitChunk* prev = prev_it != memo_.units.end() ? &prev_it->second : nullptr;  // stale: its shots may serve
       const geom::Base& ub = grid.FootprintOf(ui);
       const geom::Vec2 lp = geom::LeaderPoint(ub);
       std::ostringstream lines;  // this unit's lines; printed under its name when there are any
@@ -361,7 +363,7 @@ class KowRuleset : public Ruleset {
             const Unit& t = scene.units[ti];
             if (!engaged[ti].empty()) continue;
             if (geom::ArcSharesOf(ub, grid.FootprintOf(ti), geom::ArcModel::kKow)[geom::Arc::kFront] <= 1e-9) continue;
-            const kow::ShotCheck s = kow::CheckShot(scene, c, u, t, range_in, &table);
+            const kow::ShotCheck s = Shot(scene, table, keys, ui, ti, weapon, range_in, prev, &chunk);
             if (!s.in_arc || !s.visible || !s.in_range) continue;
             // Seed 36: -1 for having moved (any order but halt), -1 for cover; seed 77: -1 shooting at an
             // individual, and individuals (Nimble) do not suffer the -1 for moving.
@@ -527,6 +529,10 @@ class KowRuleset : public Ruleset {
     std::vector<DrawPrimitive> drawing;
     std::vector<RequiredTest> tests;
     std::vector<std::pair<std::string, Candidate>> candidates;  // (target id, how this unit may charge it)
+    // Its shots' checks by "target/weapon", each with a key hashing the shooter, the target, the range,
+    // the terrain and every unit within the box round both bases (all that sight and cover read): when
+    // something else near the unit changed, the shots it does not touch are not traced again.
+    std::unordered_map<std::string, std::pair<uint64_t, kow::ShotCheck>> shots;
   };
   struct TargetChunk {
     uint64_t key = 0;
@@ -541,6 +547,8 @@ class KowRuleset : public Ruleset {
   struct Keys {
     std::vector<uint64_t> unit;    // by scene index: the unit and everything its rules reach
     std::vector<uint64_t> target;  // by scene index: the unit and the units near enough to stand in chargers' way
+    std::vector<uint64_t> own;     // by scene index: the unit's own data
+    uint64_t terrain = 0;          // every terrain piece
   };
   Keys KeysOf(const Scene& scene, const kow::KowTable& t) const {
     const kow::KowConfig& c = config_;
@@ -569,6 +577,7 @@ class KowRuleset : public Ruleset {
     Keys k;
     k.unit.assign(n, 0);
     k.target.assign(n, 0);
+    k.terrain = terrain.h;
     for (size_t i = 0; i < n; ++i) {
       const int ii = static_cast<int>(i);
       if (!t.grid.Placed(ii)) continue;
@@ -601,6 +610,7 @@ class KowRuleset : public Ruleset {
       for (int j : t.grid.Near(ii, 4.0 * max_r + 2.0)) g.U(static_cast<uint64_t>(j)), g.U(own[j]);
       k.target[i] = g.h;
     }
+    k.own = std::move(own);
     return k;
   }
   mutable std::mutex memo_mutex_;
@@ -632,6 +642,28 @@ class KowRuleset : public Ruleset {
       }
     }
     return m;
+  }
+
+  // CheckShot, or the same shot's check from the unit's last chunk when its key is unchanged.
+  kow::ShotCheck Shot(const Scene& scene, const kow::KowTable& table, const Keys& keys, int ui, int ti, const std::string& weapon,
+                      double range_in, const UnitChunk* prev, UnitChunk* chunk) const {
+    Fnv key;
+    key.U(keys.own[ui]), key.U(keys.own[ti]), key.D(range_in), key.U(keys.terrain);
+    const geom::Base& a = table.grid.FootprintOf(ui);
+    const geom::Base& b = table.grid.FootprintOf(ti);
+    geom::Vec2 lo = a.centre_mm, hi = a.centre_mm;
+    for (const geom::Base* x : {&a, &b})
+      for (const geom::Vec2& v : geom::Corners(*x)) lo = lo.cwiseMin(v), hi = hi.cwiseMax(v);
+    for (int j : table.grid.Near((lo + hi) / 2.0, (hi - lo).norm() / 2.0, 2.0)) key.U(static_cast<uint64_t>(j)), key.U(keys.own[j]);
+    const std::string name = scene.units[ti].id + "/" + weapon;
+    if (prev)
+      if (auto it = prev->shots.find(name); it != prev->shots.end() && it->second.first == key.h) {
+        chunk->shots[name] = it->second;
+        return it->second.second;
+      }
+    kow::ShotCheck s = kow::CheckShot(scene, config_, scene.units[ui], scene.units[ti], range_in, &table);
+    chunk->shots[name] = {key.h, s};
+    return s;
   }
 
   static std::vector<std::string> DeclarationKeys() { return {"order", "charged_by", "damage", "wavering", "disordered", "post_combat", "post_combat_roll"}; }
