@@ -196,7 +196,7 @@ class KowRuleset : public Ruleset {
           const Unit& t = scene.units[ti];
           if (geom::LeaderToBase(ub, grid.FootprintOf(ti)).distance_mm > listed_mm + 1e-9) continue;
           if (geom::ArcSharesOf(ub, grid.FootprintOf(ti), geom::ArcModel::kKow)[geom::Arc::kFront] <= 1e-9) continue;
-          const kow::ChargeCheck ch = kow::CheckCharge(scene, c, u, t, {}, &table);
+          const kow::ChargeCheck ch = Charge(scene, table, keys, ui, ti, prev, &chunk);
           json jc = {{"target", t.id},
                      {"chargeable", ch.chargeable},
                      {"front_arc_share", Round2(ch.front_arc_share)},
@@ -533,6 +533,15 @@ class KowRuleset : public Ruleset {
     // the terrain and every unit within the box round both bases (all that sight and cover read): when
     // something else near the unit changed, the shots it does not touch are not traced again.
     std::unordered_map<std::string, std::pair<uint64_t, kow::ShotCheck>> shots;
+    // Its charges' checks by target: `sight_key` hashes the two units, the terrain and every unit within
+    // the box round both bases (all that the arc, the distance and sight read); a check that stopped
+    // before the route search (out of sight, arc or reach) is reused on it alone; one that searched a
+    // route also needs `route_key`, which adds every unit the search could meet.
+    struct ChargeMemo {
+      uint64_t sight_key = 0, route_key = 0;
+      kow::ChargeCheck check;
+    };
+    std::unordered_map<std::string, ChargeMemo> charges;
   };
   struct TargetChunk {
     uint64_t key = 0;
@@ -664,6 +673,50 @@ class KowRuleset : public Ruleset {
     kow::ShotCheck s = kow::CheckShot(scene, config_, scene.units[ui], scene.units[ti], range_in, &table);
     chunk->shots[name] = {key.h, s};
     return s;
+  }
+
+  // CheckCharge, or the same charge's check from the unit's last chunk when its keys are unchanged.
+  kow::ChargeCheck Charge(const Scene& scene, const kow::KowTable& table, const Keys& keys, int ui, int ti, const UnitChunk* prev,
+                          UnitChunk* chunk) const {
+    const geom::Base& a = table.grid.FootprintOf(ui);
+    const geom::Base& b = table.grid.FootprintOf(ti);
+    Fnv sight;
+    sight.U(keys.own[ui]), sight.U(keys.own[ti]), sight.U(keys.terrain);
+    geom::Vec2 lo = a.centre_mm, hi = a.centre_mm;
+    for (const geom::Base* x : {&a, &b})
+      for (const geom::Vec2& v : geom::Corners(*x)) lo = lo.cwiseMin(v), hi = hi.cwiseMax(v);
+    for (int j : table.grid.Near((lo + hi) / 2.0, (hi - lo).norm() / 2.0, 2.0)) sight.U(static_cast<uint64_t>(j)), sight.U(keys.own[j]);
+    // The route search meets only units within its reach of the charger's centre (analysis.cpp,
+    // CheckCharge): within that of the charger's bounding circle is a superset.
+    auto route_key = [&]() {
+      const kow::Profile& p = table.profile[ui];
+      const double range = p.speed_in ? config_.charge_range_factor * *p.speed_in * config_.mm_per_unit : 0.0;
+      const double cr = table.grid.Radius(ui), tr = table.grid.Radius(ti);
+      const double reach = std::max(range, (b.centre_mm - a.centre_mm).norm() + tr + cr) + cr + 2.0;
+      Fnv k;
+      k.U(sight.h);
+      for (int j : table.grid.Near(ui, reach)) k.U(static_cast<uint64_t>(j)), k.U(keys.own[j]);
+      return k.h;
+    };
+    const std::string& id = scene.units[ti].id;
+    UnitChunk::ChargeMemo m;
+    m.sight_key = sight.h;
+    if (prev)
+      if (auto it = prev->charges.find(id); it != prev->charges.end() && it->second.sight_key == sight.h) {
+        if (!it->second.check.route) {
+          chunk->charges[id] = it->second;
+          return it->second.check;
+        }
+        m.route_key = route_key();
+        if (m.route_key == it->second.route_key) {
+          chunk->charges[id] = it->second;
+          return it->second.check;
+        }
+      }
+    m.check = kow::CheckCharge(scene, config_, scene.units[ui], scene.units[ti], {}, &table);
+    if (m.check.route && m.route_key == 0) m.route_key = route_key();
+    chunk->charges[id] = m;
+    return m.check;
   }
 
   static std::vector<std::string> DeclarationKeys() { return {"order", "charged_by", "damage", "wavering", "disordered", "post_combat", "post_combat_roll"}; }

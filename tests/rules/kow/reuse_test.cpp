@@ -33,9 +33,10 @@ TEST(KowReuse, AnswersAsAFreshRulesetWhateverChanges) {
   const auto reused = MakeRuleset("kow");
   ExpectSame(reused->Analyze(s), MakeRuleset("kow")->Analyze(s), "first call");
   ExpectSame(reused->Analyze(s), MakeRuleset("kow")->Analyze(s), "unchanged");
-  for (int k = 0; k < 8; ++k) {
+  for (int k = 0; k < 16; ++k) {
     Unit& u = s.units[(k * 13) % s.units.size()];
     u.pose->y_mm += u.side == "blue" ? 30.0 : -30.0;
+    u.pose->x_mm += k % 2 ? 15.0 : -15.0;
     u.pose->heading_deg += 10.0 * (k % 3);
     ExpectSame(reused->Analyze(s), MakeRuleset("kow")->Analyze(s), "moved " + u.id);
   }
