@@ -28,6 +28,15 @@ Profile ProfileOf(const Unit& u, const KowConfig& c) {
     p.height = it->second;
   }
   p.individual = u.type == UnitType::kGeneral || u.HasTag("individual");
+  p.war_engine = c.cannot_charge.count(std::string(ToString(u.type))) > 0;
+  auto whole = [&](const std::string& k) -> std::optional<int> {
+    auto v = stat(k);
+    return v ? std::optional<int>(static_cast<int>(std::lround(*v))) : std::nullopt;
+  };
+  p.attacks = whole("attacks");
+  p.melee = whole("melee");
+  p.ranged = whole("ranged");
+  p.defence = whole("defence");
   for (const auto& [k, v] : u.stats) {  // std::map: sorted by key
     if (k == "range_in") p.weapons.push_back({"range", v});
     else if (k.size() > 9 && k.rfind("range_", 0) == 0 && k.compare(k.size() - 3, 3, "_in") == 0)
@@ -43,12 +52,84 @@ std::string OccluderName(const Scene& scene, int tag) {
   return scene.terrain.at(-1 - tag).id;
 }
 
-geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& viewer, const Unit& target) {
-  const geom::Base vb = Footprint(viewer), tb = Footprint(target);
+KowTable::KowTable(const Scene& s, const KowConfig& c) : scene(&s), grid(s) {
+  const size_t n = s.units.size();
+  profile.resize(n);
+  outlines.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    if (!grid.Placed(static_cast<int>(i))) continue;
+    profile[i] = ProfileOf(s.units[i], c);
+    for (const geom::Base& b : BasesOf(s.units[i])) outlines[i].push_back(geom::PolygonCcw(b));
+  }
+  for (const Terrain& t : s.terrain)
+    if (c.difficult_terrain.count(t.type)) difficult.push_back(t.polygon);
+  in_terrain.assign(n, std::vector<char>(s.terrain.size(), 0));
+  difficult_share.assign(n, 0.0);
+  // Each piece's bounding box: a unit whose bounding circle misses it is neither in the piece nor in
+  // difficult terrain because of it (most units on most tables).
+  std::vector<std::pair<geom::Vec2, geom::Vec2>> box(s.terrain.size());
+  for (size_t k = 0; k < s.terrain.size(); ++k) {
+    geom::Vec2 lo(1e300, 1e300), hi(-1e300, -1e300);
+    for (const geom::Vec2& v : s.terrain[k].polygon) lo = lo.cwiseMin(v), hi = hi.cwiseMax(v);
+    box[k] = {lo, hi};
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (!grid.Placed(static_cast<int>(i))) continue;
+    const geom::Base& b = grid.FootprintOf(static_cast<int>(i));
+    const double r = grid.Radius(static_cast<int>(i)) + 1.0;
+    const geom::Vec2& c0 = b.centre_mm;
+    bool near_difficult = false;
+    geom::Polygon poly;
+    for (size_t k = 0; k < s.terrain.size(); ++k) {
+      const auto& [lo, hi] = box[k];
+      if (c0.x() + r < lo.x() || c0.x() - r > hi.x() || c0.y() + r < lo.y() || c0.y() - r > hi.y()) continue;
+      if (poly.empty()) poly = geom::PolygonCcw(b);
+      in_terrain[i][k] = geom::PolygonToPolygon(s.terrain[k].polygon, poly).overlap;
+      near_difficult = near_difficult || c.difficult_terrain.count(s.terrain[k].type) > 0;
+    }
+    const double area = b.width_mm * b.depth_mm;
+    difficult_share[i] = area > 0 && near_difficult ? geom::AreaInsideAny(b, difficult) / area : 0.0;
+  }
+}
+
+int KowTable::IndexOf(const Unit& u) const {
+  const std::ptrdiff_t i = &u - scene->units.data();
+  return i >= 0 && i < static_cast<std::ptrdiff_t>(scene->units.size()) ? static_cast<int>(i) : -1;
+}
+
+namespace {
+
+// A unit's footprint, profile and outlines: from the table when it has them, else worked out.
+struct UnitView {
+  geom::Base base;
+  const Profile* table_profile = nullptr;  // the table's, when it knows the unit
+  Profile own;
+  int index = -1;  // into scene.units, when the table knows the unit
+  const Profile& profile() const { return table_profile ? *table_profile : own; }
+};
+UnitView View(const Unit& u, const KowConfig& c, const KowTable* t) {
+  UnitView v;
+  if (t && (v.index = t->IndexOf(u)) >= 0 && t->grid.Placed(v.index)) {
+    v.base = t->grid.FootprintOf(v.index);
+    v.table_profile = &t->profile[v.index];
+    return v;
+  }
+  v.index = -1;
+  v.base = Footprint(u);
+  v.own = ProfileOf(u, c);
+  return v;
+}
+
+}  // namespace
+
+geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& viewer, const Unit& target, const KowTable* table) {
+  const UnitView vv = View(viewer, c, table), tv = View(target, c, table);
+  const geom::Base& vb = vv.base;
+  const geom::Base& tb = tv.base;
   const double extent = 4.0 * ((tb.centre_mm - vb.centre_mm).norm() + tb.width_mm + tb.depth_mm + vb.width_mm + vb.depth_mm);
   const geom::Polygon seen = geom::ClipConvex(geom::PolygonCcw(tb), geom::ArcRegion(vb, Arc::kFront, ArcModel::kKow, extent)[0]);
   if (seen.size() < 3 || geom::Area(seen) < 1e-6) return {};
-  const double hv = ProfileOf(viewer, c).height, ht = ProfileOf(target, c).height;
+  const double hv = vv.profile().height, ht = tv.profile().height;
   auto effect = [&](double h) { return h >= hv && h >= ht ? geom::SightEffect::kBlocks : geom::SightEffect::kObscures; };
   // Every line of sight runs inside the box around the leader point and the part of the target seen:
   // a unit wholly outside it can hide nothing (on a crowded table most units are).
@@ -61,13 +142,30 @@ geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& v
            b.centre_mm.y() - r > hi.y();
   };
   std::vector<geom::Occluder> occ;
-  for (size_t i = 0; i < scene.units.size(); ++i) {
+  auto consider = [&](size_t i, const geom::Base& ob, const Profile& p, const std::vector<geom::Polygon>* outlines) {
     const Unit& o = scene.units[i];
-    if (&o == &viewer || &o == &target || !o.pose) continue;
-    if (outside_box(Footprint(o))) continue;
-    const Profile p = ProfileOf(o, c);
-    if (p.individual) continue;  // seed 77: "individual units never block line of sight"
-    for (const geom::Base& b : BasesOf(o)) occ.push_back({geom::PolygonCcw(b), effect(p.height), static_cast<int>(i)});
+    if (&o == &viewer || &o == &target || o.id == viewer.id || o.id == target.id) return;
+    if (outside_box(ob)) return;
+    if (p.individual) return;  // seed 77: "individual units never block line of sight"
+    if (outlines) {
+      for (const geom::Polygon& poly : *outlines) occ.push_back({poly, effect(p.height), static_cast<int>(i)});
+    } else {
+      for (const geom::Base& b : BasesOf(o)) occ.push_back({geom::PolygonCcw(b), effect(p.height), static_cast<int>(i)});
+    }
+  };
+  if (table && vv.index >= 0 && tv.index >= 0) {
+    // The grid's candidates near the box (its centre and half diagonal), in scene order.
+    const geom::Vec2 mid = (lo + hi) / 2.0;
+    for (int i : table->grid.Near(mid, (hi - lo).norm() / 2.0, 1.0))
+      consider(i, table->grid.FootprintOf(i), table->profile[i], &table->outlines[i]);
+  } else {
+    for (size_t i = 0; i < scene.units.size(); ++i) {
+      const Unit& o = scene.units[i];
+      if (!o.pose || &o == &viewer || &o == &target) continue;
+      const geom::Base ob = Footprint(o);
+      if (outside_box(ob)) continue;
+      consider(i, ob, ProfileOf(o, c), nullptr);
+    }
   }
   for (size_t i = 0; i < scene.terrain.size(); ++i) {
     const Terrain& t = scene.terrain[i];
@@ -79,8 +177,10 @@ geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& v
     auto h = c.terrain_heights.find(t.type);
     if (h == c.terrain_heights.end()) continue;
     // Units standing in a piece (woods, on a hill) see out of it and are seen in it.
-    const bool holds_unit = geom::PolygonToPolygon(t.polygon, geom::PolygonCcw(vb)).overlap ||
-                            geom::PolygonToPolygon(t.polygon, geom::PolygonCcw(tb)).overlap;
+    const bool holds_unit = table && vv.index >= 0 && tv.index >= 0
+                                ? table->in_terrain[vv.index][i] || table->in_terrain[tv.index][i]
+                                : geom::PolygonToPolygon(t.polygon, geom::PolygonCcw(vb)).overlap ||
+                                      geom::PolygonToPolygon(t.polygon, geom::PolygonCcw(tb)).overlap;
     if (!holds_unit) occ.push_back({t.polygon, effect(h->second), tag});
   }
   return geom::TraceSight(eye, seen, occ);
@@ -105,17 +205,31 @@ struct Obstacles {
 };
 // Only units within `reach_mm` of the charger's centre (bounding circles) can be met on the way: the
 // caller bounds where any route it searches can take the charger.
-Obstacles ChargeObstacles(const Scene& scene, const KowConfig& c, const Unit& charger, const Unit& target, double reach_mm) {
+Obstacles ChargeObstacles(const Scene& scene, const KowConfig& c, const Unit& charger, const Unit& target, double reach_mm,
+                          const KowTable* table = nullptr) {
   Obstacles out;
-  const geom::Vec2 centre = Footprint(charger).centre_mm;
-  for (const Unit& o : scene.units) {
-    if (&o == &charger || &o == &target || !o.pose) continue;
-    const geom::Base ob = Footprint(o);
-    if ((ob.centre_mm - centre).norm() - std::hypot(ob.width_mm, ob.depth_mm) / 2.0 > reach_mm) continue;
+  const int ci = table ? table->IndexOf(charger) : -1;
+  const geom::Vec2 centre = ci >= 0 ? table->grid.FootprintOf(ci).centre_mm : Footprint(charger).centre_mm;
+  auto add = [&](const Unit& o, const geom::Base& ob, const std::vector<geom::Polygon>* outlines) {
+    if (&o == &charger || &o == &target || o.id == charger.id || o.id == target.id) return;
+    if ((ob.centre_mm - centre).norm() - std::hypot(ob.width_mm, ob.depth_mm) / 2.0 > reach_mm) return;
+    if (outlines) {
+      for (const geom::Polygon& p : *outlines) {
+        out.shapes.push_back(p);
+        out.names.push_back(o.id);
+      }
+      return;
+    }
     for (const geom::Base& b : BasesOf(o)) {
       out.shapes.push_back(geom::PolygonCcw(b));
       out.names.push_back(o.id);
     }
+  };
+  if (ci >= 0) {
+    for (int i : table->grid.Near(centre, 0.0, reach_mm + 1e-6)) add(scene.units[i], table->grid.FootprintOf(i), &table->outlines[i]);
+  } else {
+    for (const Unit& o : scene.units)
+      if (o.pose) add(o, Footprint(o), nullptr);
   }
   for (const Terrain& t : scene.terrain) {
     if (!c.blocking_terrain.count(t.type)) continue;
@@ -140,13 +254,14 @@ std::string Inches(double mm, const KowConfig& c) {
 }  // namespace
 
 ChargeCheck CheckCharge(const Scene& scene, const KowConfig& c, const Unit& charger, const Unit& target,
-                        const ChargeOptions& options) {
+                        const ChargeOptions& options, const KowTable* table) {
   ChargeCheck r;
-  const geom::Base cb = Footprint(charger), tb = Footprint(target);
-  const Profile p = ProfileOf(charger, c);
+  const UnitView cv = View(charger, c, table);
+  const geom::Base cb = cv.base, tb = View(target, c, table).base;
+  const Profile& p = cv.profile();
   // Seed 13: "the target unit is in the unit's front arc": at least part of its base.
   r.front_arc_share = geom::ArcSharesOf(cb, tb, ArcModel::kKow)[Arc::kFront];
-  r.visible = KowSight(scene, c, charger, target).visible;
+  r.visible = KowSight(scene, c, charger, target, table).visible;
   const geom::ClosestPoints lc = geom::LeaderToBase(cb, tb);
   r.distance_mm = lc.distance_mm;
   r.closest_point = lc.on_b;
@@ -177,7 +292,7 @@ ChargeCheck CheckCharge(const Scene& scene, const KowConfig& c, const Unit& char
   // charger radius) of where it stands; its base reaches a charger radius further.
   const double cr = std::hypot(cb.width_mm, cb.depth_mm) / 2.0, tr = std::hypot(tb.width_mm, tb.depth_mm) / 2.0;
   const double reach = std::max(r.range_mm, (tb.centre_mm - cb.centre_mm).norm() + tr + cr) + cr + 1.0;
-  r.route = FindChargeRoute(cb, tb, EdgeOf(r.facing), ChargeObstacles(scene, c, charger, target, reach).shapes, r.range_mm, o);
+  r.route = FindChargeRoute(cb, tb, EdgeOf(r.facing), ChargeObstacles(scene, c, charger, target, reach, table).shapes, r.range_mm, o);
   if (r.route->found) {
     // Seed 53: a unit that charged through difficult terrain is Hindered: any of the ground its route
     // covers (from where it stands, through the pivot, into contact) in a difficult terrain piece.
@@ -224,10 +339,11 @@ std::vector<std::string> ChargedBy(const Scene& scene, const Unit& u) {
 }
 
 CounterChargeCheck CheckCounterCharge(const Scene& scene, const KowConfig& c, const Unit& charger, const Unit& target,
-                                      const ChargeOptions& options) {
+                                      const ChargeOptions& options, const KowTable* table) {
   CounterChargeCheck r;
-  const geom::Base cb = Footprint(charger), tb = Footprint(target);
-  const Profile p = ProfileOf(charger, c);
+  const UnitView cv = View(charger, c, table);
+  const geom::Base cb = cv.base, tb = View(target, c, table).base;
+  const Profile& p = cv.profile();
   const geom::ClosestPoints lc = geom::LeaderToBase(cb, tb);
   r.distance_mm = lc.distance_mm;
   r.closest_point = lc.on_b;
@@ -243,26 +359,30 @@ CounterChargeCheck CheckCounterCharge(const Scene& scene, const KowConfig& c, co
   // the way to the far side of the target.
   const double cr = std::hypot(cb.width_mm, cb.depth_mm) / 2.0, tr = std::hypot(tb.width_mm, tb.depth_mm) / 2.0;
   const double reach = 2.0 * ((tb.centre_mm - cb.centre_mm).norm() + tr + cr) + cr + 1.0;
-  const Obstacles obstacles = ChargeObstacles(scene, c, charger, target, reach);
+  const Obstacles obstacles = ChargeObstacles(scene, c, charger, target, reach, table);
   r.route = FindCounterChargeRoute(cb, tb, obstacles.shapes, obstacles.names, options);
   if (!r.route->found) r.reasons.push_back(r.route->why_not);
   r.chargeable = r.reasons.empty();
   return r;
 }
 
-ShotCheck CheckShot(const Scene& scene, const KowConfig& c, const Unit& shooter, const Unit& target, double range_in) {
+ShotCheck CheckShot(const Scene& scene, const KowConfig& c, const Unit& shooter, const Unit& target, double range_in,
+                    const KowTable* table) {
   ShotCheck r;
-  const geom::Base sb = Footprint(shooter), tb = Footprint(target);
+  const UnitView tv = View(target, c, table);
+  const geom::Base sb = View(shooter, c, table).base, tb = tv.base;
   r.in_arc = geom::ArcSharesOf(sb, tb, ArcModel::kKow)[Arc::kFront] > 1e-9;
-  const geom::SightResult s = KowSight(scene, c, shooter, target);
+  const geom::SightResult s = KowSight(scene, c, shooter, target, table);
   r.visible = s.visible;
   r.distance_mm = geom::BaseToBase(sb, tb).distance_mm;
   r.in_range = r.distance_mm <= range_in * c.mm_per_unit + 1e-9;
-  std::vector<geom::Polygon> difficult;
-  for (const Terrain& t : scene.terrain)
-    if (c.difficult_terrain.count(t.type)) difficult.push_back(t.polygon);
+  std::vector<geom::Polygon> own;
+  if (!table)
+    for (const Terrain& t : scene.terrain)
+      if (c.difficult_terrain.count(t.type)) own.push_back(t.polygon);
+  const std::vector<geom::Polygon>& difficult = table ? table->difficult : own;
   const double area = tb.width_mm * tb.depth_mm;
-  r.difficult_share = area > 0 ? geom::AreaInsideAny(tb, difficult) / area : 0.0;
+  r.difficult_share = tv.index >= 0 ? table->difficult_share[tv.index] : area > 0 ? geom::AreaInsideAny(tb, difficult) / area : 0.0;
   r.hidden_share = s.blocked_share + s.obscured_share;
   if (r.difficult_share >= c.cover_difficult_share - 1e-9)
     r.cover_reasons.push_back("at least half the base in difficult terrain");

@@ -13,6 +13,7 @@
 #include "rules/kow/counter_charge.h"
 #include "rules/kow/nerve.h"
 #include "rules/scene/scene.h"
+#include "rules/unit_grid.h"
 
 namespace vedette::kow {
 
@@ -24,14 +25,34 @@ struct Profile {
   double height = 0.0;                     // KoW height (stats `height`, else by type from kow.yaml)
   bool individual = false;
   std::vector<std::pair<std::string, double>> weapons;  // name ("range" for range_in), range in inches; sorted
+  // The unit's profile for attacks (stats attacks, melee, ranged, defence; 4 = 4+): absent = not given.
+  std::optional<int> attacks, melee, ranged, defence;
+  bool war_engine = false;                 // type in cannot_charge (artillery)
 };
 Profile ProfileOf(const Unit& u, const KowConfig& c);
+
+// What every check between two units reads about the table, worked out once per Analyze: the units'
+// footprints and bounding circles in a grid (who is near whom), their profiles and outlines, and the
+// difficult terrain. The checks below take it optionally (null: they work it out for the two units and
+// scan the whole table, as a single check-move does); the results are the same either way.
+struct KowTable {
+  KowTable(const Scene& scene, const KowConfig& c);
+  const Scene* scene;
+  UnitGrid grid;
+  std::vector<Profile> profile;                      // by index into scene.units (placed units only)
+  std::vector<std::vector<geom::Polygon>> outlines;  // each placed unit's bases, counter-clockwise
+  std::vector<geom::Polygon> difficult;              // difficult terrain pieces
+  std::vector<std::vector<char>> in_terrain;         // [unit][terrain piece]: the unit's footprint overlaps it
+  std::vector<double> difficult_share;               // of each placed unit's footprint area in difficult terrain, 0..1
+  // The index of `u` in scene.units, or -1 when `u` is not one of them (a copy).
+  int IndexOf(const Unit& u) const;
+};
 
 // Line of sight from `viewer`'s leader point to the part of `target` in its front arc, past every other
 // placed unit (individuals excepted, seed 77) and terrain. An occluder as high as both units blocks; a
 // lower one is seen over and gives cover (seed 41). Tags index `Scene::units` (>= 0) or
 // `Scene::terrain` (-1 - index).
-geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& viewer, const Unit& target);
+geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& viewer, const Unit& target, const KowTable* table = nullptr);
 std::string OccluderName(const Scene& scene, int tag);
 
 struct ChargeCheck {
@@ -49,7 +70,7 @@ struct ChargeCheck {
   std::vector<std::string> reasons;      // why not, in the seed's words
 };
 ChargeCheck CheckCharge(const Scene& scene, const KowConfig& c, const Unit& charger, const Unit& target,
-                        const ChargeOptions& options = {});
+                        const ChargeOptions& options = {}, const KowTable* table = nullptr);
 
 // Seed 27: a unit charged by an enemy unit in the previous turn may counter-charge that unit (only it).
 // Read from `declarations: U: {charged_by: X}` (or a list of ids); throws InputError naming the line for
@@ -70,7 +91,7 @@ struct CounterChargeCheck {
   std::vector<std::string> reasons;
 };
 CounterChargeCheck CheckCounterCharge(const Scene& scene, const KowConfig& c, const Unit& charger, const Unit& target,
-                                      const ChargeOptions& options = {});
+                                      const ChargeOptions& options = {}, const KowTable* table = nullptr);
 
 struct ShotCheck {
   bool in_arc = false;
@@ -83,7 +104,8 @@ struct ShotCheck {
   std::vector<std::string> cover_reasons;
   std::vector<std::string> obscured_by;  // occluders sight passes over
 };
-ShotCheck CheckShot(const Scene& scene, const KowConfig& c, const Unit& shooter, const Unit& target, double range_in);
+ShotCheck CheckShot(const Scene& scene, const KowConfig& c, const Unit& shooter, const Unit& target, double range_in,
+                    const KowTable* table = nullptr);
 
 // Enemies within `c.contact_mm` (engaged in melee), sorted by id.
 std::vector<std::string> EngagedWith(const Scene& scene, const KowConfig& c, const Unit& u);

@@ -104,27 +104,57 @@ ChargeRoute FindChargeRoute(const Base& charger, const Base& target, geom::Edge 
   }
 
   // Step 3: every (pivot angle, pivot point) pair; the shortest centre path wins, then the smaller turn.
+  // A lower bound prunes the search: the leader point ends on the facing edge's line (flush, seed 17),
+  // so after the first leg `a` and the pivot's arc it still has at least its distance to that line to
+  // go (less the edge tolerance). That bound never falls as `a` grows (the leader point moves at most
+  // `a` nearer the line), so once it passes the best route no later pivot point of the angle can win.
+  const Vec2 f0 = geom::Forward(charger);
+  const double line0 = (charger.centre_mm - facing_edge.a).dot(outward);  // centre's signed distance to the line
+  const double along0 = f0.dot(outward);
+  auto bound = [&](double a, double arc, const Vec2& pivoted_forward) {
+    const double to_line = std::abs(line0 + a * along0 + charger.depth_mm / 2.0 * pivoted_forward.dot(outward));
+    return a + arc + std::max(0.0, to_line - o.edge_tolerance_mm);
+  };
+  // Which obstacles the base could touch at each pivot point: a base's bounding circle does not turn
+  // with it, so this is the same for every angle, worked out once.
+  const int steps = static_cast<int>(std::floor(first_leg / o.advance_step_mm));
+  const double radius = std::sqrt(charger.width_mm * charger.width_mm + charger.depth_mm * charger.depth_mm) / 2.0;
+  std::vector<std::vector<int>> near(steps + 2);
+  std::vector<char> near_target(steps + 2, 0);
+  for (int i = 0; i <= steps + 1; ++i) {
+    const double a = i <= steps ? i * o.advance_step_mm : first_leg;
+    const Vec2 c = charger.centre_mm + a * f0;
+    for (size_t k = 0; k < live.size(); ++k)
+      if ((circles[k].c - c).norm() <= circles[k].r + radius + 1e-6) near[i].push_back(static_cast<int>(k));
+    near_target[i] = (target_circle.c - c).norm() <= target_circle.r + radius + 1e-6;
+  }
   for (double angle : angles) {
-    const int steps = static_cast<int>(std::floor(first_leg / o.advance_step_mm));
+    const double arc = charger.depth_mm / 2.0 * std::abs(geom::DegToRad(angle));
+    const Vec2 fa = geom::HeadingVector(charger.heading_deg + angle);
+    if (best.found && bound(0.0, arc, fa) > best.length_mm + 1e-9) continue;
     for (int i = 0; i <= steps + 1; ++i) {
       const double a = i <= steps ? i * o.advance_step_mm : first_leg;
       if (i == steps + 1 && std::abs(first_leg - steps * o.advance_step_mm) < 1e-9) break;
       // The leader point travels at least the first leg and the pivot's arc (and then at least the gap
       // to the target): once that passes the best route, no later pivot point of this angle can win.
-      const double arc = charger.depth_mm / 2.0 * std::abs(geom::DegToRad(angle));
       if (a >= best.length_mm || a + arc > best.length_mm + 1e-9) break;
-      const Base pivoted = geom::PivotedAboutCentre(geom::MovedForward(charger, a), angle);
-      if (a + arc + geom::BaseGap(pivoted, target) > best.length_mm + 1e-9) continue;
-      if (angle != 0.0) {
-        if (!ApartFrom(pivoted, target_circle) && geom::OverlapArea(pivoted, target_poly) > o.clear_area_mm2) continue;
-        bool clear = true;
-        for (size_t k = 0; k < live.size() && clear; ++k)
-          clear = ApartFrom(pivoted, circles[k]) || geom::OverlapArea(pivoted, *live[k]) <= o.clear_area_mm2;
-        if (!clear) continue;
-      }
-      if (OutsideLane(pivoted, target_circle)) continue;  // the target is not ahead of it: no contact this way
+      if (best.found && bound(a, arc, fa) > best.length_mm + 1e-9) break;
+      Base pivoted = charger;  // geom::PivotedAboutCentre(geom::MovedForward(charger, a), angle)
+      pivoted.centre_mm += a * f0;
+      pivoted.heading_deg = geom::NormalizeDeg(charger.heading_deg + angle);
+      if (best.found && a + arc + geom::BaseGap(pivoted, target) > best.length_mm + 1e-9) continue;
+      // Cheapest and most selective tests first (each only rules poses out, so their order does not
+      // change the route found): the target ahead in the lane, touched on the facing edge, the route
+      // short enough; then the pivot ending clear and nothing in the way.
+      const Vec2 ra{fa.y(), -fa.x()};  // geom::Right(pivoted)
+      auto outside_lane = [&](const Circle& c) {
+        const Vec2 d = c.c - pivoted.centre_mm;
+        return std::abs(d.dot(ra)) > pivoted.width_mm / 2.0 + c.r + 1e-6 || d.dot(fa) < -pivoted.depth_mm / 2.0 - c.r - 1e-6;
+      };
+      if (outside_lane(target_circle)) continue;  // the target is not ahead of it: no contact this way
       const geom::AheadContact hit = geom::ContactAhead(pivoted, target_poly, 0.0);
       if (!hit.ahead || hit.overlapping) continue;
+      if (geom::PointToSegment(hit.point, facing_edge).distance_mm > o.edge_tolerance_mm) continue;
       // The leader point's travel: first leg, the pivot's arc, second leg, then the swing flush against
       // the facing edge about the touching point (seed 17 "align the charging unit so that it is flush").
       const Base touching = geom::MovedForward(pivoted, hit.distance_mm);
@@ -133,14 +163,19 @@ ChargeRoute FindChargeRoute(const Base& charger, const Base& target, geom::Edge 
       const double length = a + charger.depth_mm / 2.0 * std::abs(geom::DegToRad(angle)) + hit.distance_mm +
                             (aligned_leader - geom::LeaderPoint(touching)).norm();
       if (length > best.length_mm + 1e-9) continue;
+      if (angle != 0.0) {
+        if (near_target[i] && geom::OverlapArea(pivoted, target_poly) > o.clear_area_mm2) continue;
+        bool clear = true;
+        for (size_t n = 0; n < near[i].size() && clear; ++n) clear = geom::OverlapArea(pivoted, *live[near[i][n]]) <= o.clear_area_mm2;
+        if (!clear) continue;
+      }
       bool blocked = false;
       for (size_t k = 0; k < live.size() && !blocked; ++k) {
-        if (OutsideLane(pivoted, circles[k])) continue;
+        if (outside_lane(circles[k])) continue;
         const geom::AheadContact c = geom::ContactAhead(pivoted, *live[k], o.lane_inset_mm);
         if (c.overlapping || (c.ahead && c.distance_mm < hit.distance_mm - 1e-6)) blocked = true;
       }
       if (blocked) continue;
-      if (geom::PointToSegment(hit.point, facing_edge).distance_mm > o.edge_tolerance_mm) continue;
       if (hit.touch_length_mm < 1e-6 && hit.at_front_corner && NearCorner(hit.point, target, o.corner_tolerance_mm)) {
         best.corner_only = !best.found;
         continue;

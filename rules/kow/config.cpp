@@ -87,7 +87,30 @@ KowConfig LoadKowConfig(const std::string& path) {
   const YAML::Node tol = need(root, "tolerances", "tolerances");
   c.contact_mm = number(need(tol, "contact_mm", "tolerances.contact_mm"), "tolerances.contact_mm", true);
   c.line_mm = number(need(tol, "line_mm", "tolerances.line_mm"), "tolerances.line_mm", true);
+  if (tol["move_mm"]) c.move_mm = number(tol["move_mm"], "tolerances.move_mm", true);
+  if (tol["move_deg"]) c.move_deg = number(tol["move_deg"], "tolerances.move_deg", true);
+  if (terrain["obstacles"]) c.obstacle_terrain = types(terrain["obstacles"], "terrain.obstacles", true);
   return c;
+}
+
+const std::vector<std::string>& KowSettingKeys() {
+  static const std::vector<std::string> keys = {"one_inch_rule", "post_combat_back"};
+  return keys;
+}
+
+void ApplyKowSettings(const std::map<std::string, std::string>& settings, KowConfig* c) {
+  for (const auto& [k, v] : settings) {
+    if (k == "post_combat_back") {
+      if (v == "full") c->post_combat_back_up_to = false;
+      else if (v == "up_to") c->post_combat_back_up_to = true;
+      else throw InputError("settings", 0, "post_combat_back=" + v + ": expected full or up_to (seed 59; from --set or the scene's declarations: settings:)");
+      continue;
+    }
+    if (k != "one_inch_rule") continue;
+    if (v == "approach") c->one_inch_strict = false;
+    else if (v == "strict") c->one_inch_strict = true;
+    else throw InputError("settings", 0, "one_inch_rule=" + v + ": expected approach or strict (seed 10; from --set or the scene's declarations: settings:)");
+  }
 }
 
 }  // namespace vedette::kow

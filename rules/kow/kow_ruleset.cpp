@@ -12,6 +12,8 @@
 #include "rules/geometry/distance.h"
 #include "rules/input_error.h"
 #include "rules/kow/analysis.h"
+#include "rules/kow/attack.h"
+#include "rules/kow/kow_move.h"
 #include "rules/kow/multi_charge.h"
 #include "rules/overlaps.h"
 #include "rules/ruleset.h"
@@ -37,10 +39,12 @@ DrawPrimitive Prim(DrawKind kind, DrawStyle style, std::vector<geom::Vec2> point
 class KowRuleset : public Ruleset {
  public:
   explicit KowRuleset(const RulesetOptions& options)
-      : config_(kow::LoadKowConfig((options.assets_dir.empty() ? AssetsDir() : options.assets_dir) + "/rulesets/kow.yaml")) {}
+      : config_(kow::LoadKowConfig((options.assets_dir.empty() ? AssetsDir() : options.assets_dir) + "/rulesets/kow.yaml")) {
+    kow::ApplyKowSettings(options.settings, &config_);
+  }
 
   RulesetInfo Info() const override {
-    RulesetInfo info{"kow", config_.title, config_.unit_name, geom::ArcModel::kKow, {}};
+    RulesetInfo info{"kow", config_.title, config_.unit_name, geom::ArcModel::kKow, kow::KowSettingKeys()};
     info.unit_mm = config_.mm_per_unit;
     return info;
   }
@@ -49,19 +53,20 @@ class KowRuleset : public Ruleset {
     Findings f;
     f.ruleset = "kow";
     const kow::KowConfig& c = config_;
-    CheckDeclarationKeys(scene, "kow", {"order", "charged_by", "damage", "wavering", "disordered"});
+    CheckDeclarationKeys(scene, "kow", DeclarationKeys());
     std::ostringstream text;
     text << c.title << " (arcs: kow, 1 " << c.unit_name << " = " << c.mm_per_unit << " mm; units with nothing in reach or range are not listed)\n";
+    f.drawing.reserve(scene.terrain.size() + 16 * scene.units.size());  // about what a crowded table draws
     AppendSceneOutlines(scene, &f.drawing);
     // Who is near whom, once: every rule below reaches a bounded distance (charge reach, weapon range,
     // 1 inch, contact), so each unit looks only at the units the grid puts within that distance.
-    const UnitGrid grid(scene);
+    const kow::KowTable table(scene, c);
+    const UnitGrid& grid = table.grid;
+    const std::vector<kow::Profile>& profile = table.profile;
     const int n = static_cast<int>(scene.units.size());
-    std::vector<kow::Profile> profile(n);
     std::vector<std::vector<std::string>> engaged(n);  // seed 32: enemies in base contact, by id
     for (int i = 0; i < n; ++i) {
       if (!grid.Placed(i)) continue;
-      profile[i] = kow::ProfileOf(scene.units[i], c);
       for (int j : grid.Near(i, c.contact_mm))
         if (scene.units[j].side != scene.units[i].side && grid.Gap(i, j) <= c.contact_mm + 1e-6 &&
             geom::BaseToBase(grid.FootprintOf(i), grid.FootprintOf(j)).distance_mm <= c.contact_mm)
@@ -81,12 +86,84 @@ class KowRuleset : public Ruleset {
       std::snprintf(buf, sizeof buf, "%.2f %s (%.1f mm)", mm / c.mm_per_unit, c.unit_name.c_str(), mm);
       return std::string(buf);
     };
+    // Declared damage (seed 46, 65), checked where it is declared; 0 when none.
+    auto declared_damage = [&](const Unit& t) {
+      const Declared* dmg = scene.declarations.Find(t.id, "damage");
+      if (!dmg) return 0;
+      if (!dmg->value.is_number() || dmg->value.get<double>() < 0 || dmg->value.get<double>() != std::floor(dmg->value.get<double>()))
+        throw InputError(scene.source, dmg->line, "declarations for " + t.id + ": damage must be a whole number >= 0");
+      return static_cast<int>(dmg->value.get<double>());
+    };
+    // The attack's odds and what they do to the target's nerve, as json and a text tail; nothing when
+    // the profiles lack the numbers.
+    auto odds = [&](int dice, const std::optional<int>& hit_on, int modifier, int ti, json* out, bool melee) -> std::string {
+      const kow::Profile& tp = profile[ti];
+      if (!hit_on || !tp.defence || dice <= 0) {
+        (*out)["odds"] = nullptr;
+        return "";
+      }
+      const kow::AttackOdds a = kow::AttackOddsOf(dice, *hit_on, modifier, *tp.defence);
+      json o = {{"dice", a.dice}, {"hit_on", a.hit_on}, {"halved", a.halved}, {"p_hit", Round2(a.p_hit)},
+                {"damage_on", a.damage_on}, {"p_damage", Round2(a.p_damage)}, {"expected_hits", Round2(a.expected_hits)},
+                {"expected_damage", Round2(a.expected_damage)}, {"p_any_damage", Round2(a.p_any_damage)}};
+      std::string text = "; " + kow::Describe(a);
+      if (tp.nerve.waver || tp.nerve.rout) {
+        const kow::NerveChances n = kow::NerveAfter(a, declared_damage(scene.units[ti]), tp.nerve);
+        o["nerve_after"] = {{"steady", Round2(n.steady)}, {"wavering", Round2(n.wavering)}, {"routed", Round2(n.routed)}};
+        text += "; " + scene.units[ti].id + "'s nerve after: " + kow::FormatNerveChances(n);
+      }
+      if (melee) {
+        // Seed 62: "Any unit that suffered at least one point of damage in the melee phase is considered
+        // Disordered" (no ranged attacks until the end of its next turn).
+        o["p_disordered"] = Round2(a.p_any_damage);
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "; %s Disordered if damaged (seed 62): %.0f%%", scene.units[ti].id.c_str(), 100.0 * a.p_any_damage);
+        text += buf;
+      }
+      (*out)["odds"] = std::move(o);
+      return text;
+    };
+    // The reuse between calls (memo_, under its lock): this call's keys, and the chunks it keeps.
+    std::lock_guard<std::mutex> lock(memo_mutex_);
+    const Keys keys = KeysOf(scene, table);
+    Memo next;
     json units = json::array();
+    units.get_ref<json::array_t&>().reserve(scene.units.size());
     std::map<std::string, std::vector<Candidate>> candidates;  // target id -> who can charge it, and how
+    // Appends a unit's chunk to the findings: its lines under its name (when it has any), its report, its
+    // drawing and tests, and the charges it could make (for the joint charges below).
+    auto emit = [&](const Unit& u, const kow::Profile& p, const UnitChunk& chunk) {
+      if (!chunk.lines.empty()) {
+        text << "  " << u.id << " (" << ToString(u.type);
+        if (p.speed_in) {
+          char sp[32];
+          std::snprintf(sp, sizeof sp, "%g", *p.speed_in);
+          text << ", speed " << sp << " in";
+        }
+        text << "):\n" << chunk.lines;
+      }
+      units.push_back(chunk.ju);
+      f.drawing.insert(f.drawing.end(), chunk.drawing.begin(), chunk.drawing.end());
+      f.tests.insert(f.tests.end(), chunk.tests.begin(), chunk.tests.end());
+      for (const auto& [target, cand] : chunk.candidates) candidates[target].push_back(cand);
+    };
     for (int ui = 0; ui < n; ++ui) {
       const Unit& u = scene.units[ui];
       if (!u.pose) continue;
       const kow::Profile& p = profile[ui];
+      // Reuse: a unit whose own data and whose neighbourhood (every unit and terrain piece its rules
+      // can reach) are as in the last call gets the same lines, so they are not worked out again.
+      const uint64_t key = keys.unit[ui];
+      if (auto it = memo_.units.find(u.id); it != memo_.units.end() && it->second.key == key) {
+        emit(u, p, it->second);
+        next.units[u.id] = std::move(it->second);
+        memo_.units.erase(it);  // moved from: never to be found again, even if this call throws
+        continue;
+      }
+      UnitChunk chunk;
+      chunk.key = key;
+      const auto prev_it = memo_.units.find(u.id);
+      const UnitChunk* prev = prev_it != memo_.units.end() ? &prev_it->second : nullptr;  // stale: its shots may serve
       const geom::Base& ub = grid.FootprintOf(ui);
       const geom::Vec2 lp = geom::LeaderPoint(ub);
       std::ostringstream lines;  // this unit's lines; printed under its name when there are any
@@ -98,14 +175,10 @@ class KowRuleset : public Ruleset {
       ju["height"] = p.height;
       ju["engaged_with"] = engaged[ui];
       if (p.speed_in) ju["speed_in"] = *p.speed_in;
-      AppendFrontArc(u, p, &f.drawing);
-      const Declared* order = scene.declarations.Find(u.id, "order");
-      const std::string order_s = order && order->value.is_string() ? order->value.get<std::string>() : "";
-      if (order && !ValidOrder(order_s))
-        throw InputError(scene.source, order->line, "declarations for " + u.id + ": order must be one of " + OrderList() +
-                                                        " (seed 8), got " + order->value.dump());
-      const bool wavering = DeclaredFlag(scene, u.id, "wavering");
-      const bool disordered = wavering || DeclaredFlag(scene, u.id, "disordered");
+      AppendFrontArc(u, p, &chunk.drawing);
+      const std::string order_s = kow::DeclaredOrder(scene, u.id);
+      const bool wavering = kow::DeclaredFlag(scene, u.id, "wavering");
+      const bool disordered = wavering || kow::DeclaredFlag(scene, u.id, "disordered");
 
       // Charges (seed 13): the enemies partly in the front arc whose base the leader point reaches
       // within twice the speed, or misses by less than the near-miss band (c.near_miss_in): what a
@@ -123,7 +196,7 @@ class KowRuleset : public Ruleset {
           const Unit& t = scene.units[ti];
           if (geom::LeaderToBase(ub, grid.FootprintOf(ti)).distance_mm > listed_mm + 1e-9) continue;
           if (geom::ArcSharesOf(ub, grid.FootprintOf(ti), geom::ArcModel::kKow)[geom::Arc::kFront] <= 1e-9) continue;
-          const kow::ChargeCheck ch = kow::CheckCharge(scene, c, u, t);
+          const kow::ChargeCheck ch = Charge(scene, table, keys, ui, ti, prev, &chunk);
           json jc = {{"target", t.id},
                      {"chargeable", ch.chargeable},
                      {"front_arc_share", Round2(ch.front_arc_share)},
@@ -146,6 +219,15 @@ class KowRuleset : public Ruleset {
           } else {
             jc["route"] = nullptr;
           }
+          // Seed 51, 53, 74, 77: the melee the charge leads to (no values for a charge that cannot be made).
+          Melee m;
+          std::string melee_odds;
+          if (ch.chargeable) {
+            m = MeleeOf(p, profile[ti], ch.facing, ch.hindered);
+            json jm = {{"multiplier", m.multiplier}, {"multiplier_reason", m.reason}, {"modifier", m.modifier}};
+            if (p.attacks) melee_odds = odds(*p.attacks * m.multiplier, p.melee, m.modifier, ti, &jm, true);
+            jc["melee"] = std::move(jm);
+          }
           charges.push_back(std::move(jc));
           if (ch.chargeable) {
             std::string hindered;
@@ -154,13 +236,15 @@ class KowRuleset : public Ruleset {
                   << in_unit(ch.distance_mm) << " from its base, reach " << in_unit(ch.range_mm) << " ("
                   << in_unit(ch.range_mm - ch.distance_mm) << " to spare)"
                   << (ch.leader_on_arc_line ? "; leader point on its arc line, counted in the " + Words(geom::ToString(ch.facing)) : "")
-                  << (ch.hindered ? "; Hindered, -1 to hit (through difficult terrain " + hindered + ", seed 53)" : "") << "\n";
-            candidates[t.id].push_back({u.id, "charge", {u.id, ub, EdgeOfArc(ch.facing)}});
+                  << (ch.hindered ? "; Hindered, -1 to hit (through difficult terrain " + hindered + ", seed 53)" : "")
+                  << (m.reason.empty() ? "" : "; " + m.reason) << "\n";
+            if (!melee_odds.empty()) lines << "      melee: " << melee_odds.substr(2) << "\n";
+            chunk.candidates.push_back({t.id, {u.id, "charge", {u.id, ub, EdgeOfArc(ch.facing)}}});
             DrawPrimitive a = Prim(DrawKind::kArrow, DrawStyle::kThreat, {lp, ch.closest_point});
             a.layer = "threats";
             a.unit_id = u.id;
             a.text = "charge " + t.id;
-            f.drawing.push_back(std::move(a));
+            chunk.drawing.push_back(std::move(a));
           } else {
             std::string why;
             for (const std::string& r : ch.reasons) why += (why.empty() ? "" : "; ") + r;
@@ -182,7 +266,7 @@ class KowRuleset : public Ruleset {
           lines << "    counter-charge " << t.id << ": no: Wavering units cannot be given a charge order (seed 67)\n";
           continue;
         }
-        const kow::CounterChargeCheck cc = kow::CheckCounterCharge(scene, c, u, t);
+        const kow::CounterChargeCheck cc = kow::CheckCounterCharge(scene, c, u, t, {}, &table);
         json jc = {{"target", t.id},
                    {"chargeable", cc.chargeable},
                    {"distance_mm", Round2(cc.distance_mm)},
@@ -205,28 +289,39 @@ class KowRuleset : public Ruleset {
         } else {
           jc["route"] = nullptr;
         }
+        // Seed 27: a counter-charge hits the front (never Hindered, seed 53); a war engine still triples (seed 74).
+        std::string counter_odds;
+        Melee cm;
+        if (cc.chargeable) {
+          const int ti = static_cast<int>(&t - scene.units.data());
+          cm = MeleeOf(p, profile[ti], geom::Arc::kFront, false);
+          json jm = {{"multiplier", cm.multiplier}, {"multiplier_reason", cm.reason}, {"modifier", cm.modifier}};
+          if (p.attacks) counter_odds = odds(*p.attacks * cm.multiplier, p.melee, cm.modifier, ti, &jm, true);
+          jc["melee"] = std::move(jm);
+        }
         counters.push_back(std::move(jc));
         if (cc.chargeable) {
           lines << "    counter-charge " << t.id << ": YES, pivots to face its front, leader point " << in_unit(cc.distance_mm)
                 << " from its base, reach " << in_unit(cc.range_mm) << " (" << in_unit(cc.range_mm - cc.distance_mm)
-                << " to spare)\n";
+                << " to spare)" << (cm.reason.empty() ? "" : "; " + cm.reason) << "\n";
+          if (!counter_odds.empty()) lines << "      melee: " << counter_odds.substr(2) << "\n";
         } else {
           std::string why;
           for (const std::string& r : cc.reasons) why += (why.empty() ? "" : "; ") + r;
           lines << "    counter-charge " << t.id << ": no: " << why << "\n";
         }
         if (cc.chargeable) {
-          candidates[t.id].push_back({u.id, "counter-charge", {u.id, ub, geom::Edge::kFront}});
+          chunk.candidates.push_back({t.id, {u.id, "counter-charge", {u.id, ub, geom::Edge::kFront}}});
           DrawPrimitive a = Prim(DrawKind::kArrow, DrawStyle::kThreat, {lp, cc.route->contact_point});
           a.layer = "threats";
           a.unit_id = u.id;
           a.text = "counter-charge " + t.id;
-          f.drawing.push_back(std::move(a));
+          chunk.drawing.push_back(std::move(a));
           DrawPrimitive ghost = Prim(DrawKind::kPolygon, DrawStyle::kThreat, geom::PolygonCcw(cc.route->at_contact));
           ghost.layer = "threats";
           ghost.unit_id = u.id;
           ghost.dashed = true;  // where it would end, not where it is
-          f.drawing.push_back(std::move(ghost));
+          chunk.drawing.push_back(std::move(ghost));
         }
       }
       ju["counter_charges"] = std::move(counters);
@@ -244,7 +339,7 @@ class KowRuleset : public Ruleset {
         m.layer = "threats";
         m.unit_id = u.id;
         m.text = "within 1 in of " + t.id;
-        f.drawing.push_back(std::move(m));
+        chunk.drawing.push_back(std::move(m));
       }
       const bool exempt = order_s == "charge" || order_s == "halt";
       const bool flagged = !near.empty() && !exempt;
@@ -268,7 +363,7 @@ class KowRuleset : public Ruleset {
             const Unit& t = scene.units[ti];
             if (!engaged[ti].empty()) continue;
             if (geom::ArcSharesOf(ub, grid.FootprintOf(ti), geom::ArcModel::kKow)[geom::Arc::kFront] <= 1e-9) continue;
-            const kow::ShotCheck s = kow::CheckShot(scene, c, u, t, range_in);
+            const kow::ShotCheck s = Shot(scene, table, keys, ui, ti, weapon, range_in, prev, &chunk);
             if (!s.in_arc || !s.visible || !s.in_range) continue;
             // Seed 36: -1 for having moved (any order but halt), -1 for cover; seed 77: -1 shooting at an
             // individual, and individuals (Nimble) do not suffer the -1 for moving.
@@ -283,16 +378,19 @@ class KowRuleset : public Ruleset {
             if (s.cover) add(c.cover_modifier, "target in cover: " + s.cover_reasons.front() + " (seed 36, 41)");
             if (!order_s.empty() && order_s != "halt" && !p.individual) add(-1, "moved (order " + order_s + ", seed 36)");
             if (profile[ti].individual) add(-1, "shooting at an individual (seed 77)");
-            targets.push_back({{"target", t.id}, {"distance_mm", Round2(s.distance_mm)},
-                               {"distance_in", Round2(s.distance_mm / c.mm_per_unit)},
-                               {"margin_in", Round2(range_in - s.distance_mm / c.mm_per_unit)},
-                               {"cover", s.cover}, {"cover_reasons", s.cover_reasons},
-                               {"difficult_share", Round2(s.difficult_share)}, {"hidden_share", Round2(s.hidden_share)},
-                               {"obscured_by", s.obscured_by}, {"modifier", total}, {"modifiers", std::move(mods)}});
+            json jt = {{"target", t.id}, {"distance_mm", Round2(s.distance_mm)},
+                       {"distance_in", Round2(s.distance_mm / c.mm_per_unit)},
+                       {"margin_in", Round2(range_in - s.distance_mm / c.mm_per_unit)},
+                       {"cover", s.cover}, {"cover_reasons", s.cover_reasons},
+                       {"difficult_share", Round2(s.difficult_share)}, {"hidden_share", Round2(s.hidden_share)},
+                       {"obscured_by", s.obscured_by}, {"modifier", total}, {"modifiers", std::move(mods)}};
+            const std::string shot_odds = odds(p.attacks.value_or(0), p.ranged, total, ti, &jt, false);
+            targets.push_back(std::move(jt));
             char range[32];
             std::snprintf(range, sizeof range, "%g", range_in);
             lines << "    shoot " << t.id << " with " << (weapon == "range" ? "its ranged attack" : weapon) << " (" << range
                   << " in): " << in_unit(s.distance_mm) << (mods_text.empty() ? ", no modifier" : mods_text) << "\n";
+            if (!shot_odds.empty()) lines << "      " << shot_odds.substr(2) << "\n";
           }
         }
         shooting.push_back({{"weapon", weapon}, {"range_in", range_in}, {"targets", std::move(targets)}});
@@ -305,9 +403,7 @@ class KowRuleset : public Ruleset {
 
       // Nerve (seed 64-71) when damage is declared.
       if (const Declared* dmg = scene.declarations.Find(u.id, "damage")) {
-        if (!dmg->value.is_number() || dmg->value.get<double>() < 0 || dmg->value.get<double>() != std::floor(dmg->value.get<double>()))
-          throw InputError(scene.source, dmg->line, "declarations for " + u.id + ": damage must be a whole number >= 0");
-        const int damage = static_cast<int>(dmg->value.get<double>());
+        const int damage = declared_damage(u);
         if (!p.nerve.waver && !p.nerve.rout)
           throw InputError(scene.source, dmg->line, "unit " + u.id + " has declared damage but no nerve_waver/nerve_rout in its stats");
         const kow::NerveOdds o = kow::NerveTestOdds(damage, p.nerve);
@@ -331,23 +427,21 @@ class KowRuleset : public Ruleset {
         l.text = "nerve: " + rt.odds;
         l.layer = "tests";
         l.unit_id = u.id;
-        f.drawing.push_back(std::move(l));
-        f.tests.push_back(std::move(rt));
+        chunk.drawing.push_back(std::move(l));
+        chunk.tests.push_back(std::move(rt));
       }
       if (wavering) lines << "    Wavering (declared): may only change facing, move back or halt (seed 67)\n";
       else if (disordered) lines << "    Disordered (declared): cannot shoot until the end of its next turn (seed 62)\n";
-      if (!lines.str().empty()) {
-        text << "  " << u.id << " (" << ToString(u.type);
-        if (p.speed_in) {
-          char sp[32];
-          std::snprintf(sp, sizeof sp, "%g", *p.speed_in);
-          text << ", speed " << sp << " in";
-        }
-        text << "):\n" << lines.str();
-      }
-      units.push_back(std::move(ju));
+      chunk.lines = lines.str();
+      chunk.ju = std::move(ju);
+      emit(u, p, chunk);
+      next.units[u.id] = std::move(chunk);
     }
-    json multi = MultiCharges(scene, grid, candidates, &f, &text);
+    std::unordered_map<std::string_view, int> index_of;  // unit id -> scene index
+    index_of.reserve(scene.units.size());
+    for (int i = 0; i < n; ++i) index_of.emplace(scene.units[i].id, i);
+    json multi = MultiCharges(scene, grid, candidates, keys, index_of, &next, &f, &text);
+    memo_ = std::move(next);
     json overlaps = json::array();
     for (const UnitOverlap& o : FindOverlaps(scene, grid)) {
       overlaps.push_back(ToJson(o));
@@ -405,12 +499,228 @@ class KowRuleset : public Ruleset {
     return rules;
   }
 
+  MoveCheck CheckMove(const Scene& scene, const MoveRequest& move) const override {
+    CheckDeclarationKeys(scene, "kow", DeclarationKeys());
+    return kow::CheckKowMove(config_, scene, move);
+  }
+
  private:
   struct Candidate {
     std::string unit;
     std::string kind;  // "charge" or "counter-charge"
     kow::ChargerOnFacing on;
   };
+
+  // Reuse between calls. On a table watched frame after frame most units stand still: a unit's lines
+  // depend only on its own data and on the units and terrain its rules can reach (charge reach and the
+  // route round obstacles, weapon ranges and the sight lines to targets, 1 inch, contact), so a unit
+  // whose own data and neighbourhood hash to the same key as in the last call gets the same chunk back.
+  // Likewise the joint charges on a target. Only the last call's chunks are kept.
+  struct Fnv {
+    uint64_t h = 1469598103934665603ull;
+    void U(uint64_t v) { h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2); }
+    void D(double v) { U(std::bit_cast<uint64_t>(v)); }
+    void S(const std::string& s) { U(std::hash<std::string>{}(s)); }
+  };
+  struct UnitChunk {
+    uint64_t key = 0;
+    json ju;
+    std::string lines;
+    std::vector<DrawPrimitive> drawing;
+    std::vector<RequiredTest> tests;
+    std::vector<std::pair<std::string, Candidate>> candidates;  // (target id, how this unit may charge it)
+    // Its shots' checks by "target/weapon", each with a key hashing the shooter, the target, the range,
+    // the terrain and every unit within the box round both bases (all that sight and cover read): when
+    // something else near the unit changed, the shots it does not touch are not traced again.
+    std::unordered_map<std::string, std::pair<uint64_t, kow::ShotCheck>> shots;
+    // Its charges' checks by target: `sight_key` hashes the two units, the terrain and every unit within
+    // the box round both bases (all that the arc, the distance and sight read); a check that stopped
+    // before the route search (out of sight, arc or reach) is reused on it alone; one that searched a
+    // route also needs `route_key`, which adds every unit the search could meet.
+    struct ChargeMemo {
+      uint64_t sight_key = 0, route_key = 0;
+      kow::ChargeCheck check;
+    };
+    std::unordered_map<std::string, ChargeMemo> charges;
+  };
+  struct TargetChunk {
+    uint64_t key = 0;
+    json entry;
+    std::string line;
+    std::vector<DrawPrimitive> drawing;
+  };
+  struct Memo {
+    std::unordered_map<std::string, UnitChunk> units;
+    std::unordered_map<std::string, TargetChunk> targets;
+  };
+  struct Keys {
+    std::vector<uint64_t> unit;    // by scene index: the unit and everything its rules reach
+    std::vector<uint64_t> target;  // by scene index: the unit and the units near enough to stand in chargers' way
+    std::vector<uint64_t> own;     // by scene index: the unit's own data
+    uint64_t terrain = 0;          // every terrain piece
+  };
+  Keys KeysOf(const Scene& scene, const kow::KowTable& t) const {
+    const kow::KowConfig& c = config_;
+    const size_t n = scene.units.size();
+    std::vector<uint64_t> own(n, 0);
+    double max_r = 0.0;
+    for (size_t i = 0; i < n; ++i) {
+      if (!t.grid.Placed(static_cast<int>(i))) continue;
+      const Unit& u = scene.units[i];
+      Fnv h;
+      h.S(u.id), h.S(u.side), h.U(static_cast<uint64_t>(u.type)), h.S(u.formation);
+      for (const std::string& tag : u.tags) h.S(tag);
+      for (const BaseSpec& b : u.bases) h.D(b.width_mm), h.D(b.depth_mm), h.D(b.offset_mm.x()), h.D(b.offset_mm.y());
+      h.D(u.pose->x_mm), h.D(u.pose->y_mm), h.D(u.pose->heading_deg), h.D(u.height_mm);
+      for (const auto& [k, v] : u.stats) h.S(k), h.D(v);
+      if (auto it = scene.declarations.units.find(u.id); it != scene.declarations.units.end())
+        for (const auto& [k, d] : it->second) h.S(k), h.S(d.value.dump());
+      own[i] = h.h;
+      max_r = std::max(max_r, t.grid.Radius(static_cast<int>(i)));
+    }
+    Fnv terrain;
+    for (const Terrain& tr : scene.terrain) {
+      terrain.S(tr.id), terrain.S(tr.type), terrain.D(tr.height_mm);
+      for (const geom::Vec2& v : tr.polygon) terrain.D(v.x()), terrain.D(v.y());
+    }
+    Keys k;
+    k.unit.assign(n, 0);
+    k.target.assign(n, 0);
+    k.terrain = terrain.h;
+    for (size_t i = 0; i < n; ++i) {
+      const int ii = static_cast<int>(i);
+      if (!t.grid.Placed(ii)) continue;
+      const kow::Profile& p = t.profile[i];
+      // How far (bounding circle to bounding circle) anything this unit's lines read can stand: a charge
+      // target's base within the listed reach of the leader point, the route's obstacles and the sight
+      // lines' occluders within two more bounding radii of each unit; a counter-charge's route twice as
+      // far round its target; a shot's target within the weapon range, its occluders and whoever it is
+      // in contact with within two radii more; 1 inch and contact. Then 10 mm to spare.
+      const double r4 = 4.0 * max_r;
+      double reach = c.one_inch_in * c.mm_per_unit + c.contact_mm;
+      const double range = p.speed_in ? c.charge_range_factor * *p.speed_in * c.mm_per_unit : 0.0;
+      if (p.speed_in) reach = std::max(reach, range + c.near_miss_in * c.mm_per_unit + r4);
+      for (const auto& w : p.weapons) reach = std::max(reach, w.second * c.mm_per_unit + 2.0 * max_r + c.contact_mm);
+      Fnv h;
+      h.U(own[i]), h.U(terrain.h), h.U(i);
+      if (const Declared* d = scene.declarations.Find(scene.units[i].id, "charged_by")) {
+        // A counter-charge (seed 27) searches twice as far round its target, wherever that stands.
+        reach = std::max(reach, 2.0 * range + 2.0 * r4);
+        const std::vector<json> ids = d->value.is_array() ? d->value.get<std::vector<json>>() : std::vector<json>{d->value};
+        for (const json& id : ids)
+          if (id.is_string())
+            if (const Unit* x = scene.FindUnit(id.get<std::string>())) h.U(own[static_cast<size_t>(x - scene.units.data())]);
+      }
+      reach += 10.0;
+      for (int j : t.grid.Near(ii, reach)) h.U(static_cast<uint64_t>(j)), h.U(own[j]);
+      k.unit[i] = h.h;
+      Fnv g;
+      g.U(own[i]), g.U(terrain.h), g.U(i);
+      for (int j : t.grid.Near(ii, 4.0 * max_r + 2.0)) g.U(static_cast<uint64_t>(j)), g.U(own[j]);
+      k.target[i] = g.h;
+    }
+    k.own = std::move(own);
+    return k;
+  }
+  mutable std::mutex memo_mutex_;
+  mutable Memo memo_;
+
+  // Seed 51: double the attacks in the target's flank, triple in its rear; seed 74: any unit attacking a
+  // war engine triples its attacks; seed 77: individuals turn to face chargers (never doubled or tripled
+  // against) and do not double or triple their own (except against war engines); seed 53: Hindered -1.
+  struct Melee {
+    int multiplier = 1;
+    std::string reason;  // "" when x1 for no particular reason
+    int modifier = 0;    // to hit
+  };
+  static Melee MeleeOf(const kow::Profile& attacker, const kow::Profile& target, geom::Arc facing, bool hindered) {
+    Melee m;
+    m.modifier = hindered ? -1 : 0;
+    if (target.war_engine) {
+      m.multiplier = 3;
+      m.reason = "triple attacks against a war engine (seed 74)";
+    } else if (facing == geom::Arc::kLeftFlank || facing == geom::Arc::kRightFlank || facing == geom::Arc::kRear) {
+      const bool rear = facing == geom::Arc::kRear;
+      if (target.individual) {
+        m.reason = "individuals turn to face chargers: no extra attacks (seed 77)";
+      } else if (attacker.individual) {
+        m.reason = "individuals do not double or triple their attacks (seed 77)";
+      } else {
+        m.multiplier = rear ? 3 : 2;
+        m.reason = std::string(rear ? "triple attacks in the rear" : "double attacks in the flank") + " (seed 51)";
+      }
+    }
+    return m;
+  }
+
+  // CheckShot, or the same shot's check from the unit's last chunk when its key is unchanged.
+  kow::ShotCheck Shot(const Scene& scene, const kow::KowTable& table, const Keys& keys, int ui, int ti, const std::string& weapon,
+                      double range_in, const UnitChunk* prev, UnitChunk* chunk) const {
+    Fnv key;
+    key.U(keys.own[ui]), key.U(keys.own[ti]), key.D(range_in), key.U(keys.terrain);
+    const geom::Base& a = table.grid.FootprintOf(ui);
+    const geom::Base& b = table.grid.FootprintOf(ti);
+    geom::Vec2 lo = a.centre_mm, hi = a.centre_mm;
+    for (const geom::Base* x : {&a, &b})
+      for (const geom::Vec2& v : geom::Corners(*x)) lo = lo.cwiseMin(v), hi = hi.cwiseMax(v);
+    for (int j : table.grid.Near((lo + hi) / 2.0, (hi - lo).norm() / 2.0, 2.0)) key.U(static_cast<uint64_t>(j)), key.U(keys.own[j]);
+    const std::string name = scene.units[ti].id + "/" + weapon;
+    if (prev)
+      if (auto it = prev->shots.find(name); it != prev->shots.end() && it->second.first == key.h) {
+        chunk->shots[name] = it->second;
+        return it->second.second;
+      }
+    kow::ShotCheck s = kow::CheckShot(scene, config_, scene.units[ui], scene.units[ti], range_in, &table);
+    chunk->shots[name] = {key.h, s};
+    return s;
+  }
+
+  // CheckCharge, or the same charge's check from the unit's last chunk when its keys are unchanged.
+  kow::ChargeCheck Charge(const Scene& scene, const kow::KowTable& table, const Keys& keys, int ui, int ti, const UnitChunk* prev,
+                          UnitChunk* chunk) const {
+    const geom::Base& a = table.grid.FootprintOf(ui);
+    const geom::Base& b = table.grid.FootprintOf(ti);
+    Fnv sight;
+    sight.U(keys.own[ui]), sight.U(keys.own[ti]), sight.U(keys.terrain);
+    geom::Vec2 lo = a.centre_mm, hi = a.centre_mm;
+    for (const geom::Base* x : {&a, &b})
+      for (const geom::Vec2& v : geom::Corners(*x)) lo = lo.cwiseMin(v), hi = hi.cwiseMax(v);
+    for (int j : table.grid.Near((lo + hi) / 2.0, (hi - lo).norm() / 2.0, 2.0)) sight.U(static_cast<uint64_t>(j)), sight.U(keys.own[j]);
+    // The route search meets only units within its reach of the charger's centre (analysis.cpp,
+    // CheckCharge): within that of the charger's bounding circle is a superset.
+    auto route_key = [&]() {
+      const kow::Profile& p = table.profile[ui];
+      const double range = p.speed_in ? config_.charge_range_factor * *p.speed_in * config_.mm_per_unit : 0.0;
+      const double cr = table.grid.Radius(ui), tr = table.grid.Radius(ti);
+      const double reach = std::max(range, (b.centre_mm - a.centre_mm).norm() + tr + cr) + cr + 2.0;
+      Fnv k;
+      k.U(sight.h);
+      for (int j : table.grid.Near(ui, reach)) k.U(static_cast<uint64_t>(j)), k.U(keys.own[j]);
+      return k.h;
+    };
+    const std::string& id = scene.units[ti].id;
+    UnitChunk::ChargeMemo m;
+    m.sight_key = sight.h;
+    if (prev)
+      if (auto it = prev->charges.find(id); it != prev->charges.end() && it->second.sight_key == sight.h) {
+        if (!it->second.check.route) {
+          chunk->charges[id] = it->second;
+          return it->second.check;
+        }
+        m.route_key = route_key();
+        if (m.route_key == it->second.route_key) {
+          chunk->charges[id] = it->second;
+          return it->second.check;
+        }
+      }
+    m.check = kow::CheckCharge(scene, config_, scene.units[ui], scene.units[ti], {}, &table);
+    if (m.check.route && m.route_key == 0) m.route_key = route_key();
+    chunk->charges[id] = m;
+    return m.check;
+  }
+
+  static std::vector<std::string> DeclarationKeys() { return {"order", "charged_by", "damage", "wavering", "disordered", "post_combat", "post_combat_roll"}; }
+
 
   static geom::Edge EdgeOfArc(geom::Arc a) {
     switch (a) {
@@ -426,7 +736,8 @@ class KowRuleset : public Ruleset {
   // whether they fit into base contact together (kow::FitChargers). A unit that may both charge and
   // counter-charge the target is tried both ways. At most 8 chargers per target are combined.
   json MultiCharges(const Scene& scene, const UnitGrid& grid, const std::map<std::string, std::vector<Candidate>>& candidates,
-                    Findings* f, std::ostringstream* text) const {
+                    const Keys& keys, const std::unordered_map<std::string_view, int>& index_of, Memo* next, Findings* f,
+                    std::ostringstream* text) const {
     json out = json::array();
     for (const auto& [target_id, options] : candidates) {
       std::vector<std::string> ids;
@@ -435,7 +746,40 @@ class KowRuleset : public Ruleset {
       std::sort(ids.begin(), ids.end());
       if (ids.size() < 2) continue;
       if (ids.size() > 8) ids.resize(8);
-      const Unit& target = *scene.FindUnit(target_id);
+      const Unit& target = scene.units[index_of.at(target_id)];
+      // Reuse: the same target and neighbours, charged by the same units (each with the same key: the
+      // same place, neighbourhood and way of charging) as in the last call.
+      const int target_index = static_cast<int>(&target - scene.units.data());
+      Fnv key;
+      key.U(keys.target[target_index]);
+      for (const Candidate& c : options) {
+        key.U(keys.unit[index_of.at(c.unit)]);
+        key.S(c.kind);
+        key.U(static_cast<uint64_t>(c.on.facing));
+      }
+      TargetChunk chunk;
+      if (auto it = memo_.targets.find(target_id); it != memo_.targets.end() && it->second.key == key.h) {
+        chunk = std::move(it->second);
+        memo_.targets.erase(it);
+      } else {
+        chunk.key = key.h;
+        std::ostringstream line;
+        MultiChargeOn(scene, grid, target_id, target, ids, options, &chunk, &line);
+        chunk.line = line.str();
+      }
+      f->drawing.insert(f->drawing.end(), chunk.drawing.begin(), chunk.drawing.end());
+      *text << chunk.line;
+      out.push_back(chunk.entry);
+      next->targets[target_id] = std::move(chunk);
+    }
+    return out;
+  }
+
+  // Seed 21-24 for one target: every set of two or more of its chargers `ids`, and whether they fit.
+  void MultiChargeOn(const Scene& scene, const UnitGrid& grid, const std::string& target_id, const Unit& target,
+                     const std::vector<std::string>& ids, const std::vector<Candidate>& options, TargetChunk* out_chunk,
+                     std::ostringstream* text) const {
+    {
       const geom::Base tb = Footprint(target);
       json chargers = json::array();
       for (const Candidate& c : options)
@@ -515,7 +859,7 @@ class KowRuleset : public Ruleset {
               g.unit_id = p.unit;
               g.dashed = true;
               g.text = "joint charge on " + target_id;
-              f->drawing.push_back(g);
+              out_chunk->drawing.push_back(g);
             }
           }
         } else {
@@ -537,31 +881,12 @@ class KowRuleset : public Ruleset {
       label.layer = "tests";
       label.unit_id = target_id;
       label.text = "joint charge " + who + (all_fit ? ": fits" : ": does not fit");
-      f->drawing.push_back(label);
-      out.push_back({{"target", target_id}, {"chargers", chargers}, {"all_fit", all_fit}, {"largest_fitting", largest},
-                     {"combinations", combos}});
+      out_chunk->drawing.push_back(label);
+      out_chunk->entry = {{"target", target_id}, {"chargers", chargers}, {"all_fit", all_fit}, {"largest_fitting", largest},
+                          {"combinations", combos}};
     }
-    return out;
   }
 
-  // Seed 8: the seven movement orders.
-  static const std::vector<std::string>& Orders() {
-    static const std::vector<std::string> orders = {"halt", "change_facing", "advance", "back", "sidestep", "at_the_double", "charge"};
-    return orders;
-  }
-  static bool ValidOrder(const std::string& o) { return std::find(Orders().begin(), Orders().end(), o) != Orders().end(); }
-  static std::string OrderList() {
-    std::string list;
-    for (const std::string& o : Orders()) list += (list.empty() ? "" : ", ") + o;
-    return list;
-  }
-  // A declared true/false; anything else is an input error at its line.
-  static bool DeclaredFlag(const Scene& scene, const std::string& unit, const std::string& key) {
-    const Declared* d = scene.declarations.Find(unit, key);
-    if (!d) return false;
-    if (!d->value.is_boolean()) throw InputError(scene.source, d->line, "declarations for " + unit + ": " + key + " must be true or false");
-    return d->value.get<bool>();
-  }
   static std::string Words(std::string_view s) {
     std::string out(s);
     std::replace(out.begin(), out.end(), '_', ' ');

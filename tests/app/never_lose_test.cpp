@@ -119,7 +119,7 @@ TEST(NeverLose, UnknownNamesAreRefusedWithTheValidOnes) {
   ExpectRefused(RunVedette("analyze " + Q(kSample) + " --set nope_key=1"),
                 {"--set", "nope_key", "threat_distance", "morale_ranges"});
   ExpectRefused(RunVedette("analyze " + Q(kSample) + " --ruleset kow --set threat_distance=qrs"),
-                {"threat_distance", "no settings"});
+                {"threat_distance", "one_inch_rule, post_combat_back"});
   // A known key still works.
   EXPECT_EQ(RunVedette("analyze " + Q(kSample) + " --set threat_distance=qrs").status, 0);
   ExpectRefused(RunVedette("check-move " + Q(kSample) + " --unit B4 --to 640,460,90 --formation blob"),

@@ -96,6 +96,7 @@ TEST(RulesCli, UnknownSettingsAreRefusedForEveryRuleset) {
     const std::string listed = name == "totsk"  ? "threat_distance, threat_distance_bw"
                                : name == "fkoe" ? "command_range_in"
                                : name == "geometry" ? "arc_reach_bw"
+                               : name == "kow"      ? "one_inch_rule, post_combat_back"
                                                     : "it has no settings";
     EXPECT_TRUE(Has(r.err, listed)) << name << ": " << r.err;
   }
