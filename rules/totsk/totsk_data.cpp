@@ -146,7 +146,7 @@ TotskData ParseTotskData(const std::string& text, const std::string& source_name
   for (const char* k : {"under_fire", "second_move", "second_move_qrs_im", "contact_front", "contact_front_hard",
                         "light_contact_flank", "straight_back", "replace_forward", "pass_through", "echelon",
                         "formation_same_facing", "formation_turning", "face_to_flank", "wheel", "about_face", "limber",
-                        "limber_ig", "unlimber", "bad_going", "fire_after_pivot"})
+                        "limber_ig", "unlimber", "bad_going", "fire_after_pivot", "light_pull_back", "face_flank_attacker"})
     if (!d.move_tests.count(k)) r.Fail(moves, std::string("action_test.moves: missing '") + k + "'");
 
   // Step 4: morale.
@@ -191,6 +191,31 @@ TotskData ParseTotskData(const std::string& text, const std::string& source_name
   d.tolerances.pivot_bw = r.NonNegativeField(tol, "pivot_bw", "tolerances");
   d.tolerances.distance_mm = r.NonNegativeField(tol, "distance_mm", "tolerances");
   d.tolerances.contact_halt_gap_mm = r.NonNegativeField(tol, "contact_halt_gap_mm", "tolerances");
+  d.tolerances.placement_bw = r.NonNegativeField(tol, "placement_bw", "tolerances");
+
+  // Step 6: after the morale tests (QRS 95-105).
+  const YAML::Node cb = r.RequireMap(root, "cavalry_break_off", "ruleset");
+  d.after.break_off_retire_bw = r.NonNegativeField(cb, "retire_bw", "cavalry_break_off");
+  d.after.break_off_choose_bw = r.NonNegativeField(cb, "choose_retire_bw", "cavalry_break_off");
+  const YAML::Node pu = r.RequireMap(root, "pursuit", "ruleset");
+  d.after.pursuit_need = r.IntegerField(pu, "need", "pursuit");
+  d.after.pursuit_general_bw = r.NonNegativeField(pu, "general_bw", "pursuit");
+  auto mods = [&](const char* key, std::initializer_list<const char*> needed) {
+    std::map<std::string, MoraleModifierSpec> out;
+    const YAML::Node m = r.RequireMap(pu, key, "pursuit");
+    for (auto it = m.begin(); it != m.end(); ++it)
+      out[it->first.as<std::string>()] = ReadModifier(r, it->second, std::string("pursuit.") + key + "." + it->first.as<std::string>());
+    for (const char* k : needed)
+      if (!out.count(k)) r.Fail(m, std::string("pursuit.") + key + ": missing '" + k + "'");
+    return out;
+  };
+  d.after.pursuit_modifiers = mods("modifiers", {"raw", "british", "general_near", "wavering"});
+  d.after.pursuit_distance_modifiers = mods("distance_modifiers", {"british", "trained", "elite"});
+  d.after.pull_back_bw = r.NonNegativeField(r.RequireMap(root, "light_pull_back", "ruleset"), "distance_bw", "light_pull_back");
+  d.after.bonus_general_bw = r.NonNegativeField(r.RequireMap(root, "bonus_moves", "ruleset"), "general_bw", "bonus_moves");
+  const YAML::Node wm = r.RequireMap(root, "wing_army_morale", "ruleset");
+  d.after.army_lost_share = r.NonNegativeField(wm, "lost_share", "wing_army_morale");
+  d.after.army_need = r.IntegerField(wm, "need", "wing_army_morale");
   return d;
 }
 
@@ -224,7 +249,7 @@ TotskSettings ParseTotskSettings(const std::map<std::string, std::string>& setti
   };
   if (auto it = settings.find("rules"); it != settings.end()) {
     const std::string v = choice("rules", it->second);
-    s.threat_distance = s.morale_ranges = s.charged_by_cavalry = s.second_move = v;
+    s.threat_distance = s.morale_ranges = s.charged_by_cavalry = s.second_move = s.pursuit = s.army_morale = v;
   }
   for (const auto& [key, value] : settings) {
     if (key == "rules") continue;
@@ -236,6 +261,10 @@ TotskSettings ParseTotskSettings(const std::map<std::string, std::string>& setti
       s.charged_by_cavalry = choice(key, value);
     } else if (key == "second_move") {
       s.second_move = choice(key, value);
+    } else if (key == "pursuit") {
+      s.pursuit = choice(key, value);
+    } else if (key == "army_morale") {
+      s.army_morale = choice(key, value);
     } else if (key == "threat_distance_bw") {
       char* end = nullptr;
       const double v = std::strtod(value.c_str(), &end);

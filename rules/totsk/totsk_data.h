@@ -52,6 +52,21 @@ struct Tolerances {
   double pivot_bw = 0.25;            // a turn on the spot may shift the unit this far (BW)
   double distance_mm = 1.0;          // slack on a move distance (mm)
   double contact_halt_gap_mm = 5.0;  // FAQ: a failed contact test halts this far in front of the target
+  double placement_bw = 0.25;        // a move of a set distance (break-off, pursuit, pull back) may miss it by this (BW)
+};
+
+// QRS 95-105: what follows the morale tests.
+struct AfterCombat {
+  double break_off_retire_bw = 6.0;          // QRS 95: failed test in contact
+  double break_off_choose_bw = 2.0;          // QRS 95: passed test against infantry or artillery
+  int pursuit_need = 6;                      // QRS 97: "Pursue on 6+"
+  double pursuit_general_bw = 1.0;           // QRS 97: "-1 General within 1BW"
+  std::map<std::string, MoraleModifierSpec> pursuit_modifiers;           // raw, british, general_near, wavering
+  std::map<std::string, MoraleModifierSpec> pursuit_distance_modifiers;  // british, trained, elite
+  double pull_back_bw = 1.0;                 // QRS 99
+  double bonus_general_bw = 6.0;             // QRS 103
+  double army_lost_share = 0.5;              // QRS 105: "lost half of its units"
+  int army_need = 5;                         // QRS 105: "needs a 5 or 6"
 };
 
 struct TotskData {
@@ -81,6 +96,7 @@ struct TotskData {
   std::map<std::string, TerrainCap> under_fire, in_contact;  // by unit type
   std::string rule_cover, rule_defending_terrain, rule_fortification;
   Tolerances tolerances;
+  AfterCombat after;
 
   const MoraleModifierSpec& Morale(const std::string& key) const;  // throws std::out_of_range on a bug
 };
@@ -96,6 +112,8 @@ struct TotskSettings {
   std::string morale_ranges = "faq";       // "faq" (1/2 BW foot and cavalry, 3 BW artillery) or "qrs" (1/2/6)
   std::string charged_by_cavalry = "faq";  // "faq" (-1) or "qrs" (+1)
   std::string second_move = "faq";         // "faq" (Standard, a score of 3+) or "qrs" (IM Easy)
+  std::string pursuit = "faq";             // who may pursue: "faq" (cavalry, FAQ "PURSUING") or "qrs" (any unit, QRS 97)
+  std::string army_morale = "faq";         // army test after: "faq" (half or more of its wings lost) or "qrs" (half its units)
   std::vector<std::string> ignored;        // setting keys this ruleset does not know
 
   double ThreatBw(const TotskData& d) const;

@@ -55,6 +55,9 @@ nlohmann::json SettingsJson(const TotskData& data, const TotskSettings& settings
             {"artillery_bw", r.artillery}}},
           {"charged_by_cavalry", {{"source", settings.charged_by_cavalry}, {"value", settings.ChargedByCavalry(data).value}}},
           {"second_move", {{"source", settings.second_move}}},
+          {"pursuit", {{"source", settings.pursuit}, {"who", settings.pursuit == "qrs" ? "any unit" : "cavalry"}}},
+          {"army_morale", {{"source", settings.army_morale},
+                           {"after", settings.army_morale == "qrs" ? "half its units lost" : "half or more of its wings lost"}}},
           {"ignored", settings.ignored}};
 }
 

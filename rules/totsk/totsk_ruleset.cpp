@@ -7,6 +7,7 @@
 #include "rules/geometry/distance.h"
 #include "rules/totsk/totsk_geometry.h"
 #include "rules/totsk/totsk_units.h"
+#include "rules/totsk/totsk_after.h"
 #include "rules/totsk/totsk_analysis.h"
 #include "rules/totsk/totsk_data.h"
 #include "rules/totsk/totsk_group_move.h"
@@ -28,10 +29,16 @@ class TotskRuleset : public Ruleset {
         settings_(totsk::ParseTotskSettings(options.settings, "settings")) {}
 
   RulesetInfo Info() const override { return {"totsk", data_.title, "BW", geom::ArcModel::kTotsk,
-            {"rules", "threat_distance", "threat_distance_bw", "morale_ranges", "charged_by_cavalry", "second_move"}}; }
+            {"rules", "threat_distance", "threat_distance_bw", "morale_ranges", "charged_by_cavalry", "second_move",
+             "pursuit", "army_morale"}}; }
 
   Findings Analyze(const Scene& scene) const override {
     Findings f = totsk::MakeFindings(data_, settings_, scene, totsk::AnalyzeTotsk(data_, settings_, scene));
+    // QRS 97, 103, 105: pursuit, the generals' bonus moves, wing and army morale.
+    totsk::AfterCombatFindings after = totsk::AnalyzeAfterCombat(data_, settings_, scene);
+    for (auto& [k, v] : after.report.items()) f.report[k] = v;
+    f.text += after.text;
+    f.tests.insert(f.tests.end(), after.tests.begin(), after.tests.end());
     AppendOverlaps(scene, data_.tolerances.contact_mm, &f);
     return f;
   }
