@@ -203,7 +203,7 @@ AfterCombatFindings AnalyzeAfterCombat(const TotskData& d, const TotskSettings& 
                                            {"reach_bw", a.bonus_general_bw},
                                            {"units_within", reach[gi]},
                                            {"declared_bonus_moves", used[gi]}});
-      if (!active.empty() && g.side != active) continue;
+      if ((!active.empty() && g.side != active) || Rating(g) <= 0) continue;
       text << "  " << g.id << " (rating " << Rating(g) << "): " << Rating(g) << " bonus move" << (Rating(g) == 1 ? "" : "s")
            << " or action test" << (Rating(g) == 1 ? "" : "s") << " this turn for units within " << Num(a.bonus_general_bw)
            << " BW (QRS 103)";
@@ -262,14 +262,17 @@ AfterCombatFindings AnalyzeAfterCombat(const TotskData& d, const TotskSettings& 
       for (const std::string& id : members)
         if (t.unit.empty() && scene.FindUnit(id)->pose) t.unit = id;
       t.kind = kind;
-      t.reason = name + ": " + why + ": needs 1D6 " + Signed(total) + " >= " + std::to_string(a.army_need) + " (QRS 105)";
+      t.reason = name + " has " + why + ": " + (kind == "wing_morale" ? "wing" : "army") + " morale test, 1D6 " + Signed(total) +
+                 " >= " + std::to_string(a.army_need) + " (QRS 105)";
       t.modifiers = mods;
       t.total = total;
       t.p_success = p;
       t.odds = "pass " + Pct(p);
       if (!t.unit.empty()) out.tests.push_back(t);
-      text << "  " << t.reason << " (" << ModsText(mods) << (cmd ? "" : "; no commander declared") << "): pass " << Pct(p)
-           << (kind == "wing_morale" ? "; a failed wing's units are all removed (FAQ)" : "") << "; it tests every turn after\n";
+      text << "  " << name << " has " << why << ": " << (kind == "wing_morale" ? "wing" : "army") << " morale test, 1D6 "
+           << Signed(total) << " >= " << a.army_need << " (QRS 105; "
+           << (cmd ? ModsText(mods) : "no commander declared") << "): pass " << Pct(p)
+           << (kind == "wing_morale" ? "; if it fails, all its units are removed (FAQ)" : "") << "; it tests again every turn after\n";
       return p;
     };
     int wings_lost = 0;
