@@ -148,6 +148,15 @@ class TotskRuleset : public Ruleset {
           rules.push_back({x->id + " within " + bw_text(data_.general_reroll_bw) + " of " + y->id +
                                ": may re-roll one morale test per turn (QRS 101)",
                            "edge_to_edge", data_.general_reroll_bw * bw_y, gap});
+        // QRS 97 "-1 General within 1BW" on a pursuit test; QRS 103 bonus moves for units within 6 BW.
+        if (totsk::IsGeneral(*x) && !totsk::IsGeneral(*y)) {
+          rules.push_back({x->id + " within " + bw_text(data_.after.pursuit_general_bw) + " of " + y->id +
+                               ": -1 to its pursuit test (QRS 97)",
+                           "edge_to_edge", data_.after.pursuit_general_bw * bw_y, gap});
+          rules.push_back({y->id + " within " + bw_text(data_.after.bonus_general_bw) + " of " + x->id +
+                               ": may take " + x->id + "'s bonus moves and action tests (QRS 103)",
+                           "edge_to_edge", data_.after.bonus_general_bw * bw_y, gap});
+        }
       }
     }
     return rules;
