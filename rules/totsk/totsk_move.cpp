@@ -281,9 +281,11 @@ bool MoveJudge::Reaction(const geom::Base& from_fp, const geom::Base& to_fp, con
       const geom::Base efp = Footprint(*t.unit);
       if (geom::FindContact(to_fp, efp, tol.contact_mm).in_contact || !faces(to_fp, efp)) continue;
       if (dist <= slack) continue;
-      kinds_.push_back("pull_back");
+      // Ending further or nearer than 1 BW is no pull back: an ordinary move (straight back, ...).
       const double want = d_.after.pull_back_bw * bw;
       const double gap = geom::BaseToBase(to_fp, efp).distance_mm;
+      if (std::abs(gap - want) > slack) continue;
+      kinds_.push_back("pull_back");
       (*extra)["pull_back"] = {{"from", t.unit->id}, {"gap_mm", std::round(gap * 10.0) / 10.0},
                                {"gap_bw", std::round(gap / bw * 100.0) / 100.0}};
       // In the open: less than half of the base in bad going or cover.
@@ -297,9 +299,6 @@ bool MoveJudge::Reaction(const geom::Base& from_fp, const geom::Base& to_fp, con
       for (const Touch& x : touching) by_cavalry = by_cavalry || x.unit->type == UnitType::kCavalry;
       if (IsLightInfantry(U) && open && by_cavalry)
         Illegal("light infantry in the open contacted by cavalry cannot pull back (QRS 99)");
-      else if (std::abs(gap - want) > slack)
-        Illegal("light troops pull back to " + bw_text(want) + " from the enemy (QRS 99): it ends " + bw_text(gap) + " from " +
-                t.unit->id);
       else
         AddTest(3, "light_pull_back", {}, "where it stands (it does not move)", start, {t.unit->id});
       return finish_extra();
@@ -677,10 +676,10 @@ MoveCheck MoveJudge::Run() {
     // a second or more moves". A table with no general of the side placed cannot be judged (said).
     const double reach = d_.after.bonus_general_bw * bw;
     nlohmann::json by = nlohmann::json::array();
-    bool any_general = false;
+    bool any_general = false;  // a general of the side with a rating given (stats: rating)
     double nearest = std::numeric_limits<double>::infinity();
     for (const Unit& g : scene_.units) {
-      if (!g.pose || !IsGeneral(g) || g.side != U.side) continue;
+      if (!g.pose || !IsGeneral(g) || g.side != U.side || !g.stats.count("rating")) continue;
       any_general = true;
       const double gap = geom::BaseToBase(from_fp, Footprint(g)).distance_mm;
       nearest = std::min(nearest, gap);
@@ -692,7 +691,7 @@ MoveCheck MoveJudge::Run() {
     report["bonus_move_generals"] = by;
     if (!any_general) {
       notes_.push_back("a second move is a General's bonus move (QRS 103): no general of " + U.side +
-                       " is on the table, so whose command point it spends is not checked");
+                       " with a rating (stats: rating) is on the table, so whose command point it spends is not checked");
     } else if (by.empty()) {
       std::ostringstream s;
       s.precision(3);

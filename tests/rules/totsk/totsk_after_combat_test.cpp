@@ -151,17 +151,19 @@ TEST(TotskPursuit, MoveGoesTheFullRolledDistance) {
 }
 
 // QRS 99: pull back to 1 BW from the enemy, facing it; an action test (QRS 52); not LI in the open
-// contacted by cavalry.
+// contacted by cavalry. B1's start is in contact; pulled back it is 40 mm from R1.
 TEST(TotskPullBack, OneBwFacingTheEnemyWithATest) {
   const Scene s = LoadScene(ScenePath("pull_back.yaml"));
   const MoveCheck ok = Move(s, "B1", 500, 360, 90);  // front edge y=370: 40 mm from R1
   EXPECT_TRUE(ok.legal) << ok.text;
   EXPECT_TRUE(HasKind(ok, "pull_back"));
   EXPECT_EQ(Actions(ok), (std::vector<std::string>{"light_pull_back"}));
-  EXPECT_TRUE(Move(s, "B1", 500, 351, 90).legal);   // 49 mm
-  EXPECT_FALSE(Move(s, "B1", 500, 349, 90).legal);  // 51 mm
-  EXPECT_TRUE(Move(s, "B1", 500, 369, 90).legal);   // 31 mm
-  EXPECT_FALSE(Move(s, "B1", 500, 371, 90).legal);  // 29 mm
+  // 1 BW +- 0.25 BW is a pull back; further or nearer it is an ordinary move (straight back).
+  EXPECT_TRUE(HasKind(Move(s, "B1", 500, 351, 90), "pull_back"));   // 49 mm
+  EXPECT_FALSE(HasKind(Move(s, "B1", 500, 349, 90), "pull_back"));  // 51 mm
+  EXPECT_TRUE(HasKind(Move(s, "B1", 500, 349, 90), "straight_back"));
+  EXPECT_TRUE(HasKind(Move(s, "B1", 500, 369, 90), "pull_back"));   // 31 mm
+  EXPECT_FALSE(HasKind(Move(s, "B1", 500, 371, 90), "pull_back"));  // 29 mm
   const MoveCheck open = Move(s, "B2", 700, 360, 90);
   EXPECT_FALSE(open.legal);
   EXPECT_NE(open.illegal_reason.find("in the open contacted by cavalry"), std::string::npos) << open.illegal_reason;
