@@ -48,12 +48,21 @@ int Rating(const Unit& g) {
   return r == g.stats.end() ? 0 : static_cast<int>(std::lround(r->second));
 }
 
-bool Lost(const Scene& scene, const Unit& u) {
+bool LostItself(const Scene& scene, const Unit& u) {
   if (const Declared* d = scene.declarations.Find(u.id, "lost")) {
     if (!d->value.is_boolean()) throw InputError(scene.source, d->line, "declarations: " + u.id + ".lost must be true or false");
     if (d->value.get<bool>()) return true;
   }
   return scene.declarations.Routed(u.id);
+}
+
+// Lost, or a gun whose crew sheltered in a unit that is lost (QRS 93 "if that unit is lost then the gun
+// is lost too").
+bool Lost(const Scene& scene, const Unit& u) {
+  if (LostItself(scene, u)) return true;
+  if (const Declared* d = scene.declarations.Find(u.id, "crew_with"); d && d->value.is_string())
+    if (const Unit* host = scene.FindUnit(d->value.get<std::string>())) return LostItself(scene, *host);
+  return false;
 }
 
 std::string WingOf(const Scene& scene, const Unit& u) {
@@ -79,6 +88,39 @@ AfterCombatFindings AnalyzeAfterCombat(const TotskData& d, const TotskSettings& 
   for (const Unit& u : scene.units) {
     Lost(scene, u);  // validates `lost`
     WingOf(scene, u);
+  }
+
+  // Step 0: artillery crews sheltering (QRS 93 "the crew join a friendly unit within 2 BW and shelter
+  // within it ... The exact unit must be indicated and if that unit is lost then the gun is lost too").
+  out.report["crew_shelter"] = nlohmann::json::array();
+  for (const Unit& gun : scene.units) {
+    const Declared* dcl = scene.declarations.Find(gun.id, "crew_with");
+    if (!dcl) continue;
+    const Unit* host = dcl->value.is_string() ? scene.FindUnit(dcl->value.get<std::string>()) : nullptr;
+    if (!host) throw InputError(scene.source, dcl->line, "declarations: " + gun.id + ".crew_with must name a unit of the scene");
+    std::string why;
+    double gap = -1.0;
+    if (gun.type != UnitType::kArtillery) why = gun.id + " is not artillery";
+    else if (host->side != gun.side) why = host->id + " is not a friendly unit";
+    else if (IsGeneral(*host) || host->type == UnitType::kArtillery) why = host->id + " is not a unit the crew can join";
+    else if (!gun.pose || !host->pose) why = "not both on the table";
+    else {
+      gap = geom::BaseToBase(Footprint(gun), Footprint(*host)).distance_mm;
+      if (gap > a.crew_shelter_bw * scene.BwFor(gun) + tol.line_mm)
+        why = host->id + " is " + Num(std::round(gap / scene.BwFor(gun) * 100.0) / 100.0) + " BW away, beyond " +
+              Num(a.crew_shelter_bw) + " BW";
+    }
+    nlohmann::json j = {{"gun", gun.id}, {"with", host->id}, {"allowed", why.empty()}, {"gun_lost", Lost(scene, gun)}};
+    if (gap >= 0) j["distance_bw"] = std::round(gap / scene.BwFor(gun) * 100.0) / 100.0;
+    if (!why.empty()) j["why_not"] = why;
+    out.report["crew_shelter"].push_back(j);
+    if (why.empty())
+      text << "  " << gun.id << "'s crew shelter in " << host->id << " (within " << Num(a.crew_shelter_bw)
+           << " BW, QRS 93): the gun stays; if " << host->id << " is lost the gun is lost too"
+           << (LostItself(scene, *host) ? " (it is: " + gun.id + " is lost)" : "") << "\n";
+    else
+      text << "  " << gun.id << "'s crew cannot shelter in " << host->id << " (QRS 93: a friendly unit within "
+           << Num(a.crew_shelter_bw) << " BW): " << why << "\n";
   }
 
   // Step 1: pursuit (QRS 97; QRS 10 "Active player Pursuit"). A unit may pursue when an enemy it touches

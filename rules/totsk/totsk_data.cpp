@@ -197,6 +197,12 @@ TotskData ParseTotskData(const std::string& text, const std::string& source_name
   const YAML::Node cb = r.RequireMap(root, "cavalry_break_off", "ruleset");
   d.after.break_off_retire_bw = r.NonNegativeField(cb, "retire_bw", "cavalry_break_off");
   d.after.break_off_choose_bw = r.NonNegativeField(cb, "choose_retire_bw", "cavalry_break_off");
+  const YAML::Node ib = r.RequireMap(root, "infantry_break_off", "ruleset");
+  d.after.infantry_withdraw_bw = r.NonNegativeField(ib, "withdraw_bw", "infantry_break_off");
+  const YAML::Node fb = r.RequireMap(ib, "forced_back_bw", "infantry_break_off");
+  d.after.forced_back_faq_bw = r.NonNegativeField(fb, "faq", "infantry_break_off.forced_back_bw");
+  d.after.forced_back_qrs_bw = r.NonNegativeField(fb, "qrs", "infantry_break_off.forced_back_bw");
+  d.after.crew_shelter_bw = r.NonNegativeField(r.RequireMap(root, "artillery_break_off", "ruleset"), "shelter_bw", "artillery_break_off");
   const YAML::Node pu = r.RequireMap(root, "pursuit", "ruleset");
   d.after.pursuit_need = r.IntegerField(pu, "need", "pursuit");
   d.after.pursuit_general_bw = r.NonNegativeField(pu, "general_bw", "pursuit");
@@ -249,7 +255,7 @@ TotskSettings ParseTotskSettings(const std::map<std::string, std::string>& setti
   };
   if (auto it = settings.find("rules"); it != settings.end()) {
     const std::string v = choice("rules", it->second);
-    s.threat_distance = s.morale_ranges = s.charged_by_cavalry = s.second_move = s.pursuit = s.army_morale = v;
+    s.threat_distance = s.morale_ranges = s.charged_by_cavalry = s.second_move = s.pursuit = s.army_morale = s.forced_back = v;
   }
   for (const auto& [key, value] : settings) {
     if (key == "rules") continue;
@@ -263,6 +269,8 @@ TotskSettings ParseTotskSettings(const std::map<std::string, std::string>& setti
       s.second_move = choice(key, value);
     } else if (key == "pursuit") {
       s.pursuit = choice(key, value);
+    } else if (key == "forced_back") {
+      s.forced_back = choice(key, value);
     } else if (key == "army_morale") {
       s.army_morale = choice(key, value);
     } else if (key == "threat_distance_bw") {

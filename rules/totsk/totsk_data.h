@@ -59,6 +59,10 @@ struct Tolerances {
 struct AfterCombat {
   double break_off_retire_bw = 6.0;          // QRS 95: failed test in contact
   double break_off_choose_bw = 2.0;          // QRS 95: passed test against infantry or artillery
+  double infantry_withdraw_bw = 1.0;         // QRS 91: passed test, contacted by infantry
+  double forced_back_faq_bw = 0.25;          // FAQ 129: AT/BT force back a failed enemy
+  double forced_back_qrs_bw = 1.0;           // QRS 91: "this distance"
+  double crew_shelter_bw = 2.0;              // QRS 93: the crew join a friendly unit within 2 BW
   int pursuit_need = 6;                      // QRS 97: "Pursue on 6+"
   double pursuit_general_bw = 1.0;           // QRS 97: "-1 General within 1BW"
   std::map<std::string, MoraleModifierSpec> pursuit_modifiers;           // raw, british, general_near, wavering
@@ -113,6 +117,7 @@ struct TotskSettings {
   std::string charged_by_cavalry = "faq";  // "faq" (-1) or "qrs" (+1)
   std::string second_move = "faq";         // "faq" (Standard, a score of 3+) or "qrs" (IM Easy)
   std::string pursuit = "faq";             // who may pursue: "faq" (cavalry, FAQ "PURSUING") or "qrs" (any unit, QRS 97)
+  std::string forced_back = "faq";         // AT/BT force back: "faq" (1/4 BW, FAQ 129) or "qrs" (1 BW, QRS 91)
   std::string army_morale = "faq";         // army test after: "faq" (half or more of its wings lost) or "qrs" (half its units)
   std::vector<std::string> ignored;        // setting keys this ruleset does not know
 

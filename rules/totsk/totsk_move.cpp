@@ -305,6 +305,46 @@ bool MoveJudge::Reaction(const geom::Base& from_fp, const geom::Base& to_fp, con
     }
   }
 
+  // QRS 91 "Infantry Break Off": infantry contacted by infantry "can withdraw 1 BW after a successful
+  // morale test"; a unit "occupying cover ... can force the opposing unit to pull back this distance";
+  // "AT/BT units can also force opponents back" (FAQ 129: "force back 1/4 BW an enemy unit that fails its
+  // morale test"). Straight back keeping the facing; a move of another length is an ordinary move.
+  if (!touching.empty() && aturn <= tol.turn_deg && dist > tol.distance_mm && off >= 180.0 - tol.turn_deg) {
+    auto near_distance = [&](double want) { return std::abs(dist - want) <= std::min(slack, want / 2.0); };
+    auto in_cover = [&](const Unit& e) {
+      const geom::Base efp = Footprint(e);
+      double covered = 0.0;
+      for (const Terrain& tr : scene_.terrain) {
+        const TerrainKind* k = FindTerrainKind(tr.type);
+        if (k && k->cover && tr.polygon.size() >= 3) covered += geom::OverlapArea(efp, geom::MakeCcw(tr.polygon));
+      }
+      return covered >= 0.5 * efp.width_mm * efp.depth_mm;
+    };
+    const double withdraw = d_.after.infantry_withdraw_bw * bw;
+    const double at_bt = (s_.forced_back == "qrs" ? d_.after.forced_back_qrs_bw : d_.after.forced_back_faq_bw) * bw;
+    for (const Touch& t : touching) {
+      const Unit& E = *t.unit;
+      if (U.type == UnitType::kInfantry && E.type == UnitType::kInfantry && scene_.declarations.Flag(U.id, "passed_morale") &&
+          near_distance(withdraw)) {
+        kinds_.push_back("infantry_withdraw");
+        (*extra)["break_off"] = "withdraw " + bw_text(withdraw) + " from " + E.id + " after a passed morale test (QRS 91)";
+        return finish_extra();
+      }
+      if (U.type == UnitType::kInfantry && E.type == UnitType::kInfantry && in_cover(E) &&
+          scene_.declarations.Flag(E.id, "passed_morale") && near_distance(withdraw)) {
+        kinds_.push_back("forced_back");
+        (*extra)["forced_back"] = E.id + " in cover forces it back " + bw_text(withdraw) + " (QRS 91)";
+        return finish_extra();
+      }
+      if (IsAtOrBt(E) && scene_.declarations.Flag(U.id, "failed_morale") && near_distance(at_bt)) {
+        kinds_.push_back("forced_back");
+        (*extra)["forced_back"] = std::string(E.id) + " (AT/BT) forces it back " + bw_text(at_bt) +
+                                  (s_.forced_back == "qrs" ? " (QRS 91)" : " (FAQ 129; --set forced_back=qrs: 1 BW)");
+        return finish_extra();
+      }
+    }
+  }
+
   // Lining up (FAQ "Can you wheel while moving into contact?": "you just have to touch the 'target' and
   // then they will align"; "Moving into the flank a single unit": the unit contacted on the flank
   // conforms in its next turn, "automatic and doesn't require an action test", but with an enemy also on

@@ -56,6 +56,8 @@ nlohmann::json SettingsJson(const TotskData& data, const TotskSettings& settings
           {"charged_by_cavalry", {{"source", settings.charged_by_cavalry}, {"value", settings.ChargedByCavalry(data).value}}},
           {"second_move", {{"source", settings.second_move}}},
           {"pursuit", {{"source", settings.pursuit}, {"who", settings.pursuit == "qrs" ? "any unit" : "cavalry"}}},
+          {"forced_back", {{"source", settings.forced_back},
+                           {"bw", settings.forced_back == "qrs" ? data.after.forced_back_qrs_bw : data.after.forced_back_faq_bw}}},
           {"army_morale", {{"source", settings.army_morale},
                            {"after", settings.army_morale == "qrs" ? "half its units lost" : "half or more of its wings lost"}}},
           {"ignored", settings.ignored}};

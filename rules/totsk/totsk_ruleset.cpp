@@ -30,7 +30,7 @@ class TotskRuleset : public Ruleset {
 
   RulesetInfo Info() const override { return {"totsk", data_.title, "BW", geom::ArcModel::kTotsk,
             {"rules", "threat_distance", "threat_distance_bw", "morale_ranges", "charged_by_cavalry", "second_move",
-             "pursuit", "army_morale"}}; }
+             "pursuit", "army_morale", "forced_back"}}; }
 
   Findings Analyze(const Scene& scene) const override {
     Findings f = totsk::MakeFindings(data_, settings_, scene, totsk::AnalyzeTotsk(data_, settings_, scene));
@@ -148,6 +148,11 @@ class TotskRuleset : public Ruleset {
           rules.push_back({x->id + " within " + bw_text(data_.general_reroll_bw) + " of " + y->id +
                                ": may re-roll one morale test per turn (QRS 101)",
                            "edge_to_edge", data_.general_reroll_bw * bw_y, gap});
+        // QRS 93: an artillery crew may shelter in a friendly unit within 2 BW.
+        if (x->type == UnitType::kArtillery && (y->type == UnitType::kInfantry || y->type == UnitType::kCavalry))
+          rules.push_back({y->id + " within " + bw_text(data_.after.crew_shelter_bw) + " of " + x->id + ": " + x->id +
+                               "'s crew may shelter in it (QRS 93)",
+                           "edge_to_edge", data_.after.crew_shelter_bw * bw_x, gap});
         // QRS 97 "-1 General within 1BW" on a pursuit test; QRS 103 bonus moves for units within 6 BW.
         if (totsk::IsGeneral(*x) && !totsk::IsGeneral(*y)) {
           rules.push_back({x->id + " within " + bw_text(data_.after.pursuit_general_bw) + " of " + y->id +

@@ -274,3 +274,48 @@ TEST(TotskWingArmyMorale, BadDeclarationsAreRefused) {
 
 }  // namespace
 }  // namespace vedette
+
+namespace vedette {
+namespace {
+
+using namespace totsk_test;
+
+// QRS 91: B1 withdraws 1 BW after a passed test against infantry (+-0.25 BW; another length is an
+// ordinary straight-back move); R2 in cover forces B2 back 1 BW; AT R3 forces B3 back 1/4 BW (FAQ 129),
+// where the slack is half of it (5 mm); 1 BW with forced_back=qrs.
+TEST(TotskInfantryBreakOff, WithdrawAndForcedBack) {
+  const Scene s = LoadScene(ScenePath("infantry_break_off.yaml"));
+  const MoveCheck w = Move(s, "B1", 500, 360, 90);
+  EXPECT_TRUE(w.legal) << w.text;
+  EXPECT_TRUE(HasKind(w, "infantry_withdraw"));
+  EXPECT_TRUE(w.tests.empty());
+  EXPECT_TRUE(HasKind(Move(s, "B1", 500, 351, 90), "infantry_withdraw"));   // 49 mm
+  EXPECT_FALSE(HasKind(Move(s, "B1", 500, 349, 90), "infantry_withdraw"));  // 51 mm: straight back
+  EXPECT_TRUE(HasKind(Move(s, "B2", 800, 360, 90), "forced_back"));
+  EXPECT_TRUE(HasKind(Move(s, "B3", 1100, 390, 90), "forced_back"));
+  EXPECT_TRUE(HasKind(Move(s, "B3", 1100, 386, 90), "forced_back"));   // 14 mm
+  EXPECT_FALSE(HasKind(Move(s, "B3", 1100, 384, 90), "forced_back"));  // 16 mm
+  EXPECT_FALSE(HasKind(Move(s, "B3", 1100, 360, 90), "forced_back"));
+  EXPECT_TRUE(HasKind(Move(s, "B3", 1100, 360, 90, false, {{"forced_back", "qrs"}}), "forced_back"));
+}
+
+// QRS 93: the crew may shelter in a friendly unit within 2 BW: 80 mm yes, 81 mm no; if it is lost the
+// gun is lost too (counted for wing and army morale).
+TEST(TotskCrewShelter, WithinTwoBwAndLostTogether) {
+  Scene s = LoadScene(ScenePath("crew_shelter.yaml"));
+  json r = Analyze(s);
+  ASSERT_EQ(r["crew_shelter"].size(), 1u);
+  EXPECT_TRUE(r["crew_shelter"][0]["allowed"].get<bool>());
+  s.FindUnit("B1")->pose->x_mm = 620;  // 80 mm
+  EXPECT_TRUE(Analyze(s)["crew_shelter"][0]["allowed"].get<bool>());
+  s.FindUnit("B1")->pose->x_mm = 621;  // 81 mm
+  EXPECT_FALSE(Analyze(s)["crew_shelter"][0]["allowed"].get<bool>());
+  Declare(&s, "B1", "lost", true);
+  r = Analyze(s);
+  EXPECT_TRUE(r["crew_shelter"][0]["gun_lost"].get<bool>());
+  const json army = Entry(r["army_morale"], "side", "blue");
+  EXPECT_EQ(army["lost"], 2) << army.dump();  // B1 and the gun
+}
+
+}  // namespace
+}  // namespace vedette
