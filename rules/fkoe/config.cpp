@@ -74,6 +74,8 @@ FkoeConfig LoadFkoeConfig(const std::string& path, const std::map<std::string, s
   c.support_max_heading_difference_deg =
       number(need(root, "support_max_heading_difference_deg"), "support_max_heading_difference_deg");
   c.contact_mm = number(need(need(root, "tolerances"), "contact_mm"), "tolerances.contact_mm");
+  c.placement_in = number(need(need(root, "tolerances"), "placement_in"), "tolerances.placement_in");
+  c.turn_deg = number(need(need(root, "tolerances"), "turn_deg"), "tolerances.turn_deg");
   const YAML::Node def = need(root, "defended_places");
   auto kinds = [&](const char* key) {
     std::set<std::string> out;

@@ -26,6 +26,8 @@ struct FkoeConfig {
   double support_distance_in = 1.0;          // in
   double support_max_heading_difference_deg = 45.0;  // deg
   double contact_mm = 2.0;                   // mm
+  double placement_in = 0.25;                // in: slack on a recoil and withdrawal distance
+  double turn_deg = 10.0;                    // deg: slack on "facing away" (a 180-degree turn)
   // Places a unit defends (seed 13, 60, 62): terrain types by role; a unit is "at" a piece within at_mm.
   std::set<std::string> strong_point_terrain;  // CV +1 (a Strong Point)
   std::set<std::string> village_terrain;       // CV +1, morale +2

@@ -45,6 +45,9 @@ struct Mods {
   }
 };
 
+const std::vector<std::string> kDeclarationKeys = {"disorder", "general_attached", "target", "uphill", "holds",
+                                                   "break_off", "forced_march", "recoil", "withdraw_in"};
+
 class FkoeRuleset : public Ruleset {
  public:
   explicit FkoeRuleset(const RulesetOptions& options)
@@ -77,7 +80,7 @@ class FkoeRuleset : public Ruleset {
     std::vector<geom::Polygon> bad;
     for (const Terrain& t : scene.terrain)
       if (c.bad_going_terrain.count(t.type)) bad.push_back(t.polygon);
-    CheckDeclarationKeys(scene, "fkoe", {"disorder", "general_attached", "target", "uphill", "holds", "break_off", "forced_march"});
+    CheckDeclarationKeys(scene, "fkoe", kDeclarationKeys);
     // Seed 42-48: the turn of an activated command, and where each finding below belongs in it.
     text << "  turn of the activated command (seed 44-48):";
     for (size_t i = 0; i < c.turn_sequence.size(); ++i) text << (i ? ";" : "") << " " << i + 1 << " " << c.turn_sequence[i];
@@ -491,6 +494,78 @@ class FkoeRuleset : public Ruleset {
     return f;
   }
 
+  // Seed 53, 73-75: a unit that failed its morale test with 2 Disorder Markers (declared `recoil: true`)
+  // recoils one base depth, then withdraws 1D6" (mounted 2D6"; `withdraw_in: N` the roll, when known) and
+  // ends the turn facing away from the enemy. The sheet has no movement table: other moves are not judged.
+  MoveCheck CheckMove(const Scene& scene, const MoveRequest& move) const override {
+    MoveCheck m;
+    const Unit* u = scene.FindUnit(move.unit);
+    if (!u || !u->pose || !scene.declarations.Flag(u->id, "recoil")) return m;  // not judged
+    CheckDeclarationKeys(scene, "fkoe", kDeclarationKeys);
+    fkoe::FkoeConfig c = config_;
+    std::map<std::string, std::string> scene_settings;
+    for (const auto& [k, d] : scene.declarations.settings)
+      scene_settings[k] = d.value.is_string() ? d.value.get<std::string>() : d.value.dump();
+    fkoe::ApplySettings(scene_settings, &c);
+    fkoe::ApplySettings(options_.settings, &c);
+    m.supported = true;
+    m.kinds = {"recoil_and_withdrawal"};
+    Unit moved = *u;
+    moved.pose = move.to;
+    const geom::Base from = Footprint(*u), to = Footprint(moved);
+    const double turn = std::abs(geom::NormalizeDeg(to.heading_deg - from.heading_deg));
+    const geom::Vec2 delta = to.centre_mm - from.centre_mm;
+    const double dist = delta.norm();
+    const double back = dist > 1e-6 ? delta.normalized().dot(-geom::Forward(from)) : 1.0;
+    const double inch = c.mm_per_unit, slack = c.placement_in * inch, recoil = from.depth_mm;
+    const bool mounted = u->type == UnitType::kCavalry;
+    const int dice = mounted ? c.mounted_withdraw_dice : c.withdraw_dice;
+    double lo = recoil + dice * inch, hi = recoil + 6.0 * dice * inch;
+    std::string what = std::to_string(dice) + "D6\" withdrawal (seed 74)";
+    if (const Declared* w = scene.declarations.Find(u->id, "withdraw_in")) {
+      if (!w->value.is_number() || w->value.get<double>() < 0)
+        throw InputError(scene.source, w->line, "declarations for " + u->id + ": withdraw_in must be a distance in inches >= 0");
+      lo = hi = recoil + w->value.get<double>() * inch;
+      what = "withdrawal of " + Num(w->value.get<double>()) + " in rolled";
+    } else if (c.withdrawal == "full_move") {
+      auto mv = u->stats.find("move_in");
+      if (mv == u->stats.end()) {
+        lo = 0.0;
+        hi = 1e12;
+        what = "full move withdrawal (seed 53; no stats move_in: the distance is not judged)";
+      } else {
+        lo = hi = recoil + mv->second * inch;
+        what = "full move withdrawal of " + Num(mv->second) + " in (seed 53)";
+      }
+    }
+    auto text_in = [&](double mm) { return Num(Round2(mm / inch)) + " in (" + Num(Round2(mm)) + " mm)"; };
+    if (turn < 180.0 - c.turn_deg) {
+      m.legal = false;
+      m.illegal_reason = "a recoiling unit ends the turn facing away from the enemy (seed 75): it turned " +
+                         std::to_string(std::lround(turn)) + " degrees";
+    } else if (dist > slack && back < std::cos(geom::DegToRad(c.turn_deg))) {
+      m.legal = false;
+      m.illegal_reason = "a recoil goes straight back, away from the enemy (seed 73)";
+    } else if (dist < lo - slack || dist > hi + slack) {
+      m.legal = false;
+      m.illegal_reason = "it moved " + text_in(dist) + ": a recoil of one base depth (" + text_in(recoil) + ") and a " + what +
+                         " is " + (lo == hi ? text_in(lo) : text_in(lo) + " to " + text_in(hi)) + ", within " + text_in(slack);
+    }
+    m.report = {{"ruleset", "fkoe"},
+                {"unit", u->id},
+                {"legal", m.legal},
+                {"illegal_reason", m.legal ? json(nullptr) : json(m.illegal_reason)},
+                {"kinds", m.kinds},
+                {"tests", json::array()},
+                {"distance_mm", Round2(dist)},
+                {"distance_in", Round2(dist / inch)},
+                {"recoil_mm", Round2(recoil)},
+                {"allowed_mm", {{"min", Round2(lo)}, {"max", hi > 1e11 ? json(nullptr) : json(Round2(hi))}}}};
+    m.text = "For King or Empress move of " + u->id + ": " + (m.legal ? "legal" : "ILLEGAL: " + m.illegal_reason) +
+             "\n  kind: recoil one base depth, then withdraw, facing away (seed 53, 73-75); moved " + text_in(dist) + "\n";
+    return m;
+  }
+
   std::vector<PairRule> PairRules(const Scene& scene, const std::string& from, const std::string& to) const override {
     const Unit* a = scene.FindUnit(from);
     const Unit* b = scene.FindUnit(to);
@@ -540,6 +615,11 @@ class FkoeRuleset : public Ruleset {
 
  private:
   static std::string Signed(int v) { return (v >= 0 ? "+" : "") + std::to_string(v); }
+  static std::string Num(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+  }
   // "+2 In Melee, for each friendly unit in contact with an enemy's Flank or Rear (B2), -2 ... ; total +0"
   static std::string Explain(const Mods& m) {
     if (m.modifiers.empty()) return "no modifier";

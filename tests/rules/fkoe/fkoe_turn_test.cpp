@@ -150,3 +150,38 @@ TEST(FkoeSample, TurnSequenceAndTheSampleTable) {
 
 }  // namespace
 }  // namespace vedette
+
+namespace vedette {
+namespace {
+
+MoveCheck Recoil(const Scene& s, const std::string& unit, double x, double y, double h) {
+  MoveRequest m;
+  m.unit = unit;
+  m.to = {x, y, h};
+  return MakeRuleset("fkoe")->CheckMove(s, m);
+}
+
+// `check-move --ruleset fkoe` judges a declared recoil: one base depth plus 1D6" (mounted 2D6"), or the
+// declared roll, facing away; 0.25 in of hand-placement slack on each side.
+TEST(FkoeRecoilMove, DistanceAndFacing) {
+  const Scene s = LoadScene(ScenePath("recoil.yaml"));
+  const MoveCheck ok = Recoil(s, "U", 300, 500, 270);  // 100 mm back
+  ASSERT_TRUE(ok.supported);
+  EXPECT_TRUE(ok.legal) << ok.text;
+  EXPECT_TRUE(Recoil(s, "U", 300, 540, 270).legal);    // 60 mm >= 65.4 - 6.35
+  EXPECT_FALSE(Recoil(s, "U", 300, 542, 270).legal);   // 58 mm
+  EXPECT_TRUE(Recoil(s, "U", 300, 402, 270).legal);    // 198 mm <= 192.4 + 6.35
+  EXPECT_FALSE(Recoil(s, "U", 300, 400, 270).legal);   // 200 mm
+  const MoveCheck facing = Recoil(s, "U", 300, 500, 90);
+  EXPECT_FALSE(facing.legal);
+  EXPECT_NE(facing.illegal_reason.find("facing away"), std::string::npos) << facing.illegal_reason;
+  EXPECT_TRUE(Recoil(s, "C", 700, 600 - 340, 270).legal);   // mounted: up to 344.8 mm
+  EXPECT_FALSE(Recoil(s, "C", 700, 600 - 352, 270).legal);
+  EXPECT_FALSE(Recoil(s, "C", 700, 600 - 84, 270).legal);   // below 90.8 - 6.35
+  EXPECT_TRUE(Recoil(s, "K", 1100, 600 - 116.2, 270).legal);  // the declared 3 in
+  EXPECT_FALSE(Recoil(s, "K", 1100, 600 - 124, 270).legal);
+  EXPECT_FALSE(Recoil(s, "S", 1500, 500, 270).supported) << "only a declared recoil is judged";
+}
+
+}  // namespace
+}  // namespace vedette
