@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -123,20 +124,77 @@ AfterCombatFindings AnalyzeAfterCombat(const TotskData& d, const TotskSettings& 
            << Num(a.crew_shelter_bw) << " BW): " << why << "\n";
   }
 
+  // Step 0b: how many morale fails each unit can lose (FAQ "Number of morale fails"; FAQ 324 "If the unit
+  // fails its morale test (result of 4 to 7) and lose its last morale fail, the unit is destroyed").
+  out.report["morale_fails"] = nlohmann::json::array();
+  for (const Unit& u : scene.units) {
+    if (IsGeneral(u)) continue;
+    const Declared* lost_d = scene.declarations.Find(u.id, "fails_lost");
+    int lost_fails = 0;
+    if (lost_d) {
+      const double v = lost_d->value.is_number() ? lost_d->value.get<double>() : -1.0;
+      if (v < 0 || v != std::floor(v) || v > 100)
+        throw InputError(scene.source, lost_d->line, "declarations: " + u.id + ".fails_lost must be a whole number >= 0");
+      lost_fails = static_cast<int>(v);
+    }
+    std::optional<int> base;
+    std::string source;
+    if (auto st = u.stats.find("morale_fails"); st != u.stats.end()) {
+      base = static_cast<int>(std::lround(st->second));
+      source = "stats";
+    } else if (auto b = a.morale_fails_base.find(std::string(ToString(u.type))); b != a.morale_fails_base.end()) {
+      base = b->second;
+      source = "FAQ";
+    }
+    std::vector<Modifier> mods;
+    for (const auto& [tag, v] : a.morale_fails_tags)
+      if (u.HasTag(tag)) mods.push_back({tag, v, {}});
+    if (!base && !lost_d) continue;
+    nlohmann::json j = {{"unit", u.id}, {"fails_lost", lost_fails}};
+    if (!base) {
+      j["fails"] = nullptr;
+      j["why"] = "the sheets give no number of morale fails for " + std::string(ToString(u.type)) + " (stats: morale_fails)";
+      out.report["morale_fails"].push_back(j);
+      text << "  " << u.id << " has lost " << lost_fails << " morale fail" << (lost_fails == 1 ? "" : "s") << "; "
+           << j["why"].get<std::string>() << "\n";
+      continue;
+    }
+    int fails = *base;
+    for (const Modifier& m : mods) fails += m.value;
+    fails = std::max(fails, 1);
+    j["fails"] = fails;
+    j["base"] = *base;
+    j["source"] = source;
+    j["modifiers"] = ModsJson(mods);
+    j["left"] = std::max(0, fails - lost_fails);
+    out.report["morale_fails"].push_back(j);
+    if (lost_d) {
+      std::string why = (source == "FAQ" ? std::string(ToString(u.type)) + " " : "its stats: ") + std::to_string(*base);
+      for (const Modifier& m : mods) why += " " + Signed(m.value) + " " + m.rule;
+      text << "  " << u.id << " can lose " << fails << " morale fail" << (fails == 1 ? "" : "s") << " (" << why
+           << ", FAQ \"Number of morale fails\") and has lost " << lost_fails
+           << (lost_fails + 1 >= fails ? ": losing another destroys it (FAQ 324)" : "") << "\n";
+    }
+  }
+
   // Step 1: pursuit (QRS 97; QRS 10 "Active player Pursuit"). A unit may pursue when an enemy it touches
   // routs (declared routed) or, being cavalry that failed its test, must break off (QRS 95).
+  // The units that flee first (a handful), then who touches them.
+  std::vector<const Unit*> breaking;
+  for (const Unit& e : scene.units)
+    if (e.pose && !IsGeneral(e) &&
+        (scene.declarations.Routed(e.id) || (e.type == UnitType::kCavalry && scene.declarations.Flag(e.id, "failed_morale"))))
+      breaking.push_back(&e);
   for (const Unit& p : scene.units) {
-    if (!p.pose || IsGeneral(p) || scene.declarations.Routed(p.id)) continue;
+    if (breaking.empty()) break;
+    if (!p.pose || IsGeneral(p)) continue;
     if (!active.empty() && p.side != active) continue;
     if (s.pursuit != "qrs" && p.type != UnitType::kCavalry) continue;
+    if (scene.declarations.Routed(p.id)) continue;
     const geom::Base pfp = Footprint(p);
     std::vector<std::string> fleeing;
-    for (const Unit& e : scene.units) {
-      if (!e.pose || e.side == p.side || IsGeneral(e)) continue;
-      const bool breaks = scene.declarations.Routed(e.id) ||
-                          (e.type == UnitType::kCavalry && scene.declarations.Flag(e.id, "failed_morale"));
-      if (breaks && geom::FindContact(pfp, Footprint(e), tol.contact_mm).in_contact) fleeing.push_back(e.id);
-    }
+    for (const Unit* e : breaking)
+      if (e->side != p.side && geom::FindContact(pfp, Footprint(*e), tol.contact_mm).in_contact) fleeing.push_back(e->id);
     if (fleeing.empty()) continue;
     std::vector<Modifier> mods;
     auto add = [&](const char* key, std::vector<std::string> by = {}) {

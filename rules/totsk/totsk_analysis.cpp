@@ -275,7 +275,7 @@ void Analyzer::Validate() const {
   // firing and limbered are what the live window's state menu declares under any ruleset.
   static const std::vector<std::string> kKeys = {"failed_morale", "moved", "bonus_move", "pursued", "pivoted", "target",
                                                  "general_attached", "passed_morale", "broke_off", "pursuit_bw", "wing",
-                                                 "lost", "crew_with", "state", "routed", "firing", "limbered"};
+                                                 "lost", "crew_with", "fails_lost", "state", "routed", "firing", "limbered"};
   for (const auto& [unit, values] : scene_.declarations.units) {
     for (const auto& [key, declared] : values) {
       if (std::find(kKeys.begin(), kKeys.end(), key) != kKeys.end()) continue;

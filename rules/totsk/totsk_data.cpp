@@ -217,6 +217,17 @@ TotskData ParseTotskData(const std::string& text, const std::string& source_name
   };
   d.after.pursuit_modifiers = mods("modifiers", {"raw", "british", "general_near", "wavering"});
   d.after.pursuit_distance_modifiers = mods("distance_modifiers", {"british", "trained", "elite"});
+  const YAML::Node mf = r.RequireMap(root, "morale_fails", "ruleset");
+  for (auto it = mf.begin(); it != mf.end(); ++it) {
+    const std::string k = it->first.as<std::string>();
+    if (k == "tags") {
+      if (!it->second.IsMap()) r.Fail(it->second, "morale_fails.tags must be a mapping");
+      for (auto t = it->second.begin(); t != it->second.end(); ++t)
+        d.after.morale_fails_tags[t->first.as<std::string>()] = static_cast<int>(r.Number(t->second, "morale_fails.tags"));
+    } else {
+      d.after.morale_fails_base[k] = static_cast<int>(r.Number(it->second, "morale_fails." + k));
+    }
+  }
   d.after.pull_back_bw = r.NonNegativeField(r.RequireMap(root, "light_pull_back", "ruleset"), "distance_bw", "light_pull_back");
   d.after.bonus_general_bw = r.NonNegativeField(r.RequireMap(root, "bonus_moves", "ruleset"), "general_bw", "bonus_moves");
   const YAML::Node wm = r.RequireMap(root, "wing_army_morale", "ruleset");

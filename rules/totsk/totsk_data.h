@@ -67,6 +67,8 @@ struct AfterCombat {
   double pursuit_general_bw = 1.0;           // QRS 97: "-1 General within 1BW"
   std::map<std::string, MoraleModifierSpec> pursuit_modifiers;           // raw, british, general_near, wavering
   std::map<std::string, MoraleModifierSpec> pursuit_distance_modifiers;  // british, trained, elite
+  std::map<std::string, int> morale_fails_base;  // FAQ 133-142: by unit type (infantry 3)
+  std::map<std::string, int> morale_fails_tags;  // FAQ 133-142: large +1, determined +1, tiny -1, wavering -1
   double pull_back_bw = 1.0;                 // QRS 99
   double bonus_general_bw = 6.0;             // QRS 103
   double army_lost_share = 0.5;              // QRS 105: "lost half of its units"

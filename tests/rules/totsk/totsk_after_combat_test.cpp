@@ -319,3 +319,28 @@ TEST(TotskCrewShelter, WithinTwoBwAndLostTogether) {
 
 }  // namespace
 }  // namespace vedette
+
+namespace vedette {
+namespace {
+
+using namespace totsk_test;
+
+// FAQ "Number of morale fails", the worked example: a large determined infantry unit 5, a tiny wavering
+// one 1; FAQ 324: losing the last fail destroys the unit.
+TEST(TotskMoraleFails, FaqLargeDeterminedFiveTinyWaveringOne) {
+  const Findings f = Totsk()->Analyze(LoadScene(ScenePath("morale_fails.yaml")));
+  const json& list = f.report["morale_fails"];
+  EXPECT_EQ(Entry(list, "unit", "B1")["fails"], 5);
+  EXPECT_EQ(Entry(list, "unit", "B2")["fails"], 1);
+  EXPECT_EQ(Entry(list, "unit", "B3")["fails"], 3);
+  EXPECT_EQ(Entry(list, "unit", "B3")["left"], 1);
+  EXPECT_TRUE(Entry(list, "unit", "B4").is_null()) << "no number for cavalry on the sheets";
+  EXPECT_EQ(Entry(list, "unit", "B5")["fails"], 3);
+  EXPECT_NE(f.text.find("B3 can lose 3 morale fails (infantry 3, FAQ \"Number of morale fails\") and has lost 2: losing another "
+                        "destroys it (FAQ 324)"),
+            std::string::npos)
+      << f.text;
+}
+
+}  // namespace
+}  // namespace vedette
