@@ -148,6 +148,11 @@ bool MoveJudge::Reaction(const geom::Base& from_fp, const geom::Base& to_fp, con
     (*extra)["overlaps"] = list;
   };
   auto finish_extra = [&]() {
+    std::string what = "moved " + bw_text(dist);
+    for (const char* k : {"break_off", "forced_back"})
+      if (extra->contains(k)) what = (*extra)[k].get<std::string>() + ": " + what;
+    if (extra->contains("supports_after")) what += ", now behind " + (*extra)["supports_after"].get<std::string>();
+    notes_.insert(notes_.begin(), what);
     (*extra)["distance_mm"] = std::round(dist * 10.0) / 10.0;
     (*extra)["distance_bw"] = std::round(dist / bw * 100.0) / 100.0;
     nlohmann::json t = nlohmann::json::array();
@@ -179,7 +184,7 @@ bool MoveJudge::Reaction(const geom::Base& from_fp, const geom::Base& to_fp, con
     (*extra)["rear_support_at_start"] = sj;
     const double retire = d_.after.break_off_retire_bw * bw;
     if (supports.empty()) {
-      (*extra)["break_off"] = "retire " + bw_text(retire) + " to the rear, facing away from the enemy";
+      (*extra)["break_off"] = "retire " + bw_text(retire) + " to the rear, facing away from the enemy (QRS 95)";
       if (!about_face) {
         Illegal("a cavalry break-off after a failed morale test ends facing away from the enemy (QRS 95): it turned " +
                 std::to_string(std::lround(aturn)) + " degrees");
@@ -192,7 +197,7 @@ bool MoveJudge::Reaction(const geom::Base& from_fp, const geom::Base& to_fp, con
       }
     } else {
       // Behind the supports, in the supporting position of a friend that stood behind it, facing the enemy.
-      (*extra)["break_off"] = "fall back through its rear supports and stop at supporting distance facing the enemy";
+      (*extra)["break_off"] = "fall back through its rear supports and stop at supporting distance facing the enemy (QRS 95)";
       const double reach = d_.rear_support_cavalry_bw * bw;
       std::string behind_of;
       for (const Unit& o : scene_.units) {
@@ -256,6 +261,7 @@ bool MoveJudge::Reaction(const geom::Base& from_fp, const geom::Base& to_fp, con
     for (const Touch& t : touching)
       foot_or_guns = foot_or_guns || t.unit->type == UnitType::kInfantry || t.unit->type == UnitType::kArtillery;
     const double retire = d_.after.break_off_choose_bw * bw;
+    (*extra)["break_off"] = "may retire " + bw_text(retire) + " and about face after a passed morale test (QRS 95)";
     if (!foot_or_guns)
       Illegal("after a passed morale test cavalry may break off only from infantry or artillery (QRS 95)");
     else if (off < 180.0 - tol.turn_deg)
