@@ -86,10 +86,16 @@ AfterCombatFindings AnalyzeAfterCombat(const TotskData& d, const TotskSettings& 
   const std::string& active = scene.declarations.active_side;
   const Tolerances& tol = d.tolerances;
   const AfterCombat& a = d.after;
-  for (const Unit& u : scene.units) {
-    Lost(scene, u);  // validates `lost`
-    WingOf(scene, u);
+  // Each unit's loss and wing, read once (validating `lost` and `wing`).
+  std::vector<char> lost_of(scene.units.size());
+  std::vector<std::string> wing_of(scene.units.size());
+  for (size_t i = 0; i < scene.units.size(); ++i) {
+    lost_of[i] = Lost(scene, scene.units[i]);
+    wing_of[i] = WingOf(scene, scene.units[i]);
   }
+  auto index = [&](const Unit& u) { return static_cast<size_t>(&u - scene.units.data()); };
+  auto is_lost = [&](const Unit& u) { return lost_of[index(u)] != 0; };
+  auto wing = [&](const Unit& u) -> const std::string& { return wing_of[index(u)]; };
 
   // Step 0: artillery crews sheltering (QRS 93 "the crew join a friendly unit within 2 BW and shelter
   // within it ... The exact unit must be indicated and if that unit is lost then the gun is lost too").
@@ -111,7 +117,7 @@ AfterCombatFindings AnalyzeAfterCombat(const TotskData& d, const TotskSettings& 
         why = host->id + " is " + Num(std::round(gap / scene.BwFor(gun) * 100.0) / 100.0) + " BW away, beyond " +
               Num(a.crew_shelter_bw) + " BW";
     }
-    nlohmann::json j = {{"gun", gun.id}, {"with", host->id}, {"allowed", why.empty()}, {"gun_lost", Lost(scene, gun)}};
+    nlohmann::json j = {{"gun", gun.id}, {"with", host->id}, {"allowed", why.empty()}, {"gun_lost", is_lost(gun)}};
     if (gap >= 0) j["distance_bw"] = std::round(gap / scene.BwFor(gun) * 100.0) / 100.0;
     if (!why.empty()) j["why_not"] = why;
     out.report["crew_shelter"].push_back(j);
@@ -149,7 +155,9 @@ AfterCombatFindings AnalyzeAfterCombat(const TotskData& d, const TotskSettings& 
     std::vector<Modifier> mods;
     for (const auto& [tag, v] : a.morale_fails_tags)
       if (u.HasTag(tag)) mods.push_back({tag, v, {}});
-    if (!base && !lost_d) continue;
+    // Listed: units with something to say (a loss declared, a tag or a stat changing the number); every
+    // other infantry unit has the FAQ's 3.
+    if (!lost_d && mods.empty() && source != "stats") continue;
     nlohmann::json j = {{"unit", u.id}, {"fails_lost", lost_fails}};
     if (!base) {
       j["fails"] = nullptr;
@@ -192,9 +200,15 @@ AfterCombatFindings AnalyzeAfterCombat(const TotskData& d, const TotskSettings& 
     if (s.pursuit != "qrs" && p.type != UnitType::kCavalry) continue;
     if (scene.declarations.Routed(p.id)) continue;
     const geom::Base pfp = Footprint(p);
+    const double pr = std::hypot(pfp.width_mm, pfp.depth_mm) / 2.0;
     std::vector<std::string> fleeing;
-    for (const Unit* e : breaking)
-      if (e->side != p.side && geom::FindContact(pfp, Footprint(*e), tol.contact_mm).in_contact) fleeing.push_back(e->id);
+    for (const Unit* e : breaking) {
+      if (e->side == p.side) continue;
+      const geom::Base efp = Footprint(*e);
+      // Bounding circles apart by more than the contact slack: not touching.
+      if ((efp.centre_mm - pfp.centre_mm).norm() - pr - std::hypot(efp.width_mm, efp.depth_mm) / 2.0 > tol.contact_mm) continue;
+      if (geom::FindContact(pfp, efp, tol.contact_mm).in_contact) fleeing.push_back(e->id);
+    }
     if (fleeing.empty()) continue;
     std::vector<Modifier> mods;
     auto add = [&](const char* key, std::vector<std::string> by = {}) {
@@ -252,22 +266,36 @@ AfterCombatFindings AnalyzeAfterCombat(const TotskData& d, const TotskSettings& 
   {
     std::vector<const Unit*> generals;
     for (const Unit& g : scene.units)
-      if (g.pose && IsGeneral(g) && !Lost(scene, g)) generals.push_back(&g);
+      if (g.pose && IsGeneral(g) && !is_lost(g)) generals.push_back(&g);
     std::vector<std::vector<std::string>> reach(generals.size());
     std::map<std::string, std::vector<size_t>> can_use;  // unit id -> generals in reach (with a rating)
     std::vector<std::string> declared;
+    std::vector<geom::Base> gfp;
+    std::vector<double> gradius;
+    for (const Unit* g : generals) {
+      gfp.push_back(Footprint(*g));
+      gradius.push_back(std::hypot(gfp.back().width_mm, gfp.back().depth_mm) / 2.0);
+    }
     for (const Unit& u : scene.units) {
       if (!u.pose || IsGeneral(u)) continue;
-      const geom::Base ufp = Footprint(u);
+      if (scene.declarations.Flag(u.id, "bonus_move")) declared.push_back(u.id);
+      std::optional<geom::Base> ufp;
+      double uradius = 0.0;
       for (size_t gi = 0; gi < generals.size(); ++gi) {
         const Unit& g = *generals[gi];
         if (g.side != u.side) continue;
-        if (geom::BaseToBase(ufp, Footprint(g)).distance_mm <= a.bonus_general_bw * scene.BwFor(u) + tol.line_mm) {
+        if (!ufp) {
+          ufp = Footprint(u);
+          uradius = std::hypot(ufp->width_mm, ufp->depth_mm) / 2.0;
+        }
+        const double reach_mm = a.bonus_general_bw * scene.BwFor(u) + tol.line_mm;
+        // Bounding circles further apart than the reach: out of reach without the exact distance.
+        if ((ufp->centre_mm - gfp[gi].centre_mm).norm() - uradius - gradius[gi] > reach_mm) continue;
+        if (geom::BaseToBase(*ufp, gfp[gi]).distance_mm <= reach_mm) {
           reach[gi].push_back(u.id);
           if (Rating(g) > 0) can_use[u.id].push_back(gi);
         }
       }
-      if (scene.declarations.Flag(u.id, "bonus_move")) declared.push_back(u.id);
     }
     // Match declared bonus moves to points (Kuhn's augmenting paths over the generals' points).
     std::vector<size_t> slot_general;
@@ -335,13 +363,13 @@ AfterCombatFindings AnalyzeAfterCombat(const TotskData& d, const TotskSettings& 
     std::map<std::string, const Unit*> wing_cmd;
     for (const Unit& u : scene.units) {
       if (u.side != side) continue;
-      const std::string w = WingOf(scene, u);
+      const std::string& w = wing(u);
       if (IsGeneral(u)) {
         if (ArmyCommander(u) && !army_cmd) army_cmd = &u;
         else if (!w.empty() && !wing_cmd.count(w)) wing_cmd[w] = &u;
         continue;
       }
-      const bool l = Lost(scene, u);
+      const bool l = is_lost(u);
       ++units;
       lost += l;
       if (!w.empty()) {
@@ -353,7 +381,7 @@ AfterCombatFindings AnalyzeAfterCombat(const TotskData& d, const TotskSettings& 
     auto test = [&](const std::string& kind, const std::string& name, const Unit* cmd, const std::string& why,
                     const std::vector<std::string>& members) {
       std::vector<Modifier> mods;
-      if (cmd && Rating(*cmd) != 0 && !Lost(scene, *cmd)) mods.push_back({"commander's rating", Rating(*cmd), {cmd->id}});
+      if (cmd && Rating(*cmd) != 0 && !is_lost(*cmd)) mods.push_back({"commander's rating", Rating(*cmd), {cmd->id}});
       const int total = mods.empty() ? 0 : mods[0].value;
       const double p = ActionSuccess(total, a.army_need);
       RequiredTest t;
@@ -385,7 +413,7 @@ AfterCombatFindings AnalyzeAfterCombat(const TotskData& d, const TotskSettings& 
       if (tests) {
         std::vector<std::string> members;
         for (const Unit& u : scene.units)
-          if (u.side == side && !IsGeneral(u) && WingOf(scene, u) == w && !Lost(scene, u)) members.push_back(u.id);
+          if (u.side == side && !IsGeneral(u) && wing(u) == w && !is_lost(u)) members.push_back(u.id);
         j["p_pass"] = test("wing_morale", side + " wing " + w, wing_cmd.count(w) ? wing_cmd[w] : nullptr,
                            "lost " + std::to_string(n.second) + " of its " + std::to_string(n.first) + " units", members);
       }
@@ -401,7 +429,7 @@ AfterCombatFindings AnalyzeAfterCombat(const TotskData& d, const TotskSettings& 
     if (tests) {
       std::vector<std::string> members;
       for (const Unit& u : scene.units)
-        if (u.side == side && !IsGeneral(u) && !Lost(scene, u)) members.push_back(u.id);
+        if (u.side == side && !IsGeneral(u) && !is_lost(u)) members.push_back(u.id);
       const std::string why = "lost " + std::to_string(l) + " of its " + std::to_string(n) + (by_wings ? " wings" : " units") +
                               (by_wings ? " (FAQ \"ARMY MORALE TEST\"; --set army_morale=qrs counts units)"
                                         : s.army_morale != "qrs" ? " (no wings declared)" : " (QRS 105)");
