@@ -118,6 +118,10 @@ TotskData ParseTotskData(const std::string& text, const std::string& source_name
   const YAML::Node ge = r.RequireMap(root, "generals", "ruleset");
   d.general_reroll_bw = r.NonNegativeField(ge, "reroll_bw", "generals");
   d.general_killed_on_natural = r.IntegerField(ge, "killed_on_natural", "generals");
+  const YAML::Node rk = r.Require(ge, "reroll_killed_on_natural", "generals");
+  if (!rk.IsSequence()) r.Fail(rk, "generals.reroll_killed_on_natural must be a list of 2D6 totals");
+  d.general_reroll_killed_on_natural.clear();
+  for (const auto& v : rk) d.general_reroll_killed_on_natural.push_back(static_cast<int>(r.Number(v, "generals.reroll_killed_on_natural")));
 
   // Step 3: action tests.
   const YAML::Node at = r.RequireMap(root, "action_test", "ruleset");

@@ -93,6 +93,7 @@ struct TotskData {
   double artillery_close_bw = 1.0, artillery_far_bw = 6.0;
   double general_reroll_bw = 2.0;
   int general_killed_on_natural = 4;
+  std::vector<int> general_reroll_killed_on_natural = {2, 3};  // FAQ 324
   std::map<std::string, int> action_need;        // difficulty -> modified score needed on 1D6
   std::map<std::string, int> action_modifiers;   // name -> value
   std::map<std::string, MoveTest> move_tests;    // action -> test

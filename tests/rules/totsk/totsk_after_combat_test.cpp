@@ -344,3 +344,27 @@ TEST(TotskMoraleFails, FaqLargeDeterminedFiveTinyWaveringOne) {
 
 }  // namespace
 }  // namespace vedette
+
+namespace vedette {
+namespace {
+
+using namespace totsk_test;
+
+// QRS 101 and FAQ 324, exact over 2D6: an attached general dies on an unmodified 4 (3/36); one who
+// re-rolls dies on a natural 2 or 3, or when the re-roll routs (B1 at -2: a modified 3 or less is a
+// natural 5 or less: 10/36; B2 at 0: 3/36).
+TEST(TotskGeneralRisk, AttachedAndReroll) {
+  const Findings f = Totsk()->Analyze(LoadScene(ScenePath("general_risk.yaml")));
+  const json b1 = UnitOf(f.report, "B1");
+  ASSERT_TRUE(b1["morale"]["tests"].get<bool>()) << f.text;
+  ASSERT_EQ(b1["morale"]["total"], -2) << ModifierList(b1);
+  EXPECT_NEAR(b1["morale"]["general_attached_p_killed"].get<double>(), 3.0 / 36.0, 1e-12);
+  EXPECT_NEAR(b1["morale"]["reroll_p_general_killed"].get<double>(), 10.0 / 36.0, 1e-12);
+  const json b2 = UnitOf(f.report, "B2");
+  EXPECT_FALSE(b2["morale"].contains("general_attached_p_killed"));
+  EXPECT_NEAR(b2["morale"]["reroll_p_general_killed"].get<double>(), 3.0 / 36.0, 1e-12);
+  EXPECT_NE(f.text.find("G1 (attached) is killed on an unmodified 4: 8% (QRS 101)"), std::string::npos) << f.text;
+}
+
+}  // namespace
+}  // namespace vedette
