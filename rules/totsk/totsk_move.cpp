@@ -254,6 +254,35 @@ bool MoveJudge::Reaction(const geom::Base& from_fp, const geom::Base& to_fp, con
     return finish_extra();
   }
 
+  // FAQ 316 "If a limbered artillery is contacted by the pursuing unit, it makes a break off of one full
+  // move. If the pursuer is still in contact after that or if the break off is blocked by impassable
+  // terrain, the artillery is destroyed"; QRS movement table "Artillery Breakoff 10BW 5BW". Limbered guns
+  // touching an enemy that move out of contact: up to one break-off move, the rough rate when the move
+  // crosses bad going. No action test.
+  if (U.type == UnitType::kArtillery && Limbered(U) && !touching.empty()) {
+    bool still = false;
+    for (const Touch& t : touching) still = still || geom::FindContact(to_fp, Footprint(*t.unit), tol.contact_mm).in_contact;
+    if (!still && dist > tol.distance_mm) {
+      kinds_.push_back("artillery_break_off");
+      const MoveRate& rate = d_.movement.at("artillery").at("breakoff");
+      bool rough = false;
+      for (const Terrain& tr : scene_.terrain) {
+        const TerrainKind* k = FindTerrainKind(tr.type);
+        if (!k || !k->bad_going || tr.polygon.size() < 3) continue;
+        for (const geom::Polygon& piece : geom::SweptBetween(from_fp, to_fp))
+          if (geom::Area(geom::ClipConvex(geom::MakeCcw(tr.polygon), piece)) > 1.0) rough = true;
+      }
+      const double allowed = (rough ? rate.rough_bw.value_or(0.0) : rate.open_bw) * bw;
+      (*extra)["break_off"] = "limbered artillery contacted breaks off up to one full move, " + bw_text(allowed) +
+                              (rough ? " in rough ground" : "") + " (FAQ 316; movement table \"Breakoff\")";
+      if (dist > allowed + tol.distance_mm)
+        Illegal("a limbered gun's break-off is one full move, " + bw_text(allowed) + (rough ? " in rough ground" : "") +
+                " (FAQ 316): it moved " + bw_text(dist));
+      notes_.push_back("if the pursuer is still in contact after the break-off, or impassable ground blocks it, the gun is destroyed (FAQ 316)");
+      return finish_extra();
+    }
+  }
+
   // QRS 95: cavalry that passed its test in contact with infantry or artillery may retire 2 BW and about face.
   if (cavalry && !touching.empty() && scene_.declarations.Flag(U.id, "passed_morale") && about_face && rearward) {
     kinds_.push_back("break_off_choice");

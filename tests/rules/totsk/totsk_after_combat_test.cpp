@@ -368,3 +368,25 @@ TEST(TotskGeneralRisk, AttachedAndReroll) {
 
 }  // namespace
 }  // namespace vedette
+
+namespace vedette {
+namespace {
+
+using namespace totsk_test;
+
+// FAQ 316 and the movement table: a contacted limbered gun breaks off up to 10 BW (400 mm) in the open,
+// 5 BW (200 mm) when the move crosses bad going; 1 mm of slack.
+TEST(TotskArtilleryBreakOff, OneFullBreakOffMove) {
+  Scene s = LoadScene(ScenePath("artillery_break_off.yaml"));
+  const MoveCheck ok = Move(s, "RA", 500, 400, 270);
+  EXPECT_TRUE(ok.legal) << ok.text;
+  EXPECT_TRUE(HasKind(ok, "artillery_break_off"));
+  EXPECT_TRUE(ok.tests.empty());
+  EXPECT_FALSE(Move(s, "RA", 500, 398, 270).legal);  // 402 mm
+  s.terrain.push_back({"M", "marsh", {{450, 650}, {550, 650}, {550, 700}, {450, 700}}, 0.0, 0});
+  EXPECT_TRUE(Move(s, "RA", 500, 600, 270).legal);   // 200 mm through the marsh
+  EXPECT_FALSE(Move(s, "RA", 500, 598, 270).legal);  // 202 mm
+}
+
+}  // namespace
+}  // namespace vedette
