@@ -131,9 +131,15 @@ bool MoveJudge::Reaction(const geom::Base& from_fp, const geom::Base& to_fp, con
     geom::Contact contact;  // edge_a: this unit's edge, edge_b: the enemy's
   };
   std::vector<Touch> touching;
+  const double from_radius = std::hypot(from_fp.width_mm, from_fp.depth_mm) / 2.0;
   for (const Unit& o : scene_.units) {
     if (&o == u_ || !o.pose || IsGeneral(o) || o.side == U.side) continue;
-    const geom::Contact c = geom::FindContact(from_fp, Footprint(o), tol.contact_mm);
+    const geom::Base ofp = Footprint(o);
+    // Bounding circles apart by more than the contact slack: not touching (no exact test).
+    if ((ofp.centre_mm - from_fp.centre_mm).norm() - from_radius - std::hypot(ofp.width_mm, ofp.depth_mm) / 2.0 >
+        tol.contact_mm + 1.0)
+      continue;
+    const geom::Contact c = geom::FindContact(from_fp, ofp, tol.contact_mm);
     if (c.in_contact) touching.push_back({&o, c});
   }
   // No reaction may end on top of another base.
