@@ -92,6 +92,9 @@ AfterCombatFindings AnalyzeAfterCombat(const TotskData& d, const TotskSettings& 
   for (size_t i = 0; i < scene.units.size(); ++i) {
     lost_of[i] = Lost(scene, scene.units[i]);
     wing_of[i] = WingOf(scene, scene.units[i]);
+    if (const Declared* p = scene.declarations.Find(scene.units[i].id, "pursuit_bw"))
+      if (!p->value.is_number() || !(p->value.get<double>() >= 0))
+        throw InputError(scene.source, p->line, "declarations: " + scene.units[i].id + ".pursuit_bw must be a distance in BW >= 0");
   }
   auto index = [&](const Unit& u) { return static_cast<size_t>(&u - scene.units.data()); };
   auto is_lost = [&](const Unit& u) { return lost_of[index(u)] != 0; };

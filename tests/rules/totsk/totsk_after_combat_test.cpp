@@ -270,6 +270,17 @@ TEST(TotskWingArmyMorale, BadDeclarationsAreRefused) {
   Scene s = LoadScene(ScenePath("wing_army.yaml"));
   Declare(&s, "B7", "lost", "yes");
   EXPECT_THROW(Analyze(s), InputError);
+  s.declarations.units["B7"].erase("lost");
+  Declare(&s, "B7", "wing", 3);
+  EXPECT_THROW(Analyze(s), InputError);
+  s.declarations.units["B7"]["wing"] = Declared{"right", 0};
+  Declare(&s, "B7", "pursuit_bw", "far");
+  EXPECT_THROW(Analyze(s), InputError);
+  s.declarations.units["B7"].erase("pursuit_bw");
+  Declare(&s, "B7", "wavering", true);  // a tag under TotSK, not a declaration
+  EXPECT_THROW(Analyze(s), InputError);
+  s.declarations.units["B7"].erase("wavering");
+  EXPECT_NO_THROW(Analyze(s));
 }
 
 }  // namespace
