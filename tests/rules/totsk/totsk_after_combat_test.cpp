@@ -401,3 +401,30 @@ TEST(TotskArtilleryBreakOff, OneFullBreakOffMove) {
 
 }  // namespace
 }  // namespace vedette
+
+namespace vedette {
+namespace {
+
+using namespace totsk_test;
+
+// The shipped sample assets/scenes/sample_totsk_after_combat.yaml (its header gives the commands).
+TEST(TotskAfterCombatSample, TheSampleSaysWhatItsHeaderSays) {
+  const Scene s = LoadScene(AssetsDir() + "/scenes/sample_totsk_after_combat.yaml");
+  const Findings f = Totsk()->Analyze(s);
+  ASSERT_EQ(f.report["pursuit"].size(), 2u) << f.text;
+  EXPECT_EQ(Entry(f.report["pursuit"], "unit", "R1")["after"], json::array({"B1"}));
+  EXPECT_NEAR(Entry(f.report["pursuit"], "unit", "R1")["p_pursue"].get<double>(), 2.0 / 6.0, 1e-12);
+  EXPECT_NEAR(Entry(f.report["pursuit"], "unit", "R2")["p_pursue"].get<double>(), 1.0 / 6.0, 1e-12);
+  const json left = Entry(f.report["wing_morale"], "wing", "left");
+  EXPECT_TRUE(left["tests"].get<bool>());
+  EXPECT_DOUBLE_EQ(left["p_pass"].get<double>(), 0.5);
+  EXPECT_FALSE(Entry(f.report["army_morale"], "side", "blue")["tests"].get<bool>());
+  EXPECT_TRUE(HasKind(Move(s, "B1", 400, 170, 270), "break_off"));
+  EXPECT_TRUE(Move(s, "B1", 400, 170, 270).legal);
+  const MoveCheck pull = Move(s, "B6", 900, 370, 90);
+  EXPECT_TRUE(pull.legal) << pull.text;
+  EXPECT_TRUE(HasKind(pull, "pull_back"));
+}
+
+}  // namespace
+}  // namespace vedette
