@@ -9,6 +9,7 @@
 #include "rules/input_error.h"
 #include "rules/ruleset.h"
 #include "rules/scene/scene_io.h"
+#include "tests/app/run_command.h"
 
 namespace vedette {
 namespace {
@@ -181,6 +182,27 @@ TEST(FkoeRecoilMove, DistanceAndFacing) {
   EXPECT_TRUE(Recoil(s, "K", 1100, 600 - 116.2, 270).legal);  // the declared 3 in
   EXPECT_FALSE(Recoil(s, "K", 1100, 600 - 124, 270).legal);
   EXPECT_FALSE(Recoil(s, "S", 1500, 500, 270).supported) << "only a declared recoil is judged";
+}
+
+}  // namespace
+}  // namespace vedette
+
+
+namespace vedette {
+namespace {
+
+// Through the binary: a recoil judged (exit 0 legal, 1 illegal), an undeclared move not judged (exit 2),
+// and the new settings' bad values refused (exit 2).
+TEST(FkoeCli, RecoilMoveAndSettings) {
+  const std::string scene = ScenePath("recoil.yaml");
+  const auto ok = testing::RunVedette("check-move " + scene + " --ruleset fkoe --unit U --to 300,500,270");
+  EXPECT_EQ(ok.status, 0) << ok.out << ok.err;
+  EXPECT_NE(ok.out.find("recoil one base depth, then withdraw"), std::string::npos) << ok.out;
+  EXPECT_EQ(testing::RunVedette("check-move " + scene + " --ruleset fkoe --unit U --to 300,400,270").status, 1);
+  EXPECT_EQ(testing::RunVedette("check-move " + scene + " --ruleset fkoe --unit S --to 1500,500,270").status, 2);
+  for (const char* bad : {"step4_markers=all", "frontal_contact=side", "withdrawal=run"})
+    EXPECT_EQ(testing::RunVedette("analyze " + scene + " --ruleset fkoe --set " + bad).status, 2) << bad;
+  EXPECT_EQ(testing::RunVedette("analyze " + scene + " --ruleset fkoe --set withdrawal=full_move").status, 0);
 }
 
 }  // namespace
