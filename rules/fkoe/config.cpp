@@ -59,12 +59,23 @@ FkoeConfig LoadFkoeConfig(const std::string& path, const std::map<std::string, s
                         "overlapping", "two_disorder", "at_light_infantry", "bad_going", "defending_place"})
     if (!c.combat_value.count(k)) throw InputError(path, 0, std::string("combat_value: missing '") + k + "'");
   for (const char* k : {"general_attached", "uphill", "cinc_in_range", "per_disorder", "fired_flank_rear", "melee_flank_rear",
-                        "defending_village_works", "stream_bank", "artillery_short_range"})
+                        "defending_village_works", "stream_bank", "artillery_short_range", "cinc_attached", "break_off",
+                        "forced_march"})
     if (!c.morale.count(k)) throw InputError(path, 0, std::string("morale: missing '") + k + "'");
+  c.extra_disorder = table(need(root, "extra_disorder"), "extra_disorder");
+  for (const char* k : {"mounted_bad_going", "heavy_cavalry_frontal", "light_cavalry_frontal", "muskets_heavy_cavalry",
+                        "foot_frontal_artillery", "light_infantry_mounted", "artillery_contact", "flank_rear"})
+    if (!c.extra_disorder.count(k)) throw InputError(path, 0, std::string("extra_disorder: missing '") + k + "'");
+  const YAML::Node rc = need(root, "recoil");
+  c.withdraw_dice = static_cast<int>(number(need(rc, "withdraw_dice"), "recoil.withdraw_dice"));
+  c.mounted_withdraw_dice = static_cast<int>(number(need(rc, "mounted_withdraw_dice"), "recoil.mounted_withdraw_dice"));
+  for (const auto& step : need(root, "turn_sequence")) c.turn_sequence.push_back(step.as<std::string>());
   c.support_distance_in = number(need(root, "support_distance_in"), "support_distance_in");
   c.support_max_heading_difference_deg =
       number(need(root, "support_max_heading_difference_deg"), "support_max_heading_difference_deg");
   c.contact_mm = number(need(need(root, "tolerances"), "contact_mm"), "tolerances.contact_mm");
+  c.placement_in = number(need(need(root, "tolerances"), "placement_in"), "tolerances.placement_in");
+  c.turn_deg = number(need(need(root, "tolerances"), "turn_deg"), "tolerances.turn_deg");
   const YAML::Node def = need(root, "defended_places");
   auto kinds = [&](const char* key) {
     std::set<std::string> out;
@@ -100,6 +111,29 @@ FkoeConfig LoadFkoeConfig(const std::string& path, const std::map<std::string, s
 
 void ApplySettings(const std::map<std::string, std::string>& settings, FkoeConfig* c) {
   for (const auto& [k, v] : settings) {
+    auto choice = [&](std::string* out, std::initializer_list<const char*> allowed) {
+      std::string list;
+      for (const char* a : allowed) {
+        if (v == a) {
+          *out = v;
+          return;
+        }
+        list += (list.empty() ? "" : " or ") + std::string(a);
+      }
+      throw InputError("settings", 0, k + "=" + v + ": expected " + list);
+    };
+    if (k == "step4_markers") {
+      choice(&c->step4_markers, {"engaged", "if_hit"});
+      continue;
+    }
+    if (k == "frontal_contact") {
+      choice(&c->frontal_contact, {"both_fronts", "own_front"});
+      continue;
+    }
+    if (k == "withdrawal") {
+      choice(&c->withdrawal, {"dice", "full_move"});
+      continue;
+    }
     try {
       size_t used = 0;
       if (k == "command_range_in") {

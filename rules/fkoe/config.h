@@ -4,6 +4,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace vedette::fkoe {
 
@@ -25,6 +26,8 @@ struct FkoeConfig {
   double support_distance_in = 1.0;          // in
   double support_max_heading_difference_deg = 45.0;  // deg
   double contact_mm = 2.0;                   // mm
+  double placement_in = 0.25;                // in: slack on a recoil and withdrawal distance
+  double turn_deg = 10.0;                    // deg: slack on "facing away" (a 180-degree turn)
   // Places a unit defends (seed 13, 60, 62): terrain types by role; a unit is "at" a piece within at_mm.
   std::set<std::string> strong_point_terrain;  // CV +1 (a Strong Point)
   std::set<std::string> village_terrain;       // CV +1, morale +2
@@ -37,6 +40,12 @@ struct FkoeConfig {
   std::string artillery_long_range_test;           // the sheet's words for the long-range hit
   std::optional<double> command_range_in;    // setting, in
   std::optional<int> morale_pass_at_least;   // setting, 1D20 score
+  std::map<std::string, RuleValue> extra_disorder;  // seed 29-40: step 4 markers, key -> markers
+  std::string step4_markers = "engaged";     // setting: "engaged" (in the combat) or "if_hit" (only units hit)
+  std::string frontal_contact = "both_fronts";  // setting: "both_fronts" (front edge to front edge) or "own_front"
+  std::string withdrawal = "dice";           // setting: "dice" (seed 74: 1D6", mounted 2D6") or "full_move" (seed 53)
+  int withdraw_dice = 1, mounted_withdraw_dice = 2;  // D6 of withdrawal, in
+  std::vector<std::string> turn_sequence;    // seed 44-48
   const RuleValue& Cv(const std::string& key) const { return combat_value.at(key); }
   const RuleValue& Morale(const std::string& key) const { return morale.at(key); }
 };

@@ -45,6 +45,9 @@ struct Mods {
   }
 };
 
+const std::vector<std::string> kDeclarationKeys = {"disorder", "general_attached", "target", "uphill", "holds",
+                                                   "break_off", "forced_march", "recoil", "withdraw_in"};
+
 class FkoeRuleset : public Ruleset {
  public:
   explicit FkoeRuleset(const RulesetOptions& options)
@@ -54,7 +57,8 @@ class FkoeRuleset : public Ruleset {
 
   RulesetInfo Info() const override {
     RulesetInfo info{"fkoe", config_.title, config_.unit_name, geom::ArcModel::kTotsk,
-                     {"command_range_in", "morale_pass_at_least", "artillery_short_range_in", "artillery_long_range_in"}};
+                     {"command_range_in", "morale_pass_at_least", "artillery_short_range_in", "artillery_long_range_in",
+                      "step4_markers", "frontal_contact", "withdrawal"}};
     info.unit_mm = config_.mm_per_unit;
     return info;
   }
@@ -76,7 +80,11 @@ class FkoeRuleset : public Ruleset {
     std::vector<geom::Polygon> bad;
     for (const Terrain& t : scene.terrain)
       if (c.bad_going_terrain.count(t.type)) bad.push_back(t.polygon);
-    CheckDeclarationKeys(scene, "fkoe", {"disorder", "general_attached", "target", "uphill", "holds"});
+    CheckDeclarationKeys(scene, "fkoe", kDeclarationKeys);
+    // Seed 42-48: the turn of an activated command, and where each finding below belongs in it.
+    text << "  turn of the activated command (seed 44-48):";
+    for (size_t i = 0; i < c.turn_sequence.size(); ++i) text << (i ? ";" : "") << " " << i + 1 << " " << c.turn_sequence[i];
+    text << " (the sheet gives no initiative table)\n";
     std::vector<const Unit*> placed;
     for (const Unit& u : scene.units)
       if (u.pose) placed.push_back(&u);
@@ -157,7 +165,16 @@ class FkoeRuleset : public Ruleset {
       const geom::Base ub = Footprint(u);
       const bool light_inf = u.type == UnitType::kInfantry && u.HasTag("light");
       const int disorder = declared_int(u, "disorder");
-      const bool general = scene.declarations.Flag(u.id, "general_attached");
+      // `general_attached: true`, or the general's id (a C-n-C with no command of his own: +3, seed 59).
+      bool general = scene.declarations.Flag(u.id, "general_attached");
+      const Unit* attached = nullptr;
+      if (const Declared* g = scene.declarations.Find(u.id, "general_attached"); g && g->value.is_string()) {
+        attached = scene.FindUnit(g->value.get<std::string>());
+        if (!attached || attached->type != UnitType::kGeneral || attached->side != u.side)
+          throw InputError(scene.source, g->line, "declarations for " + u.id + ": general_attached must be true or a general of its side");
+        general = true;
+      }
+      const bool cinc_attached = attached && attached->HasTag("cinc") && attached->HasTag("no_command");
       json ju = {{"id", u.id}, {"side", u.side}, {"type", std::string(ToString(u.type))},
                  {"bad_going", {{"in", in_bad[u.id]}, {"frontage_in_terrain_mm", Round2(frontage_in[u.id])},
                                 {"frontage_mm", Round2(ub.width_mm)}}},
@@ -210,8 +227,10 @@ class FkoeRuleset : public Ruleset {
         const fkoe::Defence held = fkoe::DefenceAgainst(scene, c, u, *e);
         if (!held.strong_point_village_works.empty()) m.Add(c.Cv("defending_place"), 1, held.strong_point_village_works);
         melee.push_back(CombatEntry(e->id, m, cv));
+        melee.back()["step"] = 5;
         AddTestLabel(u, "melee " + e->id, m, cv, &f);
-        text << "  " << u.id << " in melee with " << e->id << ": " << Explain(m) << CvText(cv, m.total) << "\n";
+        text << "  " << u.id << " in melee with " << e->id << " (step 5): " << Explain(m) << CvText(cv, m.total)
+             << "; each hit: 1 Disorder Marker on " << e->id << " and possibly a recoil (seed 25-26)\n";
       }
       ju["melee"] = melee;
 
@@ -237,6 +256,7 @@ class FkoeRuleset : public Ruleset {
         const fkoe::Defence held = fkoe::DefenceAgainst(scene, c, u, *t);
         if (!held.strong_point_village_works.empty()) m.Add(c.Cv("defending_place"), 1, held.strong_point_village_works);
         json fire = CombatEntry(t->id, m, cv);
+        fire["step"] = u.type == UnitType::kArtillery ? 2 : 4;
         fire["target_arc"] = std::string(geom::ToString(arc));
         fire["visible"] = !hidden(u, *t);
         if (u.type == UnitType::kArtillery) {
@@ -257,14 +277,21 @@ class FkoeRuleset : public Ruleset {
                << " (in or out of bad going sight is 1 in, seed 80; " << Round2(gap(u, *t) / c.mm_per_unit) << " in apart)\n";
         } else {
           text << "  " << u.id << " fires at " << t->id
-               << (u.type == UnitType::kArtillery ? " (artillery range: " + artillery_band(u, *t) + ")" : std::string()) << ": "
-               << Explain(m) << CvText(cv, m.total) << "\n";
+               << (u.type == UnitType::kArtillery ? " (step 2, artillery range: " + artillery_band(u, *t) + ")" : std::string(" (step 4)"))
+               << ": " << Explain(m) << CvText(cv, m.total) << "; each hit: "
+               << (u.type == UnitType::kArtillery && artillery_band(u, *t) == "long" ? "a morale test for " + t->id + " (seed 27)"
+                                                                                    : "1 Disorder Marker on " + t->id + " (seed 24)")
+               << "\n";
         }
       }
 
       // Morale 1D20 modifiers (seed 57-69).
       Mods mm;
-      if (general) mm.Add(c.Morale("general_attached"), 1, {});
+      std::string fail_text;  // what a failed morale test means (seed 53, 73-75), set below
+      if (cinc_attached) mm.Add(c.Morale("cinc_attached"), 1, {attached->id});
+      else if (general) mm.Add(c.Morale("general_attached"), 1, attached ? std::vector<std::string>{attached->id} : std::vector<std::string>{});
+      if (scene.declarations.Flag(u.id, "break_off")) mm.Add(c.Morale("break_off"), 1, {});
+      if (scene.declarations.Flag(u.id, "forced_march")) mm.Add(c.Morale("forced_march"), 1, {});
       if (scene.declarations.Flag(u.id, "uphill")) mm.Add(c.Morale("uphill"), 1, {});
       if (c.command_range_in) {
         for (const Unit* g : placed) {
@@ -365,19 +392,178 @@ class FkoeRuleset : public Ruleset {
       } else if (disorder >= 4) {
         morale["test"] = "4 Disorder Markers: Unit Recoils & Eliminated";
       }
+      // Seed 29-40, STEP 4: one more Disorder Marker for each bullet that holds (once a bullet). Who takes
+      // them: the units in the melee or shot at (step4_markers=engaged), or only those hit (if_hit).
+      {
+        const bool mounted = u.type == UnitType::kCavalry;
+        const bool heavy_cav = mounted && u.HasTag("heavy");
+        const bool light_cav = mounted && u.HasTag("light");
+        const bool muskets_u = u.type == UnitType::kInfantry && u.HasTag("muskets");
+        auto unlimbered_guns = [](const Unit& e) {
+          return e.type == UnitType::kArtillery && e.formation != "limbered" && e.formation != "road_column";
+        };
+        // "Frontal contact": this unit's front edge against the enemy's front edge (both_fronts), or
+        // against any edge of it (own_front).
+        auto frontal = [&](const geom::Contact& ce) {
+          return ce.edge_a == geom::Edge::kFront && (c.frontal_contact == "own_front" || ce.edge_b == geom::Edge::kFront);
+        };
+        std::vector<std::pair<std::string, std::vector<std::string>>> hold;  // bullet key -> enemies
+        auto add = [&](const std::string& key, const std::string& by) {
+          for (auto& [k, v] : hold)
+            if (k == key) {
+              if (!by.empty()) v.push_back(by);
+              return;
+            }
+          hold.push_back({key, by.empty() ? std::vector<std::string>{} : std::vector<std::string>{by}});
+        };
+        bool in_melee = false;
+        for (const Unit* e : near[up]) {
+          if (e->side == u.side || e->type == UnitType::kGeneral) continue;
+          const geom::Contact ce = contact(u, *e);
+          if (!ce.in_contact || ce.corner_only) continue;
+          in_melee = true;
+          if (heavy_cav && frontal(ce) && (unlimbered_guns(*e) || e->HasTag("muskets"))) add("heavy_cavalry_frontal", e->id);
+          if (light_cav && frontal(ce) && unlimbered_guns(*e)) add("light_cavalry_frontal", e->id);
+          if (muskets_u && !in_bad[u.id] && e->type == UnitType::kCavalry && e->HasTag("heavy")) add("muskets_heavy_cavalry", e->id);
+          if ((muskets_u || light_inf) && frontal(ce) && unlimbered_guns(*e)) add("foot_frontal_artillery", e->id);
+          if (light_inf && !in_bad[u.id] && e->type == UnitType::kCavalry) add("light_infantry_mounted", e->id);
+          if (u.type == UnitType::kArtillery) add("artillery_contact", e->id);
+        }
+        const bool shot_at = !firers.empty();
+        if (mounted && in_bad[u.id] && (in_melee || shot_at)) add("mounted_bad_going", "");
+        for (const std::string& id : fired_flank) add("flank_rear", id);
+        for (const std::string& id : melee_flank) add("flank_rear", id);
+        json bullets = json::array();
+        int markers = 0;
+        std::string words;
+        for (const auto& [key, by] : hold) {
+          const fkoe::RuleValue& r = c.extra_disorder.at(key);
+          markers += r.value;
+          bullets.push_back({{"rule", r.rule}, {"markers", r.value}, {"by", by}});
+          std::string b;
+          for (const std::string& id : by) b += (b.empty() ? "" : ", ") + id;
+          words += (words.empty() ? "" : "; ") + r.rule + (b.empty() ? "" : " (" + b + ")");
+        }
+        const bool if_hit = c.step4_markers == "if_hit";
+        ju["step4"] = {{"markers", markers}, {"bullets", bullets}, {"applies", if_hit ? "if hit" : "in this combat"}};
+        if (markers > 0)
+          text << "  " << u.id << " step 4: +" << markers << " Disorder Marker" << (markers == 1 ? "" : "s")
+               << (if_hit ? " if hit" : "") << " (seed 29-40: " << words << ")\n";
+      }
+      // Seed 53, 73-75: what a failed test (or 4 markers) means: recoil one base depth, then withdraw.
+      {
+        const bool mounted = u.type == UnitType::kCavalry;
+        const int dice = mounted ? c.mounted_withdraw_dice : c.withdraw_dice;
+        json on_fail = {{"recoil_mm", Round2(ub.depth_mm)}, {"recoil_in", Round2(ub.depth_mm / c.mm_per_unit)}};
+        std::ostringstream w;
+        w << "recoil one base depth (" << Round2(ub.depth_mm) << " mm = " << Round2(ub.depth_mm / c.mm_per_unit) << " in)";
+        if (c.withdrawal == "dice") {
+          on_fail["withdraw"] = {{"dice", std::to_string(dice) + "D6"}, {"min_in", dice}, {"max_in", 6 * dice},
+                                 {"min_mm", Round2(dice * c.mm_per_unit)}, {"max_mm", Round2(6 * dice * c.mm_per_unit)}};
+          w << ", then withdraw " << dice << "D6\" (" << dice << " to " << 6 * dice << " in = " << Round2(dice * c.mm_per_unit)
+            << " to " << Round2(6 * dice * c.mm_per_unit) << " mm" << (mounted ? ", mounted" : "") << ", seed 74)";
+        } else if (auto mv = u.stats.find("move_in"); mv != u.stats.end()) {
+          on_fail["withdraw"] = {{"full_move_in", mv->second}, {"full_move_mm", Round2(mv->second * c.mm_per_unit)}};
+          w << ", then withdraw a full move (" << mv->second << " in = " << Round2(mv->second * c.mm_per_unit) << " mm, seed 53)";
+        } else {
+          on_fail["withdraw"] = {{"full_move_in", nullptr}};
+          w << ", then withdraw a full move (seed 53; the sheet gives no move distance: stats move_in)";
+        }
+        w << ", ending the turn facing away from the enemy (seed 75)";
+        on_fail["text"] = w.str();
+        fail_text = w.str();
+        if (disorder >= 2) morale["on_fail"] = on_fail;  // a failed long-range test only adds a marker (seed 27)
+      }
       ju["morale"] = morale;
       if (!mm.modifiers.empty() || disorder >= 2 || !long_guns.empty()) {
         text << "  " << u.id << (in_bad[u.id] ? " (in bad going)" : "") << " morale on 1D20: " << Explain(mm) << "\n";
         for (const RequiredTest& rt : f.tests)
           if (rt.unit == u.id && rt.kind == "morale") text << "    morale test: " << rt.reason << ": " << rt.odds << "\n";
+        if (disorder == 2) text << "    if it fails: " << fail_text << "\n";
+        if (disorder == 3) text << "    if it fails: it recoils one base depth (" << Round2(ub.depth_mm)
+                                << " mm) and is eliminated (seed 54)\n";
         if (disorder >= 4) text << "    4 Disorder Markers: the unit recoils and is eliminated (seed 55)\n";
       }
       units.push_back(ju);
     }
-    f.report = {{"ruleset", "fkoe"}, {"unit", c.unit_name}, {"mm_per_unit", c.mm_per_unit}, {"units", units}};
+    f.report = {{"ruleset", "fkoe"}, {"unit", c.unit_name}, {"mm_per_unit", c.mm_per_unit}, {"units", units},
+                {"turn_sequence", c.turn_sequence},
+                {"settings", {{"step4_markers", c.step4_markers}, {"frontal_contact", c.frontal_contact}, {"withdrawal", c.withdrawal}}}};
     f.text = text.str();
     AppendOverlaps(scene, c.contact_mm, &f);
     return f;
+  }
+
+  // Seed 53, 73-75: a unit that failed its morale test with 2 Disorder Markers (declared `recoil: true`)
+  // recoils one base depth, then withdraws 1D6" (mounted 2D6"; `withdraw_in: N` the roll, when known) and
+  // ends the turn facing away from the enemy. The sheet has no movement table: other moves are not judged.
+  MoveCheck CheckMove(const Scene& scene, const MoveRequest& move) const override {
+    MoveCheck m;
+    const Unit* u = scene.FindUnit(move.unit);
+    if (!u || !u->pose || !scene.declarations.Flag(u->id, "recoil")) return m;  // not judged
+    CheckDeclarationKeys(scene, "fkoe", kDeclarationKeys);
+    fkoe::FkoeConfig c = config_;
+    std::map<std::string, std::string> scene_settings;
+    for (const auto& [k, d] : scene.declarations.settings)
+      scene_settings[k] = d.value.is_string() ? d.value.get<std::string>() : d.value.dump();
+    fkoe::ApplySettings(scene_settings, &c);
+    fkoe::ApplySettings(options_.settings, &c);
+    m.supported = true;
+    m.kinds = {"recoil_and_withdrawal"};
+    Unit moved = *u;
+    moved.pose = move.to;
+    const geom::Base from = Footprint(*u), to = Footprint(moved);
+    const double turn = std::abs(geom::NormalizeDeg(to.heading_deg - from.heading_deg));
+    const geom::Vec2 delta = to.centre_mm - from.centre_mm;
+    const double dist = delta.norm();
+    const double back = dist > 1e-6 ? delta.normalized().dot(-geom::Forward(from)) : 1.0;
+    const double inch = c.mm_per_unit, slack = c.placement_in * inch, recoil = from.depth_mm;
+    const bool mounted = u->type == UnitType::kCavalry;
+    const int dice = mounted ? c.mounted_withdraw_dice : c.withdraw_dice;
+    double lo = recoil + dice * inch, hi = recoil + 6.0 * dice * inch;
+    std::string what = std::to_string(dice) + "D6\" withdrawal (seed 74)";
+    if (const Declared* w = scene.declarations.Find(u->id, "withdraw_in")) {
+      if (!w->value.is_number() || w->value.get<double>() < 0)
+        throw InputError(scene.source, w->line, "declarations for " + u->id + ": withdraw_in must be a distance in inches >= 0");
+      lo = hi = recoil + w->value.get<double>() * inch;
+      what = "withdrawal of " + Num(w->value.get<double>()) + " in rolled";
+    } else if (c.withdrawal == "full_move") {
+      auto mv = u->stats.find("move_in");
+      if (mv == u->stats.end()) {
+        lo = 0.0;
+        hi = 1e12;
+        what = "full move withdrawal (seed 53; no stats move_in: the distance is not judged)";
+      } else {
+        lo = hi = recoil + mv->second * inch;
+        what = "full move withdrawal of " + Num(mv->second) + " in (seed 53)";
+      }
+    }
+    auto text_in = [&](double mm) { return Num(Round2(mm / inch)) + " in (" + Num(Round2(mm)) + " mm)"; };
+    if (turn < 180.0 - c.turn_deg) {
+      m.legal = false;
+      m.illegal_reason = "a recoiling unit ends the turn facing away from the enemy (seed 75): it turned " +
+                         std::to_string(std::lround(turn)) + " degrees";
+    } else if (dist > slack && back < std::cos(geom::DegToRad(c.turn_deg))) {
+      m.legal = false;
+      m.illegal_reason = "a recoil goes straight back, away from the enemy (seed 73)";
+    } else if (dist < lo - slack || dist > hi + slack) {
+      m.legal = false;
+      m.illegal_reason = "it moved " + text_in(dist) + ": a recoil of one base depth (" + text_in(recoil) + ") and a " + what +
+                         " is " + (lo == hi ? text_in(lo) : text_in(lo) + " to " + text_in(hi)) + ", within " + text_in(slack);
+    }
+    m.report = {{"ruleset", "fkoe"},
+                {"unit", u->id},
+                {"legal", m.legal},
+                {"illegal_reason", m.legal ? json(nullptr) : json(m.illegal_reason)},
+                {"kinds", m.kinds},
+                {"tests", json::array()},
+                {"distance_mm", Round2(dist)},
+                {"distance_in", Round2(dist / inch)},
+                {"recoil_mm", Round2(recoil)},
+                {"allowed_mm", {{"min", Round2(lo)}, {"max", hi > 1e11 ? json(nullptr) : json(Round2(hi))}}}};
+    m.text = "For King or Empress move of " + u->id + ": " + (m.legal ? "legal" : "ILLEGAL: " + m.illegal_reason) +
+             "\n  kind: recoil one base depth, then withdraw, facing away (seed 53, 73-75); moved " + text_in(dist) + "\n";
+    return m;
   }
 
   std::vector<PairRule> PairRules(const Scene& scene, const std::string& from, const std::string& to) const override {
@@ -429,6 +615,11 @@ class FkoeRuleset : public Ruleset {
 
  private:
   static std::string Signed(int v) { return (v >= 0 ? "+" : "") + std::to_string(v); }
+  static std::string Num(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+  }
   // "+2 In Melee, for each friendly unit in contact with an enemy's Flank or Rear (B2), -2 ... ; total +0"
   static std::string Explain(const Mods& m) {
     if (m.modifiers.empty()) return "no modifier";

@@ -274,7 +274,8 @@ void Analyzer::Validate() const {
   // (or another ruleset's word) that would otherwise be ignored without a word. state, routed,
   // firing and limbered are what the live window's state menu declares under any ruleset.
   static const std::vector<std::string> kKeys = {"failed_morale", "moved", "bonus_move", "pursued", "pivoted", "target",
-                                                 "general_attached", "state", "routed", "firing", "limbered"};
+                                                 "general_attached", "passed_morale", "broke_off", "pursuit_bw", "wing",
+                                                 "lost", "crew_with", "fails_lost", "state", "routed", "firing", "limbered"};
   for (const auto& [unit, values] : scene_.declarations.units) {
     for (const auto& [key, declared] : values) {
       if (std::find(kKeys.begin(), kKeys.end(), key) != kKeys.end()) continue;
@@ -285,8 +286,9 @@ void Analyzer::Validate() const {
     }
   }
   for (size_t i = 0; i < n_; ++i) {
-    for (const char* key : {"failed_morale", "moved", "bonus_move", "pursued", "pivoted"}) Flag(i, key);
-    for (const char* key : {"target", "general_attached"}) DeclaredString(i, key);
+    for (const char* key : {"failed_morale", "moved", "bonus_move", "pursued", "pivoted", "passed_morale", "broke_off", "lost"})
+      Flag(i, key);
+    for (const char* key : {"target", "general_attached", "crew_with"}) DeclaredString(i, key);
   }
 }
 

@@ -118,6 +118,10 @@ TotskData ParseTotskData(const std::string& text, const std::string& source_name
   const YAML::Node ge = r.RequireMap(root, "generals", "ruleset");
   d.general_reroll_bw = r.NonNegativeField(ge, "reroll_bw", "generals");
   d.general_killed_on_natural = r.IntegerField(ge, "killed_on_natural", "generals");
+  const YAML::Node rk = r.Require(ge, "reroll_killed_on_natural", "generals");
+  if (!rk.IsSequence()) r.Fail(rk, "generals.reroll_killed_on_natural must be a list of 2D6 totals");
+  d.general_reroll_killed_on_natural.clear();
+  for (const auto& v : rk) d.general_reroll_killed_on_natural.push_back(static_cast<int>(r.Number(v, "generals.reroll_killed_on_natural")));
 
   // Step 3: action tests.
   const YAML::Node at = r.RequireMap(root, "action_test", "ruleset");
@@ -146,7 +150,7 @@ TotskData ParseTotskData(const std::string& text, const std::string& source_name
   for (const char* k : {"under_fire", "second_move", "second_move_qrs_im", "contact_front", "contact_front_hard",
                         "light_contact_flank", "straight_back", "replace_forward", "pass_through", "echelon",
                         "formation_same_facing", "formation_turning", "face_to_flank", "wheel", "about_face", "limber",
-                        "limber_ig", "unlimber", "bad_going", "fire_after_pivot"})
+                        "limber_ig", "unlimber", "bad_going", "fire_after_pivot", "light_pull_back", "face_flank_attacker"})
     if (!d.move_tests.count(k)) r.Fail(moves, std::string("action_test.moves: missing '") + k + "'");
 
   // Step 4: morale.
@@ -191,6 +195,48 @@ TotskData ParseTotskData(const std::string& text, const std::string& source_name
   d.tolerances.pivot_bw = r.NonNegativeField(tol, "pivot_bw", "tolerances");
   d.tolerances.distance_mm = r.NonNegativeField(tol, "distance_mm", "tolerances");
   d.tolerances.contact_halt_gap_mm = r.NonNegativeField(tol, "contact_halt_gap_mm", "tolerances");
+  d.tolerances.placement_bw = r.NonNegativeField(tol, "placement_bw", "tolerances");
+
+  // Step 6: after the morale tests (QRS 95-105).
+  const YAML::Node cb = r.RequireMap(root, "cavalry_break_off", "ruleset");
+  d.after.break_off_retire_bw = r.NonNegativeField(cb, "retire_bw", "cavalry_break_off");
+  d.after.break_off_choose_bw = r.NonNegativeField(cb, "choose_retire_bw", "cavalry_break_off");
+  const YAML::Node ib = r.RequireMap(root, "infantry_break_off", "ruleset");
+  d.after.infantry_withdraw_bw = r.NonNegativeField(ib, "withdraw_bw", "infantry_break_off");
+  const YAML::Node fb = r.RequireMap(ib, "forced_back_bw", "infantry_break_off");
+  d.after.forced_back_faq_bw = r.NonNegativeField(fb, "faq", "infantry_break_off.forced_back_bw");
+  d.after.forced_back_qrs_bw = r.NonNegativeField(fb, "qrs", "infantry_break_off.forced_back_bw");
+  d.after.crew_shelter_bw = r.NonNegativeField(r.RequireMap(root, "artillery_break_off", "ruleset"), "shelter_bw", "artillery_break_off");
+  const YAML::Node pu = r.RequireMap(root, "pursuit", "ruleset");
+  d.after.pursuit_need = r.IntegerField(pu, "need", "pursuit");
+  d.after.pursuit_general_bw = r.NonNegativeField(pu, "general_bw", "pursuit");
+  auto mods = [&](const char* key, std::initializer_list<const char*> needed) {
+    std::map<std::string, MoraleModifierSpec> out;
+    const YAML::Node m = r.RequireMap(pu, key, "pursuit");
+    for (auto it = m.begin(); it != m.end(); ++it)
+      out[it->first.as<std::string>()] = ReadModifier(r, it->second, std::string("pursuit.") + key + "." + it->first.as<std::string>());
+    for (const char* k : needed)
+      if (!out.count(k)) r.Fail(m, std::string("pursuit.") + key + ": missing '" + k + "'");
+    return out;
+  };
+  d.after.pursuit_modifiers = mods("modifiers", {"raw", "british", "general_near", "wavering"});
+  d.after.pursuit_distance_modifiers = mods("distance_modifiers", {"british", "trained", "elite"});
+  const YAML::Node mf = r.RequireMap(root, "morale_fails", "ruleset");
+  for (auto it = mf.begin(); it != mf.end(); ++it) {
+    const std::string k = it->first.as<std::string>();
+    if (k == "tags") {
+      if (!it->second.IsMap()) r.Fail(it->second, "morale_fails.tags must be a mapping");
+      for (auto t = it->second.begin(); t != it->second.end(); ++t)
+        d.after.morale_fails_tags[t->first.as<std::string>()] = static_cast<int>(r.Number(t->second, "morale_fails.tags"));
+    } else {
+      d.after.morale_fails_base[k] = static_cast<int>(r.Number(it->second, "morale_fails." + k));
+    }
+  }
+  d.after.pull_back_bw = r.NonNegativeField(r.RequireMap(root, "light_pull_back", "ruleset"), "distance_bw", "light_pull_back");
+  d.after.bonus_general_bw = r.NonNegativeField(r.RequireMap(root, "bonus_moves", "ruleset"), "general_bw", "bonus_moves");
+  const YAML::Node wm = r.RequireMap(root, "wing_army_morale", "ruleset");
+  d.after.army_lost_share = r.NonNegativeField(wm, "lost_share", "wing_army_morale");
+  d.after.army_need = r.IntegerField(wm, "need", "wing_army_morale");
   return d;
 }
 
@@ -224,7 +270,7 @@ TotskSettings ParseTotskSettings(const std::map<std::string, std::string>& setti
   };
   if (auto it = settings.find("rules"); it != settings.end()) {
     const std::string v = choice("rules", it->second);
-    s.threat_distance = s.morale_ranges = s.charged_by_cavalry = s.second_move = v;
+    s.threat_distance = s.morale_ranges = s.charged_by_cavalry = s.second_move = s.pursuit = s.army_morale = s.forced_back = v;
   }
   for (const auto& [key, value] : settings) {
     if (key == "rules") continue;
@@ -236,6 +282,12 @@ TotskSettings ParseTotskSettings(const std::map<std::string, std::string>& setti
       s.charged_by_cavalry = choice(key, value);
     } else if (key == "second_move") {
       s.second_move = choice(key, value);
+    } else if (key == "pursuit") {
+      s.pursuit = choice(key, value);
+    } else if (key == "forced_back") {
+      s.forced_back = choice(key, value);
+    } else if (key == "army_morale") {
+      s.army_morale = choice(key, value);
     } else if (key == "threat_distance_bw") {
       char* end = nullptr;
       const double v = std::strtod(value.c_str(), &end);

@@ -52,6 +52,27 @@ struct Tolerances {
   double pivot_bw = 0.25;            // a turn on the spot may shift the unit this far (BW)
   double distance_mm = 1.0;          // slack on a move distance (mm)
   double contact_halt_gap_mm = 5.0;  // FAQ: a failed contact test halts this far in front of the target
+  double placement_bw = 0.25;        // a move of a set distance (break-off, pursuit, pull back) may miss it by this (BW)
+};
+
+// QRS 95-105: what follows the morale tests.
+struct AfterCombat {
+  double break_off_retire_bw = 6.0;          // QRS 95: failed test in contact
+  double break_off_choose_bw = 2.0;          // QRS 95: passed test against infantry or artillery
+  double infantry_withdraw_bw = 1.0;         // QRS 91: passed test, contacted by infantry
+  double forced_back_faq_bw = 0.25;          // FAQ 129: AT/BT force back a failed enemy
+  double forced_back_qrs_bw = 1.0;           // QRS 91: "this distance"
+  double crew_shelter_bw = 2.0;              // QRS 93: the crew join a friendly unit within 2 BW
+  int pursuit_need = 6;                      // QRS 97: "Pursue on 6+"
+  double pursuit_general_bw = 1.0;           // QRS 97: "-1 General within 1BW"
+  std::map<std::string, MoraleModifierSpec> pursuit_modifiers;           // raw, british, general_near, wavering
+  std::map<std::string, MoraleModifierSpec> pursuit_distance_modifiers;  // british, trained, elite
+  std::map<std::string, int> morale_fails_base;  // FAQ 133-142: by unit type (infantry 3)
+  std::map<std::string, int> morale_fails_tags;  // FAQ 133-142: large +1, determined +1, tiny -1, wavering -1
+  double pull_back_bw = 1.0;                 // QRS 99
+  double bonus_general_bw = 6.0;             // QRS 103
+  double army_lost_share = 0.5;              // QRS 105: "lost half of its units"
+  int army_need = 5;                         // QRS 105: "needs a 5 or 6"
 };
 
 struct TotskData {
@@ -72,6 +93,7 @@ struct TotskData {
   double artillery_close_bw = 1.0, artillery_far_bw = 6.0;
   double general_reroll_bw = 2.0;
   int general_killed_on_natural = 4;
+  std::vector<int> general_reroll_killed_on_natural = {2, 3};  // FAQ 324
   std::map<std::string, int> action_need;        // difficulty -> modified score needed on 1D6
   std::map<std::string, int> action_modifiers;   // name -> value
   std::map<std::string, MoveTest> move_tests;    // action -> test
@@ -81,6 +103,7 @@ struct TotskData {
   std::map<std::string, TerrainCap> under_fire, in_contact;  // by unit type
   std::string rule_cover, rule_defending_terrain, rule_fortification;
   Tolerances tolerances;
+  AfterCombat after;
 
   const MoraleModifierSpec& Morale(const std::string& key) const;  // throws std::out_of_range on a bug
 };
@@ -96,6 +119,9 @@ struct TotskSettings {
   std::string morale_ranges = "faq";       // "faq" (1/2 BW foot and cavalry, 3 BW artillery) or "qrs" (1/2/6)
   std::string charged_by_cavalry = "faq";  // "faq" (-1) or "qrs" (+1)
   std::string second_move = "faq";         // "faq" (Standard, a score of 3+) or "qrs" (IM Easy)
+  std::string pursuit = "faq";             // who may pursue: "faq" (cavalry, FAQ "PURSUING") or "qrs" (any unit, QRS 97)
+  std::string forced_back = "faq";         // AT/BT force back: "faq" (1/4 BW, FAQ 129) or "qrs" (1 BW, QRS 91)
+  std::string army_morale = "faq";         // army test after: "faq" (half or more of its wings lost) or "qrs" (half its units)
   std::vector<std::string> ignored;        // setting keys this ruleset does not know
 
   double ThreatBw(const TotskData& d) const;

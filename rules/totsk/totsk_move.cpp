@@ -3,11 +3,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <sstream>
 
 #include "rules/geometry/contact.h"
+#include "rules/geometry/distance.h"
+#include "rules/geometry/sweep.h"
 #include "rules/geometry/corridor.h"
 #include "rules/geometry/sweep.h"
+#include "rules/input_error.h"
 #include "rules/overlaps.h"
 #include "rules/totsk/totsk_analysis.h"
 #include "rules/totsk/totsk_geometry.h"
@@ -66,6 +70,11 @@ class MoveJudge {
   }
   void AddTest(int phase, const std::string& key, std::vector<Modifier> extra, const std::string& where, const Pose& halt,
                std::vector<std::string> by = {});
+  // QRS 95-99 and the FAQ's lining up: the moves that follow a morale test or a contact rather than
+  // the movement table (break-off, pursuit, light troops' pull back, lining up). True when the move is
+  // one of them: kinds_, tests_, notes_ and the legality are then set and `extra` holds its report.
+  bool Reaction(const geom::Base& from_fp, const geom::Base& to_fp, const Unit& moved, nlohmann::json* extra);
+  // A placed enemy-or-friend footprint cache is not needed: the scene is small around a reaction.
   const std::string& Difficulty(const std::string& key) const {
     const MoveTest& t = d_.move_tests.at(key);
     return IsIm(*u_) && !t.im_difficulty.empty() ? t.im_difficulty : t.difficulty;
@@ -93,6 +102,329 @@ void MoveJudge::AddTest(int phase, const std::string& key, std::vector<Modifier>
   t.halt_where = where;
   t.halt = halt;
   tests_.push_back(std::move(t));
+}
+
+bool MoveJudge::Reaction(const geom::Base& from_fp, const geom::Base& to_fp, const Unit& moved, nlohmann::json* extra) {
+  const Unit& U = *u_;
+  if (IsGeneral(U)) return false;
+  const double bw = scene_.BwFor(U);
+  const Tolerances& tol = d_.tolerances;
+  const double slack = tol.placement_bw * bw;
+  const Pose start = *U.pose;
+  const double turn = geom::NormalizeDeg(to_fp.heading_deg - from_fp.heading_deg);
+  const double aturn = std::abs(turn);
+  const geom::Vec2 delta = to_fp.centre_mm - from_fp.centre_mm;
+  const double dist = delta.norm();
+  // Angle (deg) between the travel and the unit's facing at the start (0 = straight ahead).
+  const double off = dist <= tol.distance_mm
+                         ? 0.0
+                         : geom::RadToDeg(std::acos(std::clamp(delta.normalized().dot(geom::Forward(from_fp)), -1.0, 1.0)));
+  auto bw_text = [&](double mm) {
+    std::ostringstream s;
+    s.precision(3);
+    s << mm / bw << " BW (" << std::lround(mm) << " mm)";
+    return s.str();
+  };
+  // Enemies touching the unit at the start (corners included: a base pushed into contact by hand).
+  struct Touch {
+    const Unit* unit;
+    geom::Contact contact;  // edge_a: this unit's edge, edge_b: the enemy's
+  };
+  std::vector<Touch> touching;
+  const double from_radius = std::hypot(from_fp.width_mm, from_fp.depth_mm) / 2.0;
+  for (const Unit& o : scene_.units) {
+    if (&o == u_ || !o.pose || IsGeneral(o) || o.side == U.side) continue;
+    const geom::Base ofp = Footprint(o);
+    // Bounding circles apart by more than the contact slack: not touching (no exact test).
+    if ((ofp.centre_mm - from_fp.centre_mm).norm() - from_radius - std::hypot(ofp.width_mm, ofp.depth_mm) / 2.0 >
+        tol.contact_mm + 1.0)
+      continue;
+    const geom::Contact c = geom::FindContact(from_fp, ofp, tol.contact_mm);
+    if (c.in_contact) touching.push_back({&o, c});
+  }
+  // No reaction may end on top of another base.
+  auto check_overlaps = [&]() {
+    nlohmann::json list = nlohmann::json::array();
+    for (const UnitOverlap& ov : OverlapsAt(scene_, U, moved.pose.value(), tol.contact_mm)) {
+      const Unit* o = scene_.FindUnit(ov.b);
+      if (o && IsGeneral(*o)) continue;
+      Illegal("ends on top of another base: " + Describe(ov) + " (bases may not overlap)");
+      list.push_back(ToJson(ov));
+    }
+    (*extra)["overlaps"] = list;
+  };
+  auto finish_extra = [&]() {
+    std::string what = "moved " + bw_text(dist);
+    for (const char* k : {"break_off", "forced_back"})
+      if (extra->contains(k)) what = (*extra)[k].get<std::string>() + ": " + what;
+    if (extra->contains("supports_after")) what += ", now behind " + (*extra)["supports_after"].get<std::string>();
+    notes_.insert(notes_.begin(), what);
+    (*extra)["distance_mm"] = std::round(dist * 10.0) / 10.0;
+    (*extra)["distance_bw"] = std::round(dist / bw * 100.0) / 100.0;
+    nlohmann::json t = nlohmann::json::array();
+    for (const Touch& x : touching) t.push_back(x.unit->id);
+    (*extra)["in_contact_at_start"] = t;
+    check_overlaps();
+    return true;
+  };
+  const bool cavalry = U.type == UnitType::kCavalry;
+  const bool about_face = aturn >= 180.0 - tol.turn_deg;
+  const bool rearward = dist > slack && off >= 180.0 - 45.0;
+
+  // QRS 95: cavalry in contact that failed its morale test retires 6 BW to the rear facing away; with
+  // rear supports it falls back through them and stops at supporting distance facing the enemy (FAQ
+  // "PURSUING": as far back as there is room, even beyond its move).
+  if (cavalry && !touching.empty() && scene_.declarations.Flag(U.id, "failed_morale")) {
+    kinds_.push_back("break_off");
+    std::vector<const Unit*> supports;
+    for (const Unit& o : scene_.units) {
+      if (&o == u_ || !o.pose || IsGeneral(o) || o.side != U.side || o.type == UnitType::kArtillery) continue;
+      const geom::Base ofp = Footprint(o);
+      const double reach = (o.type == UnitType::kCavalry ? d_.rear_support_cavalry_bw : d_.rear_support_infantry_bw) * bw;
+      if (geom::InCorridor(from_fp, geom::Edge::kRear, reach, ofp, tol.line_mm).inside &&
+          HeadingGap(ofp.heading_deg, from_fp.heading_deg) < 90.0)
+        supports.push_back(&o);
+    }
+    nlohmann::json sj = nlohmann::json::array();
+    for (const Unit* o : supports) sj.push_back(o->id);
+    (*extra)["rear_support_at_start"] = sj;
+    const double retire = d_.after.break_off_retire_bw * bw;
+    if (supports.empty()) {
+      (*extra)["break_off"] = "retire " + bw_text(retire) + " to the rear, facing away from the enemy (QRS 95)";
+      if (!about_face) {
+        Illegal("a cavalry break-off after a failed morale test ends facing away from the enemy (QRS 95): it turned " +
+                std::to_string(std::lround(aturn)) + " degrees");
+      } else if (dist > tol.distance_mm && off < 180.0 - tol.turn_deg) {
+        Illegal("a cavalry break-off retires straight to the rear (QRS 95): it moved " + std::to_string(std::lround(180.0 - off)) +
+                " degrees off the rear");
+      } else if (std::abs(dist - retire) > slack) {
+        Illegal("a cavalry break-off after a failed morale test retires " + bw_text(retire) + " (QRS 95): it moved " +
+                bw_text(dist) + ", more than " + bw_text(slack) + " off");
+      }
+    } else {
+      // Behind the supports, in the supporting position of a friend that stood behind it, facing the enemy.
+      (*extra)["break_off"] = "fall back through its rear supports and stop at supporting distance facing the enemy (QRS 95)";
+      const double reach = d_.rear_support_cavalry_bw * bw;
+      std::string behind_of;
+      for (const Unit& o : scene_.units) {
+        if (&o == u_ || !o.pose || IsGeneral(o) || o.side != U.side) continue;
+        const geom::Base ofp = Footprint(o);
+        const bool was_behind = (ofp.centre_mm - from_fp.centre_mm).dot(geom::Forward(from_fp)) < 0.0;
+        if (was_behind && geom::InCorridor(ofp, geom::Edge::kRear, reach, to_fp, tol.line_mm).inside &&
+            HeadingGap(ofp.heading_deg, to_fp.heading_deg) < 90.0) {
+          behind_of = o.id;
+          break;
+        }
+      }
+      if (aturn > tol.turn_deg) {
+        Illegal("a cavalry break-off through its rear supports ends facing the enemy (QRS 95): it turned " +
+                std::to_string(std::lround(aturn)) + " degrees");
+      } else if (!rearward) {
+        Illegal("a cavalry break-off falls back to the rear (QRS 95)");
+      } else if (behind_of.empty()) {
+        Illegal("a cavalry break-off through its rear supports stops at supporting distance (" + bw_text(reach) +
+                ") behind them (QRS 95): it ends in no supporting position behind the units that stood behind it");
+      } else {
+        (*extra)["supports_after"] = behind_of;
+      }
+    }
+    notes_.push_back(U.id + " failed its morale test in contact: the break-off is no ordered move (no action test); it "
+                            "cannot move again in its following turn (QRS 95)");
+    return finish_extra();
+  }
+
+  // QRS 97 and FAQ "PURSUING": a pursuit goes straight ahead the distance rolled ("it just goes the full
+  // distance it rolled for pursuit and stops"), or less if it meets an enemy.
+  if (const Declared* p = scene_.declarations.Find(U.id, "pursuit_bw")) {
+    if (!p->value.is_number() || !(p->value.get<double>() >= 0))
+      throw InputError(scene_.source, p->line, "declarations: " + U.id + ".pursuit_bw must be a distance in BW >= 0");
+    kinds_.push_back("pursuit");
+    const double rolled = p->value.get<double>() * bw;
+    (*extra)["pursuit_bw"] = p->value.get<double>();
+    if (s_.pursuit != "qrs" && !cavalry)
+      Illegal("only cavalry pursue (FAQ \"PURSUING\"; QRS 97 names no type: --set pursuit=qrs)");
+    bool meets = false;
+    for (const Unit& o : scene_.units) {
+      if (&o == u_ || !o.pose || IsGeneral(o) || o.side == U.side) continue;
+      const geom::Contact c = geom::FindContact(to_fp, Footprint(o), tol.contact_mm);
+      if (c.in_contact && !geom::FindContact(from_fp, Footprint(o), tol.contact_mm).in_contact) meets = true;
+    }
+    (*extra)["meets_enemy"] = meets;
+    if (aturn > tol.straight_deg || (dist > tol.distance_mm && off > tol.straight_deg)) {
+      Illegal("a pursuit goes straight ahead (QRS 97)");
+    } else if (meets ? dist > rolled + slack : std::abs(dist - rolled) > slack) {
+      Illegal(std::string("a pursuit goes ") + (meets ? "at most " : "the full ") + bw_text(rolled) +
+              " rolled (FAQ \"PURSUING\"): it moved " + bw_text(dist));
+    }
+    if (meets) notes_.push_back("the pursuit's contact is fought in the next enemy phase; the pursuer tests with -1 (FAQ \"PURSUING\")");
+    return finish_extra();
+  }
+
+  // FAQ 316 "If a limbered artillery is contacted by the pursuing unit, it makes a break off of one full
+  // move. If the pursuer is still in contact after that or if the break off is blocked by impassable
+  // terrain, the artillery is destroyed"; QRS movement table "Artillery Breakoff 10BW 5BW". Limbered guns
+  // touching an enemy that move out of contact: up to one break-off move, the rough rate when the move
+  // crosses bad going. No action test.
+  if (U.type == UnitType::kArtillery && Limbered(U) && !touching.empty()) {
+    bool still = false;
+    for (const Touch& t : touching) still = still || geom::FindContact(to_fp, Footprint(*t.unit), tol.contact_mm).in_contact;
+    if (!still && dist > tol.distance_mm) {
+      kinds_.push_back("artillery_break_off");
+      const MoveRate& rate = d_.movement.at("artillery").at("breakoff");
+      bool rough = false;
+      for (const Terrain& tr : scene_.terrain) {
+        const TerrainKind* k = FindTerrainKind(tr.type);
+        if (!k || !k->bad_going || tr.polygon.size() < 3) continue;
+        for (const geom::Polygon& piece : geom::SweptBetween(from_fp, to_fp))
+          if (geom::Area(geom::ClipConvex(geom::MakeCcw(tr.polygon), piece)) > 1.0) rough = true;
+      }
+      const double allowed = (rough ? rate.rough_bw.value_or(0.0) : rate.open_bw) * bw;
+      (*extra)["break_off"] = "limbered artillery contacted breaks off up to one full move, " + bw_text(allowed) +
+                              (rough ? " in rough ground" : "") + " (FAQ 316; movement table \"Breakoff\")";
+      if (dist > allowed + tol.distance_mm)
+        Illegal("a limbered gun's break-off is one full move, " + bw_text(allowed) + (rough ? " in rough ground" : "") +
+                " (FAQ 316): it moved " + bw_text(dist));
+      notes_.push_back("if the pursuer is still in contact after the break-off, or impassable ground blocks it, the gun is destroyed (FAQ 316)");
+      return finish_extra();
+    }
+  }
+
+  // QRS 95: cavalry that passed its test in contact with infantry or artillery may retire 2 BW and about face.
+  if (cavalry && !touching.empty() && scene_.declarations.Flag(U.id, "passed_morale") && about_face && rearward) {
+    kinds_.push_back("break_off_choice");
+    bool foot_or_guns = false;
+    for (const Touch& t : touching)
+      foot_or_guns = foot_or_guns || t.unit->type == UnitType::kInfantry || t.unit->type == UnitType::kArtillery;
+    const double retire = d_.after.break_off_choose_bw * bw;
+    (*extra)["break_off"] = "may retire " + bw_text(retire) + " and about face after a passed morale test (QRS 95)";
+    if (!foot_or_guns)
+      Illegal("after a passed morale test cavalry may break off only from infantry or artillery (QRS 95)");
+    else if (off < 180.0 - tol.turn_deg)
+      Illegal("a cavalry break-off retires straight to the rear (QRS 95)");
+    else if (std::abs(dist - retire) > slack)
+      Illegal("after a passed morale test cavalry may retire " + bw_text(retire) + " and about face (QRS 95): it moved " +
+              bw_text(dist) + ", more than " + bw_text(slack) + " off");
+    return finish_extra();
+  }
+
+  // Where an enemy stands relative to this base: facing it (its centre ahead of the front edge, within
+  // 45 degrees of the facing) and the gap edge to edge.
+  auto faces = [&](const geom::Base& b, const geom::Base& e) {
+    const geom::Vec2 to_e = e.centre_mm - geom::LeaderPoint(b);
+    if (to_e.norm() < 1e-9) return false;
+    return !FacesAway(b, e, tol.line_mm) && to_e.normalized().dot(geom::Forward(b)) >= std::cos(geom::DegToRad(45.0));
+  };
+
+  // QRS 99: light troops in contact pull back to 1 BW from the enemy's final position, facing it; an
+  // action test (QRS 52); not light infantry in the open contacted by cavalry.
+  if (IsLightTroops(U)) {
+    for (const Touch& t : touching) {
+      const geom::Base efp = Footprint(*t.unit);
+      if (geom::FindContact(to_fp, efp, tol.contact_mm).in_contact || !faces(to_fp, efp)) continue;
+      if (dist <= slack) continue;
+      // Ending further or nearer than 1 BW is no pull back: an ordinary move (straight back, ...).
+      const double want = d_.after.pull_back_bw * bw;
+      const double gap = geom::BaseToBase(to_fp, efp).distance_mm;
+      if (std::abs(gap - want) > slack) continue;
+      kinds_.push_back("pull_back");
+      (*extra)["pull_back"] = {{"from", t.unit->id}, {"gap_mm", std::round(gap * 10.0) / 10.0},
+                               {"gap_bw", std::round(gap / bw * 100.0) / 100.0}};
+      // In the open: less than half of the base in bad going or cover.
+      double covered = 0.0;
+      for (const Terrain& tr : scene_.terrain) {
+        const TerrainKind* k = FindTerrainKind(tr.type);
+        if (k && (k->bad_going || k->cover) && tr.polygon.size() >= 3) covered += geom::OverlapArea(from_fp, geom::MakeCcw(tr.polygon));
+      }
+      const bool open = covered < 0.5 * from_fp.width_mm * from_fp.depth_mm;
+      bool by_cavalry = false;
+      for (const Touch& x : touching) by_cavalry = by_cavalry || x.unit->type == UnitType::kCavalry;
+      if (IsLightInfantry(U) && open && by_cavalry)
+        Illegal("light infantry in the open contacted by cavalry cannot pull back (QRS 99)");
+      else
+        AddTest(3, "light_pull_back", {}, "where it stands (it does not move)", start, {t.unit->id});
+      return finish_extra();
+    }
+  }
+
+  // QRS 91 "Infantry Break Off": infantry contacted by infantry "can withdraw 1 BW after a successful
+  // morale test"; a unit "occupying cover ... can force the opposing unit to pull back this distance";
+  // "AT/BT units can also force opponents back" (FAQ 129: "force back 1/4 BW an enemy unit that fails its
+  // morale test"). Straight back keeping the facing; a move of another length is an ordinary move.
+  if (!touching.empty() && aturn <= tol.turn_deg && dist > tol.distance_mm && off >= 180.0 - tol.turn_deg) {
+    auto near_distance = [&](double want) { return std::abs(dist - want) <= std::min(slack, want / 2.0); };
+    auto in_cover = [&](const Unit& e) {
+      const geom::Base efp = Footprint(e);
+      double covered = 0.0;
+      for (const Terrain& tr : scene_.terrain) {
+        const TerrainKind* k = FindTerrainKind(tr.type);
+        if (k && k->cover && tr.polygon.size() >= 3) covered += geom::OverlapArea(efp, geom::MakeCcw(tr.polygon));
+      }
+      return covered >= 0.5 * efp.width_mm * efp.depth_mm;
+    };
+    const double withdraw = d_.after.infantry_withdraw_bw * bw;
+    const double at_bt = (s_.forced_back == "qrs" ? d_.after.forced_back_qrs_bw : d_.after.forced_back_faq_bw) * bw;
+    for (const Touch& t : touching) {
+      const Unit& E = *t.unit;
+      if (U.type == UnitType::kInfantry && E.type == UnitType::kInfantry && scene_.declarations.Flag(U.id, "passed_morale") &&
+          near_distance(withdraw)) {
+        kinds_.push_back("infantry_withdraw");
+        (*extra)["break_off"] = "withdraw " + bw_text(withdraw) + " from " + E.id + " after a passed morale test (QRS 91)";
+        return finish_extra();
+      }
+      if (U.type == UnitType::kInfantry && E.type == UnitType::kInfantry && in_cover(E) &&
+          scene_.declarations.Flag(E.id, "passed_morale") && near_distance(withdraw)) {
+        kinds_.push_back("forced_back");
+        (*extra)["forced_back"] = E.id + " in cover forces it back " + bw_text(withdraw) + " (QRS 91)";
+        return finish_extra();
+      }
+      if (IsAtOrBt(E) && scene_.declarations.Flag(U.id, "failed_morale") && near_distance(at_bt)) {
+        kinds_.push_back("forced_back");
+        (*extra)["forced_back"] = std::string(E.id) + " (AT/BT) forces it back " + bw_text(at_bt) +
+                                  (s_.forced_back == "qrs" ? " (QRS 91)" : " (FAQ 129; --set forced_back=qrs: 1 BW)");
+        return finish_extra();
+      }
+    }
+  }
+
+  // Lining up (FAQ "Can you wheel while moving into contact?": "you just have to touch the 'target' and
+  // then they will align"; "Moving into the flank a single unit": the unit contacted on the flank
+  // conforms in its next turn, "automatic and doesn't require an action test", but with an enemy also on
+  // its front "this requires an action test"). A unit touching an enemy that ends with its front edge
+  // flush against one of that enemy's edges, squarely, within a base width of where it was.
+  for (const Touch& t : touching) {
+    const geom::Base efp = Footprint(*t.unit);
+    const geom::Contact c = geom::FindContact(to_fp, efp, tol.contact_mm);
+    if (!c.in_contact || c.corner_only || c.edge_a != geom::Edge::kFront) continue;
+    const double want_heading = c.edge_b == geom::Edge::kFront  ? efp.heading_deg + 180.0
+                                : c.edge_b == geom::Edge::kRear ? efp.heading_deg
+                                : c.edge_b == geom::Edge::kLeft ? efp.heading_deg - 90.0
+                                                                : efp.heading_deg + 90.0;
+    if (HeadingGap(to_fp.heading_deg, want_heading) > tol.straight_deg) continue;
+    const double shared_needed = std::min(to_fp.width_mm, c.edge_b == geom::Edge::kFront || c.edge_b == geom::Edge::kRear
+                                                              ? efp.width_mm : efp.depth_mm) - 2.0 * tol.contact_mm;
+    if (c.shared_mm < shared_needed) continue;
+    if (dist > from_fp.width_mm + slack) continue;
+    // Already flush and square at the start: not a lining up.
+    if (!t.contact.corner_only && t.contact.edge_a == c.edge_a && t.contact.edge_b == c.edge_b && dist <= tol.distance_mm &&
+        aturn <= tol.straight_deg)
+      continue;
+    kinds_.push_back("line_up");
+    (*extra)["line_up"] = {{"with", t.unit->id}, {"their_edge", std::string(geom::ToString(c.edge_b))}};
+    // Turning to face an enemy on its flank or rear while another enemy holds its front: an action test.
+    const bool turning = t.contact.edge_a != geom::Edge::kFront && aturn > tol.turn_deg;
+    std::vector<std::string> front_enemies;
+    for (const Touch& x : touching)
+      if (x.unit != t.unit && !x.contact.corner_only && x.contact.edge_a == geom::Edge::kFront) front_enemies.push_back(x.unit->id);
+    if (turning && !front_enemies.empty()) {
+      std::vector<std::string> by = {t.unit->id};
+      AddTest(3, "face_flank_attacker", {}, "where it stands (it does not move)", start, by);
+      notes_.push_back("facing " + t.unit->id + " leaves " + front_enemies[0] + " on its flank (FAQ \"Moving into the flank a single unit\")");
+    } else {
+      notes_.push_back("lining up with " + t.unit->id + " needs no action test (FAQ)");
+    }
+    return finish_extra();
+  }
+  return false;
 }
 
 MoveCheck MoveJudge::Run() {
@@ -175,6 +507,18 @@ MoveCheck MoveJudge::Run() {
     kinds_.push_back("rout");
     notes_.push_back(U.id + " is declared routed: a flight, not an ordered move (no action test)");
     return finish({{"distance_mm", (to_fp.centre_mm - from_fp.centre_mm).norm()}});
+  }
+
+  // A cavalry unit that broke off "cannot move again in their following turn" (QRS 95; FAQ "PURSUING":
+  // "the breaking off counts as its move").
+  if (scene_.declarations.Flag(U.id, "broke_off") && !IsGeneral(U)) {
+    kinds_.push_back("after_break_off");
+    Illegal(U.id + " broke off: it cannot move again in its following turn (QRS 95)");
+    return finish({});
+  }
+  {
+    nlohmann::json extra = nlohmann::json::object();
+    if (Reaction(from_fp, to_fp, moved, &extra)) return finish(extra);
   }
 
   // Step 2: classify by the turn and the direction of travel.
@@ -408,6 +752,40 @@ MoveCheck MoveJudge::Run() {
   if (move_.second_move && !general) {
     const std::string key = s_.second_move == "qrs" && IsIm(U) ? "second_move_qrs_im" : "second_move";
     AddTest(2, key, {}, "where it stands (it does not move)", start);
+    // QRS 103: "1 bonus move/action test permitted per level of the General if unit within 6 BW of a
+    // General"; FAQ "Extra moves": "A general need to use one of his command ratings to give a chance of
+    // a second or more moves". A table with no general of the side placed cannot be judged (said).
+    const double reach = d_.after.bonus_general_bw * bw;
+    nlohmann::json by = nlohmann::json::array();
+    bool any_general = false;  // a general of the side with a rating given (stats: rating)
+    double nearest = std::numeric_limits<double>::infinity();
+    for (const Unit& g : scene_.units) {
+      if (!g.pose || !IsGeneral(g) || g.side != U.side || !g.stats.count("rating")) continue;
+      any_general = true;
+      const double gap = geom::BaseToBase(from_fp, Footprint(g)).distance_mm;
+      nearest = std::min(nearest, gap);
+      const auto r = g.stats.find("rating");
+      const int rating = r == g.stats.end() ? 0 : static_cast<int>(r->second);
+      if (gap <= reach + tol.line_mm && rating > 0)
+        by.push_back({{"general", g.id}, {"rating", rating}, {"distance_bw", std::round(gap / bw * 100.0) / 100.0}});
+    }
+    report["bonus_move_generals"] = by;
+    if (!any_general) {
+      notes_.push_back("a second move is a General's bonus move (QRS 103): no general of " + U.side +
+                       " with a rating (stats: rating) is on the table, so whose command point it spends is not checked");
+    } else if (by.empty()) {
+      std::ostringstream s;
+      s.precision(3);
+      s << "a second or later move is a bonus move: it needs a General with a rating of 1 or more within "
+        << d_.after.bonus_general_bw << " BW (QRS 103); the nearest general is " << nearest / bw << " BW ("
+        << std::lround(nearest) << " mm) away";
+      Illegal(s.str());
+    } else {
+      std::string list;
+      for (const auto& g : by)
+        list += (list.empty() ? "" : " or ") + g["general"].get<std::string>() + " (rating " + std::to_string(g["rating"].get<int>()) + ")";
+      notes_.push_back("a bonus move spends one command point of " + list + " (QRS 103: one per level of the General)");
+    }
   }
   auto has = [&](const std::string& k) { return std::find(kinds_.begin(), kinds_.end(), k) != kinds_.end(); };
   const std::string stays = "where it stands (it does not move)";

@@ -55,6 +55,11 @@ nlohmann::json SettingsJson(const TotskData& data, const TotskSettings& settings
             {"artillery_bw", r.artillery}}},
           {"charged_by_cavalry", {{"source", settings.charged_by_cavalry}, {"value", settings.ChargedByCavalry(data).value}}},
           {"second_move", {{"source", settings.second_move}}},
+          {"pursuit", {{"source", settings.pursuit}, {"who", settings.pursuit == "qrs" ? "any unit" : "cavalry"}}},
+          {"forced_back", {{"source", settings.forced_back},
+                           {"bw", settings.forced_back == "qrs" ? data.after.forced_back_qrs_bw : data.after.forced_back_faq_bw}}},
+          {"army_morale", {{"source", settings.army_morale},
+                           {"after", settings.army_morale == "qrs" ? "half its units lost" : "half or more of its wings lost"}}},
           {"ignored", settings.ignored}};
 }
 
@@ -131,6 +136,32 @@ Findings MakeFindings(const TotskData& data, const TotskSettings& settings, cons
                    {"p_rout", a.odds.p_rout},
                    {"terrain_column", a.terrain_context},
                    {"reroll_by", a.reroll_by}};
+    // The generals' risk (QRS 101 "Generals attached to a unit are killed if an unmodified 4 is rolled on the
+    // morale test of that unit"; FAQ 324: one re-rolling dies "on a natural 2 or 3 or if the unit they
+    // reroll the morale for routs in the 2nd roll"), exact over the 36 rolls of 2D6.
+    std::string general_risk;
+    if (tests) {
+      double p_attached = 0.0, p_reroll = 0.0;
+      for (int d1 = 1; d1 <= 6; ++d1)
+        for (int d2 = 1; d2 <= 6; ++d2) {
+          const int n = d1 + d2;
+          if (n == data.general_killed_on_natural) p_attached += 1.0 / 36.0;
+          const bool natural = std::find(data.general_reroll_killed_on_natural.begin(), data.general_reroll_killed_on_natural.end(),
+                                         n) != data.general_reroll_killed_on_natural.end();
+          if (natural || n + a.total <= data.morale_rout_at_most) p_reroll += 1.0 / 36.0;
+        }
+      const Declared* att = scene.declarations.Find(a.id, "general_attached");
+      if (att && att->value.is_string()) {
+        j["morale"]["general_attached_p_killed"] = p_attached;
+        general_risk += "; " + att->value.get<std::string>() + " (attached) is killed on an unmodified " +
+                        std::to_string(data.general_killed_on_natural) + ": " + std::to_string(Percent(p_attached)) + "% (QRS 101)";
+      }
+      if (!a.reroll_by.empty()) {
+        j["morale"]["reroll_p_general_killed"] = p_reroll;
+        general_risk += "; a general who re-rolls dies on a natural 2 or 3 or if the re-roll routs: " + std::to_string(Percent(p_reroll)) +
+                        "% (FAQ 324)";
+      }
+    }
     const bool acts = active.empty() || u.side == active;
     nlohmann::json actions = nlohmann::json::array();
     if (acts)
@@ -167,6 +198,7 @@ Findings MakeFindings(const TotskData& data, const TotskSettings& settings, cons
       }
       tests_text << "; total " << (a.total > 0 ? "+" : "") << a.total << " on 2D6: " << MoraleOddsText(a.odds);
       if (!a.reroll_by.empty()) tests_text << "; " << ids(a.reroll_by) << " may re-roll it";
+      tests_text << general_risk;
       tests_text << "\n";
     }
     if (acts)

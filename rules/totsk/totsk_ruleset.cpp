@@ -7,6 +7,7 @@
 #include "rules/geometry/distance.h"
 #include "rules/totsk/totsk_geometry.h"
 #include "rules/totsk/totsk_units.h"
+#include "rules/totsk/totsk_after.h"
 #include "rules/totsk/totsk_analysis.h"
 #include "rules/totsk/totsk_data.h"
 #include "rules/totsk/totsk_group_move.h"
@@ -28,10 +29,16 @@ class TotskRuleset : public Ruleset {
         settings_(totsk::ParseTotskSettings(options.settings, "settings")) {}
 
   RulesetInfo Info() const override { return {"totsk", data_.title, "BW", geom::ArcModel::kTotsk,
-            {"rules", "threat_distance", "threat_distance_bw", "morale_ranges", "charged_by_cavalry", "second_move"}}; }
+            {"rules", "threat_distance", "threat_distance_bw", "morale_ranges", "charged_by_cavalry", "second_move",
+             "pursuit", "army_morale", "forced_back"}}; }
 
   Findings Analyze(const Scene& scene) const override {
     Findings f = totsk::MakeFindings(data_, settings_, scene, totsk::AnalyzeTotsk(data_, settings_, scene));
+    // QRS 97, 103, 105: pursuit, the generals' bonus moves, wing and army morale.
+    totsk::AfterCombatFindings after = totsk::AnalyzeAfterCombat(data_, settings_, scene);
+    for (auto& [k, v] : after.report.items()) f.report[k] = v;
+    f.text += after.text;
+    f.tests.insert(f.tests.end(), after.tests.begin(), after.tests.end());
     AppendOverlaps(scene, data_.tolerances.contact_mm, &f);
     return f;
   }
@@ -141,6 +148,20 @@ class TotskRuleset : public Ruleset {
           rules.push_back({x->id + " within " + bw_text(data_.general_reroll_bw) + " of " + y->id +
                                ": may re-roll one morale test per turn (QRS 101)",
                            "edge_to_edge", data_.general_reroll_bw * bw_y, gap});
+        // QRS 93: an artillery crew may shelter in a friendly unit within 2 BW.
+        if (x->type == UnitType::kArtillery && (y->type == UnitType::kInfantry || y->type == UnitType::kCavalry))
+          rules.push_back({y->id + " within " + bw_text(data_.after.crew_shelter_bw) + " of " + x->id + ": " + x->id +
+                               "'s crew may shelter in it (QRS 93)",
+                           "edge_to_edge", data_.after.crew_shelter_bw * bw_x, gap});
+        // QRS 97 "-1 General within 1BW" on a pursuit test; QRS 103 bonus moves for units within 6 BW.
+        if (totsk::IsGeneral(*x) && !totsk::IsGeneral(*y)) {
+          rules.push_back({x->id + " within " + bw_text(data_.after.pursuit_general_bw) + " of " + y->id +
+                               ": -1 to its pursuit test (QRS 97)",
+                           "edge_to_edge", data_.after.pursuit_general_bw * bw_y, gap});
+          rules.push_back({y->id + " within " + bw_text(data_.after.bonus_general_bw) + " of " + x->id +
+                               ": may take " + x->id + "'s bonus moves and action tests (QRS 103)",
+                           "edge_to_edge", data_.after.bonus_general_bw * bw_y, gap});
+        }
       }
     }
     return rules;

@@ -151,6 +151,18 @@ TEST(TotskPairRules, RearSupportFlankSupportSecureFlankAndGenerals) {
                              Unit("B", "blue", "general", 20, 20, 520 + gap + 10, 400, 90));
     EXPECT_EQ(Holds(RuleWith(rules, {"B within 2 BW of A", "re-roll"})), gap < 80);
   }
+  // A general within 1 BW: -1 to pursue (QRS 97).
+  for (double gap : {39.5, 40.5}) {
+    const auto rules = Rules("totsk", Unit("A", "blue", "cavalry", 40, 20, 500, 400, 90),
+                             Unit("B", "blue", "general", 20, 20, 520 + gap + 10, 400, 90));
+    EXPECT_EQ(Holds(RuleWith(rules, {"B within 1 BW of A", "pursuit"})), gap < 40);
+  }
+  // A unit within 6 BW of a general may take its bonus moves (QRS 103).
+  for (double gap : {239.5, 240.5}) {
+    const auto rules = Rules("totsk", Unit("A", "blue", "infantry", 40, 20, 500, 400, 90),
+                             Unit("B", "blue", "general", 20, 20, 520 + gap + 10, 400, 90));
+    EXPECT_EQ(Holds(RuleWith(rules, {"A within 6 BW of B", "bonus moves"})), gap < 240);
+  }
 }
 
 // The list depends on the units, not on where they stand (a dispute from a photo and its truth list

@@ -84,3 +84,31 @@ declarations:
 
 }  // namespace
 }  // namespace vedette
+
+namespace vedette {
+namespace {
+
+using testing::RunVedette;
+
+// The after-combat rules through the binary: the sample's commands, the new settings and their bad values.
+TEST(TotskCli, AfterCombatSampleAndSettings) {
+  const std::string sample = AssetsDir() + "/scenes/sample_totsk_after_combat.yaml";
+  const auto off = RunVedette("check-move " + sample + " --unit B1 --to 400,170,270");
+  EXPECT_EQ(off.status, 0) << off.out << off.err;
+  EXPECT_NE(off.out.find("retire 6 BW (240 mm) to the rear, facing away from the enemy (QRS 95)"), std::string::npos) << off.out;
+  const auto short_off = RunVedette("check-move " + sample + " --unit B1 --to 400,250,270");
+  EXPECT_EQ(short_off.status, 1) << short_off.out;
+  const auto qrs = RunVedette("analyze " + sample + " --json --set pursuit=qrs --set army_morale=qrs --set forced_back=qrs");
+  ASSERT_EQ(qrs.status, 0) << qrs.err;
+  const auto j = nlohmann::json::parse(qrs.out);
+  EXPECT_EQ(j["settings"]["pursuit"]["who"], "any unit");
+  EXPECT_EQ(j["settings"]["forced_back"]["bw"], 1.0);
+  for (const char* bad : {"pursuit=some", "army_morale=x", "forced_back=far"}) {
+    const auto r = RunVedette("analyze " + sample + " --set " + bad);
+    EXPECT_EQ(r.status, 2) << bad;
+    EXPECT_TRUE(r.out.empty()) << bad;
+  }
+}
+
+}  // namespace
+}  // namespace vedette

@@ -1,0 +1,447 @@
+#include "rules/totsk/totsk_after.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+
+#include "rules/geometry/contact.h"
+#include "rules/geometry/distance.h"
+#include "rules/input_error.h"
+#include "rules/totsk/totsk_dice.h"
+#include "rules/totsk/totsk_units.h"
+
+namespace vedette::totsk {
+
+namespace {
+
+std::string Signed(int v) { return (v >= 0 ? "+" : "") + std::to_string(v); }
+std::string Pct(double p) { return std::to_string(static_cast<int>(std::lround(p * 100.0))) + "%"; }
+std::string Num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+std::string Join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+// "+1 Raw, -1 General within 1BW (G1)"
+std::string ModsText(const std::vector<Modifier>& mods) {
+  std::string s;
+  for (const Modifier& m : mods)
+    s += (s.empty() ? "" : ", ") + Signed(m.value) + " " + m.rule + (m.by.empty() ? "" : " (" + Join(m.by) + ")");
+  return s.empty() ? "no modifier" : s;
+}
+nlohmann::json ModsJson(const std::vector<Modifier>& mods) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const Modifier& m : mods) out.push_back({{"rule", m.rule}, {"value", m.value}, {"by", m.by}});
+  return out;
+}
+
+int Rating(const Unit& g) {
+  const auto r = g.stats.find("rating");
+  return r == g.stats.end() ? 0 : static_cast<int>(std::lround(r->second));
+}
+
+bool LostItself(const Scene& scene, const Unit& u) {
+  if (const Declared* d = scene.declarations.Find(u.id, "lost")) {
+    if (!d->value.is_boolean()) throw InputError(scene.source, d->line, "declarations: " + u.id + ".lost must be true or false");
+    if (d->value.get<bool>()) return true;
+  }
+  return scene.declarations.Routed(u.id);
+}
+
+// Lost, or a gun whose crew sheltered in a unit that is lost (QRS 93 "if that unit is lost then the gun
+// is lost too").
+bool Lost(const Scene& scene, const Unit& u) {
+  if (LostItself(scene, u)) return true;
+  if (const Declared* d = scene.declarations.Find(u.id, "crew_with"); d && d->value.is_string())
+    if (const Unit* host = scene.FindUnit(d->value.get<std::string>())) return LostItself(scene, *host);
+  return false;
+}
+
+std::string WingOf(const Scene& scene, const Unit& u) {
+  const Declared* d = scene.declarations.Find(u.id, "wing");
+  if (!d) return "";
+  if (!d->value.is_string() || d->value.get<std::string>().empty())
+    throw InputError(scene.source, d->line, "declarations: " + u.id + ".wing must be the wing's name (a word)");
+  return d->value.get<std::string>();
+}
+
+bool ArmyCommander(const Unit& g) { return g.HasTag("army_commander") || g.HasTag("cinc"); }
+
+}  // namespace
+
+AfterCombatFindings AnalyzeAfterCombat(const TotskData& d, const TotskSettings& s, const Scene& scene) {
+  AfterCombatFindings out;
+  out.report = {{"pursuit", nlohmann::json::array()}, {"bonus_moves", nlohmann::json::array()},
+                {"wing_morale", nlohmann::json::array()}, {"army_morale", nlohmann::json::array()}};
+  std::ostringstream text;
+  const std::string& active = scene.declarations.active_side;
+  const Tolerances& tol = d.tolerances;
+  const AfterCombat& a = d.after;
+  // Each unit's loss and wing, read once (validating `lost` and `wing`).
+  std::vector<char> lost_of(scene.units.size());
+  std::vector<std::string> wing_of(scene.units.size());
+  for (size_t i = 0; i < scene.units.size(); ++i) {
+    lost_of[i] = Lost(scene, scene.units[i]);
+    wing_of[i] = WingOf(scene, scene.units[i]);
+    if (const Declared* p = scene.declarations.Find(scene.units[i].id, "pursuit_bw"))
+      if (!p->value.is_number() || !(p->value.get<double>() >= 0))
+        throw InputError(scene.source, p->line, "declarations: " + scene.units[i].id + ".pursuit_bw must be a distance in BW >= 0");
+  }
+  auto index = [&](const Unit& u) { return static_cast<size_t>(&u - scene.units.data()); };
+  auto is_lost = [&](const Unit& u) { return lost_of[index(u)] != 0; };
+  auto wing = [&](const Unit& u) -> const std::string& { return wing_of[index(u)]; };
+
+  // Step 0: artillery crews sheltering (QRS 93 "the crew join a friendly unit within 2 BW and shelter
+  // within it ... The exact unit must be indicated and if that unit is lost then the gun is lost too").
+  out.report["crew_shelter"] = nlohmann::json::array();
+  for (const Unit& gun : scene.units) {
+    const Declared* dcl = scene.declarations.Find(gun.id, "crew_with");
+    if (!dcl) continue;
+    const Unit* host = dcl->value.is_string() ? scene.FindUnit(dcl->value.get<std::string>()) : nullptr;
+    if (!host) throw InputError(scene.source, dcl->line, "declarations: " + gun.id + ".crew_with must name a unit of the scene");
+    std::string why;
+    double gap = -1.0;
+    if (gun.type != UnitType::kArtillery) why = gun.id + " is not artillery";
+    else if (host->side != gun.side) why = host->id + " is not a friendly unit";
+    else if (IsGeneral(*host) || host->type == UnitType::kArtillery) why = host->id + " is not a unit the crew can join";
+    else if (!gun.pose || !host->pose) why = "not both on the table";
+    else {
+      gap = geom::BaseToBase(Footprint(gun), Footprint(*host)).distance_mm;
+      if (gap > a.crew_shelter_bw * scene.BwFor(gun) + tol.line_mm)
+        why = host->id + " is " + Num(std::round(gap / scene.BwFor(gun) * 100.0) / 100.0) + " BW away, beyond " +
+              Num(a.crew_shelter_bw) + " BW";
+    }
+    nlohmann::json j = {{"gun", gun.id}, {"with", host->id}, {"allowed", why.empty()}, {"gun_lost", is_lost(gun)}};
+    if (gap >= 0) j["distance_bw"] = std::round(gap / scene.BwFor(gun) * 100.0) / 100.0;
+    if (!why.empty()) j["why_not"] = why;
+    out.report["crew_shelter"].push_back(j);
+    if (why.empty())
+      text << "  " << gun.id << "'s crew shelter in " << host->id << " (within " << Num(a.crew_shelter_bw)
+           << " BW, QRS 93): the gun stays; if " << host->id << " is lost the gun is lost too"
+           << (LostItself(scene, *host) ? " (it is: " + gun.id + " is lost)" : "") << "\n";
+    else
+      text << "  " << gun.id << "'s crew cannot shelter in " << host->id << " (QRS 93: a friendly unit within "
+           << Num(a.crew_shelter_bw) << " BW): " << why << "\n";
+  }
+
+  // Step 0b: how many morale fails each unit can lose (FAQ "Number of morale fails"; FAQ 324 "If the unit
+  // fails its morale test (result of 4 to 7) and lose its last morale fail, the unit is destroyed").
+  out.report["morale_fails"] = nlohmann::json::array();
+  for (const Unit& u : scene.units) {
+    if (IsGeneral(u)) continue;
+    const Declared* lost_d = scene.declarations.Find(u.id, "fails_lost");
+    int lost_fails = 0;
+    if (lost_d) {
+      const double v = lost_d->value.is_number() ? lost_d->value.get<double>() : -1.0;
+      if (v < 0 || v != std::floor(v) || v > 100)
+        throw InputError(scene.source, lost_d->line, "declarations: " + u.id + ".fails_lost must be a whole number >= 0");
+      lost_fails = static_cast<int>(v);
+    }
+    std::optional<int> base;
+    std::string source;
+    if (auto st = u.stats.find("morale_fails"); st != u.stats.end()) {
+      base = static_cast<int>(std::lround(st->second));
+      source = "stats";
+    } else if (auto b = a.morale_fails_base.find(std::string(ToString(u.type))); b != a.morale_fails_base.end()) {
+      base = b->second;
+      source = "FAQ";
+    }
+    std::vector<Modifier> mods;
+    for (const auto& [tag, v] : a.morale_fails_tags)
+      if (u.HasTag(tag)) mods.push_back({tag, v, {}});
+    // Listed: units with something to say (a loss declared, a tag or a stat changing the number); every
+    // other infantry unit has the FAQ's 3.
+    if (!lost_d && mods.empty() && source != "stats") continue;
+    nlohmann::json j = {{"unit", u.id}, {"fails_lost", lost_fails}};
+    if (!base) {
+      j["fails"] = nullptr;
+      j["why"] = "the sheets give no number of morale fails for " + std::string(ToString(u.type)) + " (stats: morale_fails)";
+      out.report["morale_fails"].push_back(j);
+      text << "  " << u.id << " has lost " << lost_fails << " morale fail" << (lost_fails == 1 ? "" : "s") << "; "
+           << j["why"].get<std::string>() << "\n";
+      continue;
+    }
+    int fails = *base;
+    for (const Modifier& m : mods) fails += m.value;
+    fails = std::max(fails, 1);
+    j["fails"] = fails;
+    j["base"] = *base;
+    j["source"] = source;
+    j["modifiers"] = ModsJson(mods);
+    j["left"] = std::max(0, fails - lost_fails);
+    out.report["morale_fails"].push_back(j);
+    if (lost_d) {
+      std::string why = (source == "FAQ" ? std::string(ToString(u.type)) + " " : "its stats: ") + std::to_string(*base);
+      for (const Modifier& m : mods) why += " " + Signed(m.value) + " " + m.rule;
+      text << "  " << u.id << " can lose " << fails << " morale fail" << (fails == 1 ? "" : "s") << " (" << why
+           << ", FAQ \"Number of morale fails\") and has lost " << lost_fails
+           << (lost_fails + 1 >= fails ? ": losing another destroys it (FAQ 324)" : "") << "\n";
+    }
+  }
+
+  // Step 1: pursuit (QRS 97; QRS 10 "Active player Pursuit"). A unit may pursue when an enemy it touches
+  // routs (declared routed) or, being cavalry that failed its test, must break off (QRS 95).
+  // The units that flee first (a handful), then who touches them.
+  std::vector<const Unit*> breaking;
+  for (const Unit& e : scene.units)
+    if (e.pose && !IsGeneral(e) &&
+        (scene.declarations.Routed(e.id) || (e.type == UnitType::kCavalry && scene.declarations.Flag(e.id, "failed_morale"))))
+      breaking.push_back(&e);
+  for (const Unit& p : scene.units) {
+    if (breaking.empty()) break;
+    if (!p.pose || IsGeneral(p)) continue;
+    if (!active.empty() && p.side != active) continue;
+    if (s.pursuit != "qrs" && p.type != UnitType::kCavalry) continue;
+    if (scene.declarations.Routed(p.id)) continue;
+    const geom::Base pfp = Footprint(p);
+    const double pr = std::hypot(pfp.width_mm, pfp.depth_mm) / 2.0;
+    std::vector<std::string> fleeing;
+    for (const Unit* e : breaking) {
+      if (e->side == p.side) continue;
+      const geom::Base efp = Footprint(*e);
+      // Bounding circles apart by more than the contact slack: not touching.
+      if ((efp.centre_mm - pfp.centre_mm).norm() - pr - std::hypot(efp.width_mm, efp.depth_mm) / 2.0 > tol.contact_mm) continue;
+      if (geom::FindContact(pfp, efp, tol.contact_mm).in_contact) fleeing.push_back(e->id);
+    }
+    if (fleeing.empty()) continue;
+    std::vector<Modifier> mods;
+    auto add = [&](const char* key, std::vector<std::string> by = {}) {
+      const MoraleModifierSpec& m = a.pursuit_modifiers.at(key);
+      mods.push_back({m.rule, m.value, std::move(by)});
+    };
+    if (p.HasTag("raw")) add("raw");
+    if (p.HasTag("british")) add("british");
+    std::vector<std::string> generals;
+    for (const Unit& g : scene.units)
+      if (g.pose && IsGeneral(g) && g.side == p.side &&
+          geom::BaseToBase(pfp, Footprint(g)).distance_mm <= a.pursuit_general_bw * scene.BwFor(p) + tol.line_mm)
+        generals.push_back(g.id);
+    if (!generals.empty()) add("general_near", generals);
+    if (p.HasTag("wavering")) add("wavering");
+    int total = 0;
+    for (const Modifier& m : mods) total += m.value;
+    std::vector<Modifier> dmods;
+    for (const char* key : {"british", "trained", "elite"})
+      if (p.HasTag(key)) {
+        const MoraleModifierSpec& m = a.pursuit_distance_modifiers.at(key);
+        dmods.push_back({m.rule, m.value, {}});
+      }
+    int dtotal = 0;
+    for (const Modifier& m : dmods) dtotal += m.value;
+    const double p_pursue = ActionSuccess(total, a.pursuit_need);
+    const int dmin = std::max(0, 1 + dtotal), dmax = std::max(0, 6 + dtotal);
+    RequiredTest t;
+    t.unit = p.id;
+    t.kind = "pursuit";
+    t.reason = "may pursue " + Join(fleeing) + ": pursues on 1D6 " + Signed(total) + " >= " + std::to_string(a.pursuit_need) + " (QRS 97)";
+    t.modifiers = mods;
+    t.total = total;
+    t.p_success = p_pursue;
+    t.odds = "pursues " + Pct(p_pursue);
+    out.tests.push_back(t);
+    const double bw = scene.BwFor(p);
+    out.report["pursuit"].push_back({{"unit", p.id},
+                                     {"after", fleeing},
+                                     {"need", a.pursuit_need},
+                                     {"modifiers", ModsJson(mods)},
+                                     {"total", total},
+                                     {"p_pursue", p_pursue},
+                                     {"distance_modifiers", ModsJson(dmods)},
+                                     {"distance_bw", {{"min", dmin}, {"max", dmax}}},
+                                     {"distance_mm", {{"min", dmin * bw}, {"max", dmax * bw}}}});
+    text << "  " << p.id << " may pursue " << Join(fleeing) << " (QRS 97): pursues on 1D6 " << Signed(total) << " >= "
+         << a.pursuit_need << " (" << ModsText(mods) << "): " << Pct(p_pursue) << "; if it does, 1D6 " << Signed(dtotal)
+         << " BW (" << ModsText(dmods) << "): " << dmin << " to " << dmax << " BW (" << Num(dmin * bw) << " to "
+         << Num(dmax * bw) << " mm), straight ahead; then it counts as pursued (-1 if it meets a fresh enemy)\n";
+  }
+
+  // Step 2: the generals' bonus moves and action tests (QRS 103): one per level, for units within 6 BW.
+  // Units declared `bonus_move: true` are matched to the generals' points (each point serves one unit).
+  {
+    std::vector<const Unit*> generals;
+    for (const Unit& g : scene.units)
+      if (g.pose && IsGeneral(g) && !is_lost(g)) generals.push_back(&g);
+    std::vector<std::vector<std::string>> reach(generals.size());
+    std::map<std::string, std::vector<size_t>> can_use;  // unit id -> generals in reach (with a rating)
+    std::vector<std::string> declared;
+    std::vector<geom::Base> gfp;
+    std::vector<double> gradius;
+    for (const Unit* g : generals) {
+      gfp.push_back(Footprint(*g));
+      gradius.push_back(std::hypot(gfp.back().width_mm, gfp.back().depth_mm) / 2.0);
+    }
+    for (const Unit& u : scene.units) {
+      if (!u.pose || IsGeneral(u)) continue;
+      if (scene.declarations.Flag(u.id, "bonus_move")) declared.push_back(u.id);
+      std::optional<geom::Base> ufp;
+      double uradius = 0.0;
+      for (size_t gi = 0; gi < generals.size(); ++gi) {
+        const Unit& g = *generals[gi];
+        if (g.side != u.side) continue;
+        if (!ufp) {
+          ufp = Footprint(u);
+          uradius = std::hypot(ufp->width_mm, ufp->depth_mm) / 2.0;
+        }
+        const double reach_mm = a.bonus_general_bw * scene.BwFor(u) + tol.line_mm;
+        // Bounding circles further apart than the reach: out of reach without the exact distance.
+        if ((ufp->centre_mm - gfp[gi].centre_mm).norm() - uradius - gradius[gi] > reach_mm) continue;
+        if (geom::BaseToBase(*ufp, gfp[gi]).distance_mm <= reach_mm) {
+          reach[gi].push_back(u.id);
+          if (Rating(g) > 0) can_use[u.id].push_back(gi);
+        }
+      }
+    }
+    // Match declared bonus moves to points (Kuhn's augmenting paths over the generals' points).
+    std::vector<size_t> slot_general;
+    for (size_t gi = 0; gi < generals.size(); ++gi)
+      for (int k = 0; k < Rating(*generals[gi]); ++k) slot_general.push_back(gi);
+    std::vector<int> owner(slot_general.size(), -1);  // slot -> index in `declared`
+    std::function<bool(int, std::vector<bool>&)> place = [&](int ui, std::vector<bool>& seen) {
+      for (size_t sl = 0; sl < slot_general.size(); ++sl) {
+        const std::vector<size_t>& ok = can_use[declared[ui]];
+        if (seen[sl] || std::find(ok.begin(), ok.end(), slot_general[sl]) == ok.end()) continue;
+        seen[sl] = true;
+        if (owner[sl] < 0 || place(owner[sl], seen)) {
+          owner[sl] = ui;
+          return true;
+        }
+      }
+      return false;
+    };
+    std::vector<std::string> unserved;
+    for (size_t ui = 0; ui < declared.size(); ++ui) {
+      std::vector<bool> seen(slot_general.size(), false);
+      if (!place(static_cast<int>(ui), seen)) unserved.push_back(declared[ui]);
+    }
+    std::vector<std::vector<std::string>> used(generals.size());
+    for (size_t sl = 0; sl < slot_general.size(); ++sl)
+      if (owner[sl] >= 0) used[slot_general[sl]].push_back(declared[owner[sl]]);
+    for (size_t gi = 0; gi < generals.size(); ++gi) {
+      const Unit& g = *generals[gi];
+      std::sort(used[gi].begin(), used[gi].end());
+      out.report["bonus_moves"].push_back({{"general", g.id},
+                                           {"side", g.side},
+                                           {"rating", Rating(g)},
+                                           {"reach_bw", a.bonus_general_bw},
+                                           {"units_within", reach[gi]},
+                                           {"declared_bonus_moves", used[gi]}});
+      if ((!active.empty() && g.side != active) || Rating(g) <= 0) continue;
+      text << "  " << g.id << " (rating " << Rating(g) << "): " << Rating(g) << " bonus move" << (Rating(g) == 1 ? "" : "s")
+           << " or action test" << (Rating(g) == 1 ? "" : "s") << " this turn for units within " << Num(a.bonus_general_bw)
+           << " BW (QRS 103)";
+      if (Rating(g) > 0) text << ": " << (reach[gi].empty() ? "none in reach" : Join(reach[gi]));
+      if (!used[gi].empty()) text << "; used by " << Join(used[gi]);
+      text << "\n";
+    }
+    for (const std::string& id : unserved) {
+      const bool none = can_use[id].empty();
+      out.report["bonus_moves_unserved"].push_back(id);
+      text << "  " << id << " is declared to have made a bonus move, but "
+           << (none ? "no General with a rating is within " + Num(a.bonus_general_bw) + " BW of it"
+                    : "the Generals within " + Num(a.bonus_general_bw) + " BW of it have no point left")
+           << " (QRS 103: one per level of the General)\n";
+    }
+    if (!declared.empty())
+      text << "  units that made a bonus move cause no morale test and give no morale modifier next turn (QRS 103): "
+           << Join(declared) << "\n";
+  }
+
+  // Step 3: wing and army morale (QRS 105; QRS 11 "Passive player take Wing then Army morale tests").
+  std::set<std::string> sides;
+  for (const Unit& u : scene.units) sides.insert(u.side);
+  for (const std::string& side : sides) {
+    if (!active.empty() && side == active) continue;
+    std::map<std::string, std::pair<int, int>> wings;  // wing -> (units, lost)
+    int units = 0, lost = 0;
+    const Unit* army_cmd = nullptr;
+    std::map<std::string, const Unit*> wing_cmd;
+    for (const Unit& u : scene.units) {
+      if (u.side != side) continue;
+      const std::string& w = wing(u);
+      if (IsGeneral(u)) {
+        if (ArmyCommander(u) && !army_cmd) army_cmd = &u;
+        else if (!w.empty() && !wing_cmd.count(w)) wing_cmd[w] = &u;
+        continue;
+      }
+      const bool l = is_lost(u);
+      ++units;
+      lost += l;
+      if (!w.empty()) {
+        wings[w].first += 1;
+        wings[w].second += l;
+      }
+    }
+    if (units == 0) continue;
+    auto test = [&](const std::string& kind, const std::string& name, const Unit* cmd, const std::string& why,
+                    const std::vector<std::string>& members) {
+      std::vector<Modifier> mods;
+      if (cmd && Rating(*cmd) != 0 && !is_lost(*cmd)) mods.push_back({"commander's rating", Rating(*cmd), {cmd->id}});
+      const int total = mods.empty() ? 0 : mods[0].value;
+      const double p = ActionSuccess(total, a.army_need);
+      RequiredTest t;
+      // The test hangs on the commander, else on the first placed unit of the wing or army.
+      if (cmd && cmd->pose) t.unit = cmd->id;
+      for (const std::string& id : members)
+        if (t.unit.empty() && scene.FindUnit(id)->pose) t.unit = id;
+      t.kind = kind;
+      t.reason = name + " has " + why + ": " + (kind == "wing_morale" ? "wing" : "army") + " morale test, 1D6 " + Signed(total) +
+                 " >= " + std::to_string(a.army_need) + " (QRS 105)";
+      t.modifiers = mods;
+      t.total = total;
+      t.p_success = p;
+      t.odds = "pass " + Pct(p);
+      if (!t.unit.empty()) out.tests.push_back(t);
+      text << "  " << name << " has " << why << ": " << (kind == "wing_morale" ? "wing" : "army") << " morale test, 1D6 "
+           << Signed(total) << " >= " << a.army_need << " (QRS 105; "
+           << (cmd ? ModsText(mods) : "no commander declared") << "): pass " << Pct(p)
+           << (kind == "wing_morale" ? "; if it fails, all its units are removed (FAQ)" : "") << "; it tests again every turn after\n";
+      return p;
+    };
+    int wings_lost = 0;
+    for (const auto& [w, n] : wings) {
+      const bool gone = n.second == n.first;
+      wings_lost += gone;
+      const bool tests = !gone && n.second >= a.army_lost_share * n.first - 1e-9;
+      nlohmann::json j = {{"side", side}, {"wing", w}, {"units", n.first}, {"lost", n.second}, {"tests", tests}, {"all_lost", gone}};
+      j["commander"] = wing_cmd.count(w) ? nlohmann::json(wing_cmd[w]->id) : nlohmann::json(nullptr);
+      if (tests) {
+        std::vector<std::string> members;
+        for (const Unit& u : scene.units)
+          if (u.side == side && !IsGeneral(u) && wing(u) == w && !is_lost(u)) members.push_back(u.id);
+        j["p_pass"] = test("wing_morale", side + " wing " + w, wing_cmd.count(w) ? wing_cmd[w] : nullptr,
+                           "lost " + std::to_string(n.second) + " of its " + std::to_string(n.first) + " units", members);
+      }
+      out.report["wing_morale"].push_back(j);
+    }
+    // The army: QRS "lost half of its units"; FAQ "the army has lost half or more of its wings".
+    const bool by_wings = s.army_morale != "qrs" && !wings.empty();
+    const int n = by_wings ? static_cast<int>(wings.size()) : units;
+    const int l = by_wings ? wings_lost : lost;
+    const bool tests = l >= a.army_lost_share * n - 1e-9 && lost < units;
+    nlohmann::json j = {{"side", side}, {"counts", by_wings ? "wings" : "units"}, {"of", n}, {"lost", l}, {"tests", tests}};
+    j["commander"] = army_cmd ? nlohmann::json(army_cmd->id) : nlohmann::json(nullptr);
+    if (tests) {
+      std::vector<std::string> members;
+      for (const Unit& u : scene.units)
+        if (u.side == side && !IsGeneral(u) && !is_lost(u)) members.push_back(u.id);
+      const std::string why = "lost " + std::to_string(l) + " of its " + std::to_string(n) + (by_wings ? " wings" : " units") +
+                              (by_wings ? " (FAQ \"ARMY MORALE TEST\"; --set army_morale=qrs counts units)"
+                                        : s.army_morale != "qrs" ? " (no wings declared)" : " (QRS 105)");
+      j["p_pass"] = test("army_morale", side + " army", army_cmd, why, members);
+    }
+    out.report["army_morale"].push_back(j);
+  }
+  out.text = text.str();
+  return out;
+}
+
+}  // namespace vedette::totsk
