@@ -17,6 +17,13 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 cv::Mat ReadMatrix(const cv::FileStorage& fs, const std::string& path, const char* key) {
   cv::FileNode n = fs[key];
   if (n.empty()) throw InputError(path, 0, std::string("missing key '") + key + "'");
+  // OpenCV allocates rows x cols before it reads the data: sizes are checked first (a camera
+  // matrix is 3x3, distortion at most 14 values).
+  const bool sized = n.isMap() && n["rows"].isInt() && n["cols"].isInt() && static_cast<int>(n["rows"]) >= 1 &&
+                     static_cast<int>(n["cols"]) >= 1 && static_cast<int>(n["rows"]) <= 16 && static_cast<int>(n["cols"]) <= 16;
+  if (!sized)
+    throw InputError(path, 0, std::string("key '") + key +
+                                  "' must be an !!opencv-matrix with whole-number rows and cols of 1 to 16");
   cv::Mat m;
   try {
     n >> m;

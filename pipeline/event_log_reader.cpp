@@ -24,8 +24,12 @@ double Seconds(const nlohmann::json& j, const std::string& source, int line) {
 }
 
 void ReadHeader(const nlohmann::json& j, const std::string& source, EventLogSummary* s) {
-  if (!j.is_object() || j.value("log", std::string()) != "vedette")
+  if (!j.is_object() || !j.contains("log") || j["log"] != "vedette")
     throw InputError(source, 1, "not a Vedette event log: the first line must be {\"log\":\"vedette\",...}");
+  for (const char* key : {"ruleset", "roster", "source"})
+    if (j.contains(key) && !j[key].is_string()) throw InputError(source, 1, std::string("the header's '") + key + "' must be text");
+  if (j.contains("units") && !j["units"].is_number_unsigned())
+    throw InputError(source, 1, "the header's 'units' must be a whole number");
   const auto v = j.find("log_version");
   if (v == j.end() || !v->is_number_integer() || v->get<long long>() < 1)
     throw InputError(source, 1, "the header has no log_version");
