@@ -18,10 +18,10 @@ void AddStillInputOptions(CLI::App* cmd, StillInputArgs* args) {
 }
 
 void CheckPictureSize(cv::Size size, const std::string& file, cv::Size least, const std::string& purpose) {
-  if (size.width >= least.width && size.height >= least.height && size.width <= 16384 && size.height <= 16384) return;
+  if (size.width >= least.width && size.height >= least.height && size.width <= 10000 && size.height <= 10000) return;
   throw InputError(file, 0, "the picture is " + std::to_string(size.width) + "x" + std::to_string(size.height) + " px: " +
                                 purpose + " is " + std::to_string(least.width) + "x" + std::to_string(least.height) +
-                                " to 16384x16384 px; is this the right file?");
+                                " to 10000x10000 px (no webcam makes a larger picture); is this the right file?");
 }
 
 StillInput GrabStill(const StillInputArgs& args, cv::Size camera_size) {

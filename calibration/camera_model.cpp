@@ -44,7 +44,7 @@ CameraIntrinsics LoadIntrinsics(const std::string& path) {
   cv::FileStorage fs;
   try {
     fs.open(path, cv::FileStorage::READ);
-  } catch (const cv::Exception&) {
+  } catch (const std::exception&) {  // cv::Exception, and std::length_error from OpenCV's YAML parser on a damaged key
     throw InputError(path, 0, std::filesystem::is_regular_file(path) && std::filesystem::file_size(path) == 0
                                   ? "empty: not a camera file"
                                   : "not a camera file OpenCV can read (YAML starting %YAML:1.0, XML or JSON)");
@@ -57,7 +57,7 @@ CameraIntrinsics ParseIntrinsics(const std::string& text, const std::string& pat
   cv::FileStorage fs;
   try {
     fs.open(text, cv::FileStorage::READ | cv::FileStorage::MEMORY);
-  } catch (const cv::Exception&) {
+  } catch (const std::exception&) {  // cv::Exception, and std::length_error from OpenCV's YAML parser on a damaged key
     throw InputError(path, 0, text.empty() ? "empty: not a camera file" : "not a camera file OpenCV can read (YAML starting %YAML:1.0, XML or JSON)");
   }
   if (!fs.isOpened()) throw InputError(path, 0, "cannot be read as an OpenCV FileStorage file (YAML/XML)");

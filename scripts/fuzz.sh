@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The parsers' fuzzers (tests/fuzz/, libFuzzer + ASan + UBSan, clang 14).
-#   bash scripts/fuzz.sh [SECONDS]          each harness for SECONDS (default 20): what CI runs
-#   bash scripts/fuzz.sh --runs N [JOBS]    each harness for N executions (the README's 10 million)
+#   bash scripts/fuzz.sh [SECONDS]          each harness for SECONDS (default 20)
+#   bash scripts/fuzz.sh --runs N           each harness for N executions: what CI runs (5,000 each)
+# The mutations follow FUZZ_SEED (default 1): with --runs and a fresh corpus a run is repeatable.
 # Corpora start from assets/ and tests/fuzz/seeds/ and grow in build-fuzz/corpus/NAME (kept between
 # runs). A crash stops the run with a non-zero exit; its input is kept in build-fuzz/crashes/ and
 # becomes a regression test (tests/fuzz/regressions/NAME/, replayed by the plain test suite).
@@ -47,7 +48,7 @@ for name in scene_fuzz roster_fuzz camera_file_fuzz live_settings_fuzz event_log
   start=$(date +%s)
   # Each input is given 10 s and 2 GiB: a slower or larger one is a hang or a memory bomb, found.
   if (cd "$BUILD" && "./tests/fuzz/$name" "${limit[@]}" "${dict[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-      -artifact_prefix="$BUILD/crashes/$name-" -print_final_stats=1 "$BUILD/corpus/$name" >"$log" 2>&1); then
+      -seed="${FUZZ_SEED:-1}" -artifact_prefix="$BUILD/crashes/$name-" -print_final_stats=1 "$BUILD/corpus/$name" >"$log" 2>&1); then
     result=ok
   else
     result="CRASH (see $log and $BUILD/crashes/)"

@@ -4,7 +4,7 @@
 #   bash scripts/setup.sh test    install what is missing, build, run every test (also under ASan+UBSan)
 #   bash scripts/setup.sh build   install what is missing and build the program (build/app/vedette)
 # Environment: JOBS (parallel build jobs, default: number of cores), SKIP_SANITIZE=1 to skip the
-# sanitizer pass of `test`.
+# sanitizer pass of `test`, FUZZ_RUNS (each parser fuzzer's executions in `test`, default 5000; 0 skips).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -14,14 +14,16 @@ JOBS=${JOBS:-$(nproc)}
 PACKAGES=(cmake g++ make pkg-config libopencv-dev libopencv-contrib-dev libeigen3-dev libglfw3-dev
   libimgui-dev libgtest-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev xvfb xauth ffmpeg
   libwebsocketpp-dev libasio-dev chromium libapriltag-dev)
+# What `test` needs besides: clang and libFuzzer for the parsers' fuzzers (scripts/fuzz.sh).
+TEST_PACKAGES=(clang-14 libfuzzer-14-dev)
 
-install_deps() {
-  local missing=()
-  for p in "${PACKAGES[@]}"; do
+install_deps() {  # install_deps [EXTRA PACKAGES...]
+  local missing=() wanted=("${PACKAGES[@]}" "$@")
+  for p in "${wanted[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   if ((${#missing[@]} == 0)); then
-    echo "== dependencies: all ${#PACKAGES[@]} Debian packages present"
+    echo "== dependencies: all ${#wanted[@]} Debian packages present"
     return
   fi
   echo "== installing: ${missing[*]}"
@@ -56,11 +58,15 @@ case "$cmd" in
     exec "$ROOT/build/app/vedette" demo
     ;;
   test)
-    install_deps
+    install_deps "${TEST_PACKAGES[@]}"
     echo "== build (RelWithDebInfo)"
     build "$ROOT/build"
     echo "== tests"
     run_tests "$ROOT/build"
+    if [ "${FUZZ_RUNS:-5000}" != "0" ]; then
+      echo "== parser fuzzers, ${FUZZ_RUNS:-5000} executions each (clang, libFuzzer + ASan + UBSan)"
+      bash "$ROOT/scripts/fuzz.sh" --runs "${FUZZ_RUNS:-5000}"
+    fi
     if [ "${SKIP_SANITIZE:-0}" != "1" ]; then
       echo "== build with AddressSanitizer + UndefinedBehaviorSanitizer"
       build "$ROOT/build-asan" -DVEDETTE_SANITIZE=ON -DVEDETTE_BUILD_BENCH=OFF

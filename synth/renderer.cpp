@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <sstream>
 #include <stdexcept>
 
 #include <opencv2/core/utility.hpp>
@@ -252,6 +253,30 @@ cv::Vec3f SideColour(const Scene& scene, const std::string& side) {
 
 }  // namespace
 
+cv::Mat SceneRenderer::TableTexture(const Scene& scene, const RenderOptions& o, cv::RNG& rng) const {
+  std::ostringstream key;
+  key.precision(17);
+  key << rng.state << ' ' << scene.table_width_mm << ' ' << scene.table_depth_mm << ' ' << o.draw_terrain;
+  for (const Terrain& t : scene.terrain) {
+    key << '|' << t.type;
+    for (const geom::Vec2& p : t.polygon) key << ' ' << p.x() << ',' << p.y();
+  }
+  TextureCache& cache = *texture_cache_;
+  {
+    std::lock_guard lock(cache.mutex);
+    if (cache.key == key.str()) {
+      rng.state = cache.rng_after;
+      return cache.texture;  // shared: the shader only reads it
+    }
+  }
+  cv::Mat texture = MakeTableTexture(scene, o, rng);
+  std::lock_guard lock(cache.mutex);
+  cache.key = key.str();
+  cache.texture = texture;
+  cache.rng_after = rng.state;
+  return texture;
+}
+
 SceneRenderer::SceneRenderer(const calib::CameraIntrinsics& intrinsics)
     : intrinsics_(intrinsics), corner_rays_(PixelCornerRays(intrinsics)) {}
 
@@ -262,7 +287,7 @@ Rendering SceneRenderer::Render(const RenderOptions& o, const Scene& scene, cons
   const auto t0 = Clock::now();
   const cv::Size size = intrinsics_.image_size;
   cv::RNG rng(o.seed * 0x9E3779B97F4A7C15ULL + 12345);
-  const cv::Mat texture = MakeTableTexture(scene, o, rng);
+  const cv::Mat texture = TableTexture(scene, o, rng);
 
   // Step 1: the scene's surfaces as items with image bounding boxes.
   std::vector<Item> items;

@@ -15,6 +15,8 @@
 // once per camera (SceneRenderer), a frame then costs the per-pixel pass and the image filters.
 #include <array>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -77,8 +79,20 @@ class SceneRenderer {
   const calib::CameraIntrinsics& intrinsics() const { return intrinsics_; }
 
  private:
+  // The table cloth's texture depends only on the table, its terrain and the noise seed, and costs
+  // more than the rest of a frame (blurs up to 90 mm wide over every mm of the table): a clip makes
+  // it once. The generator's state after it is kept too, so every frame's noise is as before.
+  struct TextureCache {
+    std::mutex mutex;
+    std::string key;
+    cv::Mat texture;
+    uint64_t rng_after = 0;
+  };
+  cv::Mat TableTexture(const Scene& scene, const RenderOptions& options, cv::RNG& rng) const;
+
   calib::CameraIntrinsics intrinsics_;
   cv::Mat corner_rays_;  // CV_32FC2, (H + 1) x (W + 1), see PixelCornerRays
+  std::shared_ptr<TextureCache> texture_cache_ = std::make_shared<TextureCache>();
 };
 
 // Ground truth as JSON: {"image_size":[w,h], "units":[{"id","x_mm","y_mm","heading_deg"}],

@@ -110,7 +110,10 @@ FkoeConfig LoadFkoeConfig(const std::string& path, const std::map<std::string, s
 }
 
 void ApplySettings(const std::map<std::string, std::string>& settings, FkoeConfig* c) {
-  for (const auto& [k, v] : settings) {
+  for (const auto& setting : settings) {
+    // Named references, not a structured binding: clang 14 (the fuzz build) cannot capture those.
+    const std::string& k = setting.first;
+    const std::string& v = setting.second;
     auto choice = [&](std::string* out, std::initializer_list<const char*> allowed) {
       std::string list;
       for (const char* a : allowed) {

@@ -233,6 +233,10 @@ TEST(BadInput, ImagesAndVideos) {
     for (const std::string& cmd : std::vector<std::string>{"detect --image {BAD} --dict DICT_4X4_50", "locate --image {BAD} --calib " + kCam + " --roster " + kRoster,
                                   "roster --image {BAD} --calib " + kCam + " --from " + kRoster + " --out new_roster.yaml"})
       RunCase({b, cmd});
+  // A picture larger than any webcam's is blamed on the picture, not the camera file.
+  const BadFile huge{"a 12000x12000 picture", "photo.png", "", 0,
+                     [](const fs::path& p) { cv::imwrite(p.string(), cv::Mat(12000, 12000, CV_8UC1, cv::Scalar::all(0))); }};
+  RunCase({huge, "locate --image {BAD} --calib " + kCam + " --roster " + kRoster});
   for (const BadFile& b : BadVideos())
     for (const std::string& cmd : std::vector<std::string>{"process --video {BAD} --calib " + kCam + " --roster " + kRoster + " --out out.mkv --quiet",
                                   "track --video {BAD} --calib " + kCam + " --roster " + kRoster + " --events events.jsonl"})
