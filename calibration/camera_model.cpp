@@ -2,12 +2,15 @@
 
 #include <cmath>
 #include <filesystem>
+#include <sstream>
+#include <fstream>
 #include <limits>
 
 #include <opencv2/calib3d.hpp>
 #include <opencv2/core/persistence.hpp>
 
 #include "rules/input_error.h"
+#include "rules/yaml_file.h"
 
 namespace vedette::calib {
 namespace {
@@ -35,12 +38,50 @@ cv::Mat ReadMatrix(const cv::FileStorage& fs, const std::string& path, const cha
   return m;
 }
 
+// OpenCV 4.6's YAML reader loops for ever on some malformed indentation (found by the fuzzer:
+// "%YAML:1.0\n   rows: 3\n ncv-matrix\n   rows: 3"), so YAML text is first read by yaml-cpp, with
+// the loader's limits; OpenCV's "%YAML:1.0" directive line is blanked (yaml-cpp wants "%YAML 1.2"),
+// keeping the line numbers.
+// Block indentation must come back to a level it left (yaml-cpp lets "   a: 1\n b: 2" pass, and
+// that is what OpenCV loops on). Lines inside a flow list or map ("data: [ ... ]") are not checked.
+void RequireConsistentIndentation(const std::string& text, const std::string& path) {
+  std::vector<size_t> levels = {0};
+  int depth = 0, line_number = 0;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    ++line_number;
+    const size_t indent = line.find_first_not_of(' ');
+    const bool blank = indent == std::string::npos || line[indent] == '#' || line[indent] == '\r';
+    if (!blank && depth == 0 && line_number > 1 && line.rfind("---", 0) != 0 && line.rfind("...", 0) != 0) {
+      if (indent > levels.back()) levels.push_back(indent);
+      while (levels.back() > indent) levels.pop_back();
+      if (levels.back() != indent)
+        throw InputError(path, line_number, "indented by " + std::to_string(indent) + " spaces, which matches no enclosing level");
+    }
+    for (char c : line) depth += (c == '[' || c == '{') - (c == ']' || c == '}');
+    if (depth < 0) depth = 0;
+  }
+}
+
+void RequireWellFormedYaml(std::string text, const std::string& path) {
+  if (text.rfind("%YAML", 0) != 0) return;  // XML or JSON: OpenCV's own readers
+  text.replace(0, text.find('\n') == std::string::npos ? text.size() : text.find('\n'), "");
+  RequireConsistentIndentation(text, path);
+  ParseYamlText(text, path);
+}
+
 bool AllFinite(const cv::Mat& m) { return cv::checkRange(m, true, nullptr, -1e300, 1e300); }
 
 }  // namespace
 
 CameraIntrinsics LoadIntrinsics(const std::string& path) {
   if (!std::filesystem::exists(path)) throw InputError(path, 0, "camera file not found");
+  {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    RequireWellFormedYaml(text.str(), path);
+  }
   cv::FileStorage fs;
   try {
     fs.open(path, cv::FileStorage::READ);
@@ -54,6 +95,7 @@ CameraIntrinsics LoadIntrinsics(const std::string& path) {
 }
 
 CameraIntrinsics ParseIntrinsics(const std::string& text, const std::string& path) {
+  RequireWellFormedYaml(text, path);
   cv::FileStorage fs;
   try {
     fs.open(text, cv::FileStorage::READ | cv::FileStorage::MEMORY);
