@@ -12,6 +12,7 @@
 // grows by more than --max-growth-mb (median of the last four reports against the first four), files or threads pile up, any swap
 // happens, or the last report's frame time exceeds the second's (the first holds the start) by
 // more than --max-drift times.
+#include <malloc.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -49,6 +50,7 @@ struct Args {
 // The process's resident memory (MB) and threads, from /proc/self/status; open files from /proc/self/fd.
 struct Usage {
   double rss_mb = 0;
+  double heap_mb = 0;  // malloc'd and not freed, MB: RSS rising while this stays is the allocator, not a leak
   int threads = 0, files = 0;
 };
 
@@ -60,6 +62,7 @@ Usage ReadUsage() {
     if (line.rfind("Threads:", 0) == 0) u.threads = std::atoi(line.c_str() + 8);
   }
   for ([[maybe_unused]] const auto& e : fs::directory_iterator("/proc/self/fd")) ++u.files;
+  u.heap_mb = static_cast<double>(mallinfo2().uordblks) / (1024.0 * 1024.0);
   return u;
 }
 
@@ -150,7 +153,8 @@ int main(int argc, char** argv) {
   const int frames = source.frame_count(), every = std::max(1, frames / 12);
   std::printf("soak: %.0f min of table time at %.0f fps (%d frames), %dx%d, %zu units, recording video and log\n", a.minutes,
               a.fps, frames, a.width, a.height, roster.units.size());
-  std::printf("%8s %8s %9s %7s %8s %11s %6s\n", "minute", "frames", "RSS MB", "files", "threads", "frame ms", "swaps");
+  std::printf("%8s %8s %9s %9s %7s %8s %11s %6s\n", "minute", "frames", "RSS MB", "heap MB", "files", "threads", "frame ms",
+              "swaps");
   std::vector<Usage> usage;
   std::vector<double> window_ms;
   double sum_ms = 0;
@@ -164,8 +168,8 @@ int main(int argc, char** argv) {
       usage.push_back(ReadUsage());
       window_ms.push_back(sum_ms / (n % every == 0 ? every : n % every));
       sum_ms = 0;
-      std::printf("%8.1f %8d %9.1f %7d %8d %11.2f %6d\n", n / a.fps / 60, n, usage.back().rss_mb, usage.back().files,
-                  usage.back().threads, window_ms.back(), swaps);
+      std::printf("%8.1f %8d %9.1f %9.1f %7d %8d %11.2f %6d\n", n / a.fps / 60, n, usage.back().rss_mb, usage.back().heap_mb,
+                  usage.back().files, usage.back().threads, window_ms.back(), swaps);
       std::fflush(stdout);
     }
   }

@@ -8,12 +8,11 @@
 #include <opencv2/calib3d.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "calibration/number_text.h"
 #include "rules/input_error.h"
 
 namespace vedette::calib {
 namespace {
-
-std::string Fmt(double v, int digits) { return cv::format("%.*f", digits, v); }
 
 // Mean distance the corners seen in both frames moved, px; infinite when fewer than half of this
 // frame's corners were in the previous one (a different view, or the board just appeared).
@@ -254,7 +253,7 @@ void CalibrationSession::UpdateVerdict() {
   if (tilted < c.min_tilted_views)
     m.push_back("only " + std::to_string(tilted) + " tilted view" + (tilted == 1 ? "" : "s") +
                 ": tilt the board 20-40 degrees, towards different sides (" + std::to_string(c.min_tilted_views) +
-                " views tilted " + Fmt(c.tilted_view_deg, 0) + " deg or more wanted)");
+                " views tilted " + Fixed(c.tilted_view_deg, 0) + " deg or more wanted)");
   if (!state_.calibration) {
     if (kept >= c.min_views) m.push_back("no calibration yet: the views so far do not solve");
   } else {
@@ -263,13 +262,13 @@ void CalibrationSession::UpdateVerdict() {
     const double f[2] = {k(0, 0), k(1, 1)};
     for (int i = 0; i < 2 && r.stddev.size() >= 4; ++i)
       if (!(r.stddev[i] <= options_.enough_focal_sd_share * std::abs(f[i])))
-        m.push_back(std::string(i == 0 ? "fx" : "fy") + " uncertain by " + Fmt(100 * r.stddev[i] / std::abs(f[i]), 1) +
-                    " % (" + Fmt(100 * options_.enough_focal_sd_share, 1) + " % wanted): add tilted views near the edges");
+        m.push_back(std::string(i == 0 ? "fx" : "fy") + " uncertain by " + Fixed(100 * r.stddev[i] / std::abs(f[i]), 1) +
+                    " % (" + Fixed(100 * options_.enough_focal_sd_share, 1) + " % wanted): add tilted views near the edges");
     for (const std::string& refusal : r.refusals)
       if (refusal.rfind("cx", 0) == 0 || refusal.rfind("cy", 0) == 0) m.push_back(refusal);
     if (r.intrinsics.avg_reprojection_error_px > c.high_rms_px)
-      m.push_back("reprojection RMS " + Fmt(r.intrinsics.avg_reprojection_error_px, 2) + " px (above " +
-                  Fmt(c.high_rms_px, 2) + " px): blurred views, or a board that is not flat?");
+      m.push_back("reprojection RMS " + Fixed(r.intrinsics.avg_reprojection_error_px, 2) + " px (above " +
+                  Fixed(c.high_rms_px, 2) + " px): blurred views, or a board that is not flat?");
   }
   state_.enough = m.empty();
 }
@@ -278,12 +277,12 @@ std::string KeptViewLine(const SessionState& s) {
   if (s.kept.empty()) return "no view kept";
   const SessionView& v = s.kept.back();
   std::string line = "view " + std::to_string(s.kept.size()) + " (frame " + std::to_string(v.frame) + "): " +
-                     std::to_string(v.view.ids.size()) + " corners, tilt " + Fmt(v.tilt_deg, 0) + " deg, cells " +
+                     std::to_string(v.view.ids.size()) + " corners, tilt " + Fixed(v.tilt_deg, 0) + " deg, cells " +
                      std::to_string(s.cells_covered) + "/" + std::to_string(s.cell_corners.size());
   if (s.calibration) {
     const CalibrationResult& r = *s.calibration;
-    line += ", RMS " + Fmt(r.intrinsics.avg_reprojection_error_px, 3) + " px, fx " +
-            Fmt(r.intrinsics.camera_matrix(0, 0), 1) + (r.stddev.empty() ? "" : " +- " + Fmt(r.stddev[0], 1));
+    line += ", RMS " + Fixed(r.intrinsics.avg_reprojection_error_px, 3) + " px, fx " +
+            Fixed(r.intrinsics.camera_matrix(0, 0), 1) + (r.stddev.empty() ? "" : " +- " + Fixed(r.stddev[0], 1));
   }
   line += s.enough ? " - ENOUGH" : ", " + std::to_string(s.missing.size()) + " thing(s) missing";
   return line;

@@ -11,6 +11,7 @@
 #include <opencv2/core/persistence.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "calibration/number_text.h"
 #include "rules/input_error.h"
 
 namespace vedette::calib {
@@ -60,7 +61,6 @@ Run Calibrate(const std::vector<const BoardView*>& views, cv::Size size, int fla
   return r;
 }
 
-std::string Fmt(double v, int digits = 2) { return cv::format("%.*f", digits, v); }
 
 struct TiltCount {
   int tilted = 0;          // used views tilted by tilted_view_deg or more
@@ -79,7 +79,7 @@ TiltCount CountTilted(const std::vector<CalibrationViewResult>& views, double ti
 
 std::string TiltMessage(const CalibrationOptions& options, const TiltCount& tilts, int used) {
   return "only " + std::to_string(tilts.tilted) + " of " + std::to_string(used) + " views show the board tilted by " +
-         Fmt(options.tilted_view_deg, 0) + " deg or more (the most: " + Fmt(tilts.most_deg, 0) +
+         Fixed(options.tilted_view_deg, 0) + " deg or more (the most: " + Fixed(tilts.most_deg, 0) +
          " deg): a board facing the camera squarely looks the same to a longer lens further away, so the focal "
          "length is not determined (whatever its deviation says); tilt the board 20-45 deg towards different sides";
 }
@@ -215,7 +215,7 @@ CalibrationResult CalibrateIntrinsics(const CalibrationOptions& options, const B
                            " or more, with the board tilted different ways, give a steadier calibration" +
                            ((flags & cv::CALIB_FIX_K3) ? " (k3 was held at 0 for want of views)" : ""));
   if (run.rms > options.high_rms_px)
-    out.warnings.push_back("the reprojection RMS is " + Fmt(run.rms) + " px (above " + Fmt(options.high_rms_px) +
+    out.warnings.push_back("the reprojection RMS is " + Fixed(run.rms) + " px (above " + Fixed(options.high_rms_px) +
                            " px): blurred views, a board that is not flat, or a wrong board size?");
   if (out.coverage < options.min_coverage || out.grid_cells_covered < 8) {
     std::string missing;
@@ -223,7 +223,7 @@ CalibrationResult CalibrateIntrinsics(const CalibrationOptions& options, const B
                                     "bottom-right"};
     for (int i = 0; i < 9; ++i)
       if (!cell[i]) missing += (missing.empty() ? "" : ", ") + std::string(kNames[i]);
-    out.warnings.push_back("the boards covered " + Fmt(100 * out.coverage, 0) + " % of the image" +
+    out.warnings.push_back("the boards covered " + Fixed(100 * out.coverage, 0) + " % of the image" +
                            (missing.empty() ? "" : "; no corner fell in the " + missing + " part") +
                            ": the lens distortion is only known where the board was; show it near the edges too");
   }
@@ -232,8 +232,8 @@ CalibrationResult CalibrateIntrinsics(const CalibrationOptions& options, const B
     out.warnings.push_back(TiltMessage(options, tilts, static_cast<int>(kept.size())));
   for (const CalibrationViewResult& v : out.views)
     if (!v.used)
-      out.warnings.push_back("dropped view " + v.source + ": its RMS " + Fmt(v.rms_px) + " px is far above the median " +
-                             Fmt(median) + " px (blurred, or the board mis-detected)");
+      out.warnings.push_back("dropped view " + v.source + ": its RMS " + Fixed(v.rms_px) + " px is far above the median " +
+                             Fixed(median) + " px (blurred, or the board mis-detected)");
   for (const auto& [source, why] : problems) out.warnings.push_back("skipped " + source + ": " + why);
   out.refusals = CalibrationRefusals(options, out);
   return out;
@@ -253,8 +253,8 @@ std::vector<std::string> CalibrationRefusals(const CalibrationOptions& o, const 
   const char* f_name[2] = {"fx", "fy"};
   for (int i = 0; i < 2; ++i)
     if (!(r.stddev[i] <= o.max_focal_sd_share * std::abs(f[i])))
-      out.push_back(std::string(f_name[i]) + " is uncertain by " + Fmt(100 * r.stddev[i] / std::abs(f[i]), 1) +
-                    " % (+- " + Fmt(r.stddev[i], 1) + " px; at most " + Fmt(100 * o.max_focal_sd_share, 1) +
+      out.push_back(std::string(f_name[i]) + " is uncertain by " + Fixed(100 * r.stddev[i] / std::abs(f[i]), 1) +
+                    " % (+- " + Fixed(r.stddev[i], 1) + " px; at most " + Fixed(100 * o.max_focal_sd_share, 1) +
                     " % accepted): add views with the board tilted 20-40 deg towards different sides, near the "
                     "image edges and corners too");
   const double extent[2] = {static_cast<double>(r.intrinsics.image_size.width),
@@ -263,9 +263,9 @@ std::vector<std::string> CalibrationRefusals(const CalibrationOptions& o, const 
   const char* c_where[2] = {"left and right", "top and bottom"};
   for (int i = 0; i < 2; ++i)
     if (!(r.stddev[2 + i] <= o.max_centre_sd_share * extent[i]))
-      out.push_back(std::string(c_name[i]) + " is uncertain by +- " + Fmt(r.stddev[2 + i], 1) + " px (" +
-                    Fmt(100 * r.stddev[2 + i] / extent[i], 1) + " % of the image; at most " +
-                    Fmt(100 * o.max_centre_sd_share, 1) + " % accepted): add views with the board near the " +
+      out.push_back(std::string(c_name[i]) + " is uncertain by +- " + Fixed(r.stddev[2 + i], 1) + " px (" +
+                    Fixed(100 * r.stddev[2 + i] / extent[i], 1) + " % of the image; at most " +
+                    Fixed(100 * o.max_centre_sd_share, 1) + " % accepted): add views with the board near the " +
                     c_where[i] + " edges of the image");
   return out;
 }
@@ -318,21 +318,21 @@ void SaveCalibration(const CalibrationResult& r, const std::string& path) {
 std::string CalibrationSummary(const CalibrationResult& r) {
   std::ostringstream s;
   const auto& k = r.intrinsics.camera_matrix;
-  auto sd = [&](size_t i) { return i < r.stddev.size() ? " +- " + Fmt(r.stddev[i]) : std::string(); };
+  auto sd = [&](size_t i) { return i < r.stddev.size() ? " +- " + Fixed(r.stddev[i]) : std::string(); };
   int used = 0;
   for (const auto& v : r.views) used += v.used ? 1 : 0;
   s << "board " << ToString(r.board) << ", " << used << " of " << r.views.size() << " views used, image "
     << r.intrinsics.image_size.width << "x" << r.intrinsics.image_size.height << "\n";
-  s << "fx " << Fmt(k(0, 0)) << sd(0) << "  fy " << Fmt(k(1, 1)) << sd(1) << "  cx " << Fmt(k(0, 2)) << sd(2) << "  cy "
-    << Fmt(k(1, 2)) << sd(3) << " px\n";
+  s << "fx " << Fixed(k(0, 0)) << sd(0) << "  fy " << Fixed(k(1, 1)) << sd(1) << "  cx " << Fixed(k(0, 2)) << sd(2) << "  cy "
+    << Fixed(k(1, 2)) << sd(3) << " px\n";
   s << "distortion (k1 k2 p1 p2 k3):";
   for (int i = 0; i < static_cast<int>(r.intrinsics.distortion.total()); ++i)
-    s << " " << Fmt(r.intrinsics.distortion.at<double>(i), 5);
+    s << " " << Fixed(r.intrinsics.distortion.at<double>(i), 5);
   s << "\n";
-  s << "reprojection RMS " << Fmt(r.intrinsics.avg_reprojection_error_px, 3) << " px; image coverage "
-    << Fmt(100 * r.coverage, 0) << " %, " << r.grid_cells_covered << "/9 grid cells\n";
+  s << "reprojection RMS " << Fixed(r.intrinsics.avg_reprojection_error_px, 3) << " px; image coverage "
+    << Fixed(100 * r.coverage, 0) << " %, " << r.grid_cells_covered << "/9 grid cells\n";
   for (const auto& v : r.views)
-    s << "  " << v.source << ": " << v.corners << " corners, RMS " << Fmt(v.rms_px, 3) << " px, tilt " << Fmt(v.tilt_deg, 0)
+    s << "  " << v.source << ": " << v.corners << " corners, RMS " << Fixed(v.rms_px, 3) << " px, tilt " << Fixed(v.tilt_deg, 0)
       << " deg" << (v.used ? "" : " (dropped)") << "\n";
   return s.str();
 }

@@ -11,11 +11,13 @@ ROOT=$(pwd)
 JOBS=${JOBS:-$(nproc)}
 
 # Every dependency is a Debian 12 package; nothing is downloaded at build time.
+# What the program needs (ffmpeg is its video encoder):
 PACKAGES=(cmake g++ make pkg-config libopencv-dev libopencv-contrib-dev libeigen3-dev libglfw3-dev
-  libimgui-dev libgtest-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev xvfb xauth ffmpeg
-  libwebsocketpp-dev libasio-dev chromium libapriltag-dev)
-# What `test` needs besides: clang and libFuzzer for the parsers' fuzzers (scripts/fuzz.sh).
-TEST_PACKAGES=(clang-14 libfuzzer-14-dev)
+  libimgui-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev ffmpeg libwebsocketpp-dev libasio-dev)
+# What `test` needs besides: GoogleTest; a virtual display for the windows' tests; Chromium for the
+# spectator page's; AprilTag 3 for the benchmarks' comparison; clang and libFuzzer for the parsers'
+# fuzzers (scripts/fuzz.sh). Chromium alone is most of the download, so `demo` leaves these out.
+TEST_PACKAGES=(libgtest-dev xvfb xauth chromium libapriltag-dev clang-14 libfuzzer-14-dev)
 
 install_deps() {  # install_deps [EXTRA PACKAGES...]
   local missing=() wanted=("${PACKAGES[@]}" "$@")
@@ -36,12 +38,12 @@ install_deps() {  # install_deps [EXTRA PACKAGES...]
 build() {  # build DIR [cmake args...]: everything (tests and benchmarks included)
   local dir=$1
   shift
-  cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+  cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVEDETTE_BUILD_TESTS=ON -DVEDETTE_BUILD_BENCH=ON "$@" >/dev/null
   cmake --build "$dir" -j"$JOBS"
 }
 
 build_app() {  # build DIR: the vedette executable alone (what the demo needs: no tests, no benchmarks)
-  cmake -S "$ROOT" -B "$1" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake -S "$ROOT" -B "$1" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVEDETTE_BUILD_TESTS=OFF -DVEDETTE_BUILD_BENCH=OFF >/dev/null
   cmake --build "$1" -j"$JOBS" --target vedette
 }
 
