@@ -97,6 +97,7 @@ void Pipeline::JudgeEvents(PipelineFrame* f) {
       const Scene before = TableScene(roster_, f->track.units, TablePoses::kAtRest, {{e.move.unit, e.move.from}});
       fe.move = judge_->JudgeMove(before, e.move);
       ShowVerdict(e, *fe.move, f->track.frame);
+      if (fe.move->judged) ApplyStateChanges(fe.move->check.state_changes, f);
     } else if (e.type == vision::TrackEventType::kGroupMove) {
       std::map<std::string, Pose> starts;
       for (const ObservedMove& m : e.group) starts[m.unit] = m.from;
@@ -106,6 +107,17 @@ void Pipeline::JudgeEvents(PipelineFrame* f) {
     f->events.push_back(std::move(fe));
   }
   f->track.events.clear();
+}
+
+// What a move did to units' states (a flight through them, guns charged from the front) becomes their
+// declared state, as a click in the state menu would: the next analysis, the picture and the log
+// follow the game without the players marking it.
+void Pipeline::ApplyStateChanges(const std::vector<StateChange>& changes, PipelineFrame* f) {
+  for (const StateChange& c : changes) {
+    Declaration d{c.unit, c.key, c.value, "rules: " + c.reason};
+    Declare(d);
+    f->declarations.push_back(std::move(d));
+  }
 }
 
 void Pipeline::ShowVerdict(const vision::TrackEvent& e, const MoveVerdict& v, int frame) {

@@ -117,6 +117,7 @@ class Pipeline {
   int frames() const { return frames_; }
 
  private:
+  void ApplyStateChanges(const std::vector<StateChange>& changes, PipelineFrame* f);
   void JudgeEvents(PipelineFrame* f);
   void Analyze(PipelineFrame* f);
   void ShowVerdict(const vision::TrackEvent& e, const MoveVerdict& v, int frame);

@@ -71,12 +71,23 @@ struct MoveRequest {
 };
 
 // What a ruleset says about a move.
+// A unit's state changed by what a move did (seed 003: passed through by a fleeing unit, artillery
+// charged from the front starts firing). The pipeline applies it as a declaration, so the table's
+// states follow the game without a click.
+struct StateChange {
+  std::string unit;
+  std::string key;        // a declaration key the ruleset reads: "state", "firing", ...
+  nlohmann::json value;   // "shaken", true, ...
+  std::string reason;     // in the rules' words, with the seed line
+};
+
 struct MoveCheck {
   bool supported = false;           // false: this ruleset does not judge moves (nothing else is set)
   bool legal = true;
   std::string illegal_reason;       // why not, in the rules' words, when !legal
   std::vector<std::string> kinds;   // classification, e.g. "straight_ahead", "wheel", "contact_flank"
   std::vector<RequiredTest> tests;  // in the order they are taken
+  std::vector<StateChange> state_changes;  // other units' (or its own) states after the move
   nlohmann::json report;            // exactly what `check-move --json` prints
   std::string text;                 // the same for a person at the table
 };

@@ -45,11 +45,12 @@ std::string MoveVerdictText(const ObservedMove& m, const MoveVerdict& v) {
   if (!v.judged) return m.unit + " moved " + dist + " (not judged: " + v.note + ")";
   if (!v.check.legal) return m.unit + " ILLEGAL MOVE: " + v.check.illegal_reason;
   std::string s = m.unit + " " + Kinds(v.check.kinds) + ", " + dist;
-  if (v.check.tests.empty()) return s + ": no test";
+  if (v.check.tests.empty()) s += ": no test";
   for (size_t i = 0; i < v.check.tests.size(); ++i) {
     const RequiredTest& t = v.check.tests[i];
     s += (i == 0 ? ": test " : "; then ") + t.reason + ", pass " + Percent(t.p_success);
   }
+  for (const StateChange& c : v.check.state_changes) s += "; " + c.reason;
   return s;
 }
 

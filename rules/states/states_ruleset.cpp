@@ -228,8 +228,13 @@ class StatesRuleset : public Ruleset {
         std::vector<Pose> path{*u->pose};
         path.insert(path.end(), move.path.begin(), move.path.end());
         path.push_back(move.to);
-        for (const states::PassThrough& p : states::PassedThrough(scene, config_, table, *u, path))
+        for (const states::PassThrough& p : states::PassedThrough(scene, config_, table, *u, path)) {
           passes.push_back({{"unit", p.unit}, {"before", p.before}, {"after", p.after}});
+          if (p.after != p.before)
+            m.state_changes.push_back({p.unit, "state", p.after,
+                                       p.unit + " passed through by fleeing " + move.unit + ": " + p.before + " -> " + p.after +
+                                           (p.before == "eager" ? " (seed 33)" : " (seed 59)")});
+        }
       }
     }
     // No move, ordered or a flight, may end inside another base (rules/overlaps.h).
@@ -241,13 +246,25 @@ class StatesRuleset : public Ruleset {
         m.illegal_reason = "ends on top of another base: " + Describe(o) + " (bases may not overlap)";
       }
     }
+    // A legal move that ends with its front on enemy guns' front is a charge from the front.
+    if (m.legal)
+      for (const std::string& gun : states::ArtilleryChargedFromTheFront(scene, table, *u, move.to))
+        m.state_changes.push_back({gun, "firing", true,
+                                   gun + " charged from the front by " + move.unit +
+                                       ": artillery automatically begin firing (seed 79)"});
+    json changes = json::array();
+    for (const StateChange& c : m.state_changes)
+      changes.push_back({{"unit", c.unit}, {"key", c.key}, {"value", c.value}, {"reason", c.reason}});
     m.report = {{"ruleset", "states"}, {"unit", move.unit}, {"state", s ? json(s->state) : json(nullptr)},
-                {"legal", m.legal}, {"kinds", m.kinds}, {"passes_through", passes}, {"overlaps", overlaps}};
+                {"legal", m.legal}, {"kinds", m.kinds}, {"passes_through", passes}, {"overlaps", overlaps},
+                {"state_changes", changes}};
     if (!m.legal) m.report["illegal_reason"] = m.illegal_reason;
     m.text = move.unit + (m.legal ? ": legal" : ": illegal: " + m.illegal_reason) + "\n";
     for (const json& p : passes)
       m.text += "  passes through " + p["unit"].get<std::string>() + ": " + p["before"].get<std::string>() + " -> " +
                 p["after"].get<std::string>() + "\n";
+    for (const StateChange& c : m.state_changes)
+      if (c.key != "state") m.text += "  " + c.reason + "\n";
     return m;
   }
 

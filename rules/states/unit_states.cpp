@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "rules/geometry/contact.h"
 #include "rules/geometry/distance.h"
 #include "rules/geometry/sweep.h"
 #include "rules/input_error.h"
@@ -146,6 +147,24 @@ std::vector<PassThrough> PassedThrough(const Scene& scene, const StatesConfig& c
     if (auto t = c.pass_through.find(s.type); t != c.pass_through.end())
       if (auto n = t->second.find(s.state); n != t->second.end()) after = n->second;
     out.push_back({s.unit, s.state, after, overlap});
+  }
+  return out;
+}
+
+std::vector<std::string> ArtilleryChargedFromTheFront(const Scene& scene, const StateTable& table, const Unit& mover,
+                                                      const Pose& to) {
+  std::vector<std::string> out;
+  Unit moved = mover;
+  moved.pose = to;
+  const geom::Base front = Footprint(moved);
+  for (const UnitState& s : table.units) {
+    if (s.type != "artillery" || s.firing || s.state == "silenced" || s.unit == mover.id) continue;
+    const Unit* gun = scene.FindUnit(s.unit);
+    if (!gun || !gun->pose || gun->side == mover.side) continue;
+    const geom::Contact c = geom::FindContact(front, Footprint(*gun));
+    // Edge to edge, not a corner brushing past: the charger's front on the guns' front.
+    if (c.in_contact && !c.corner_only && c.edge_a == geom::Edge::kFront && c.edge_b == geom::Edge::kFront)
+      out.push_back(s.unit);
   }
   return out;
 }

@@ -52,4 +52,9 @@ struct PassThrough {
 std::vector<PassThrough> PassedThrough(const Scene& scene, const StatesConfig& config, const StateTable& table,
                                        const Unit& fleeing, const std::vector<Pose>& path);
 
+// Enemy artillery whose front edge the moving unit's front meets where it stops (a charge from the
+// front): it begins firing (seed 79). Artillery already firing or silenced is not listed.
+std::vector<std::string> ArtilleryChargedFromTheFront(const Scene& scene, const StateTable& table, const Unit& mover,
+                                                      const Pose& to);
+
 }  // namespace vedette::states
