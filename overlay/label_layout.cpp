@@ -69,12 +69,24 @@ bool Overlap(const cv::Rect2f& a, const cv::Rect2f& b) {
 
 }  // namespace
 
+cv::Rect2f IntoCanvas(const cv::Rect2f& box, const cv::Rect2f& c) {
+  if (!(c.width > 0 && c.height > 0)) return box;
+  cv::Rect2f out = box;
+  // Wider than the canvas: its start is kept in (a line is read from the left).
+  if (box.width <= c.width) out.x += std::max(0.0f, c.x - box.x) - std::max(0.0f, box.x + box.width - c.x - c.width);
+  else out.x = c.x;
+  if (box.height <= c.height) out.y += std::max(0.0f, c.y - box.y) - std::max(0.0f, box.y + box.height - c.y - c.height);
+  return out;
+}
+
 LabelLayoutStats LayoutLabels(const LabelLayoutOptions& options, const std::vector<DrawPrimitive>& primitives, float scale,
-                              DrawCommands* commands, LabelLayoutScratch* scratch) {
+                              DrawCommands* commands, LabelLayoutScratch* scratch, const std::vector<cv::Rect2f>* obstacles_px,
+                              const cv::Rect2f& canvas_px) {
   LabelLayoutStats stats;
   LabelLayoutScratch& ws = scratch ? *scratch : commands->workspace.label_layout;
   std::vector<LabelCommand>& labels = commands->labels;
-  if (!options.enabled || labels.size() < 2) return stats;
+  stats.labels = static_cast<int>(labels.size());
+  if (!options.enabled || labels.empty()) return stats;
   auto style_of = [&](const LabelCommand& l) {
     return l.primitive >= 0 && l.primitive < static_cast<int>(primitives.size()) ? primitives[l.primitive].style
                                                                                   : DrawStyle::kInfo;
@@ -96,6 +108,9 @@ LabelLayoutStats LayoutLabels(const LabelLayoutOptions& options, const std::vect
   auto free_at = [&](const cv::Rect2f& box) {
     for (const cv::Rect2f& p : placed)
       if (Overlap(box, p)) return false;
+    if (obstacles_px)
+      for (const cv::Rect2f& o : *obstacles_px)
+        if (Overlap(box, o)) return false;
     return true;
   };
   using Candidate = LabelLayoutScratch::Candidate;
@@ -104,12 +119,13 @@ LabelLayoutStats LayoutLabels(const LabelLayoutOptions& options, const std::vect
     const LabelCommand& l = labels[i];
     const cv::Point2f a = l.anchor_px;
     const cv::Rect2f at_anchor = LabelBox(l.text, l.height_px, a);
+    const cv::Rect2f first = IntoCanvas(at_anchor, canvas_px);
     const float w = at_anchor.width, h = at_anchor.height;
     const float gap = static_cast<float>(options.gap_em) * l.height_px;
     const float step = static_cast<float>(options.ring_step_em) * l.height_px;
     const float reach = options.rings * (h + gap);
-    bool found = free_at(at_anchor);
-    cv::Point2f offset(0, 0);
+    bool found = free_at(first);
+    cv::Point2f offset(first.x - at_anchor.x, first.y - at_anchor.y);
     if (!found) {
       // Rows of boxes stacked above and below (j < 0: above first), each centred on the anchor,
       // hanging left or right of it, or beside it stepping out a text height at a time; the nearest
@@ -140,9 +156,9 @@ LabelLayoutStats LayoutLabels(const LabelLayoutOptions& options, const std::vect
         return x.distance != y.distance ? x.distance < y.distance : x.index < y.index;
       });
       for (const Candidate& c : candidates) {
-        const cv::Rect2f box(at_anchor.x + c.offset.x, at_anchor.y + c.offset.y, w, h);
+        const cv::Rect2f box = IntoCanvas(cv::Rect2f(at_anchor.x + c.offset.x, at_anchor.y + c.offset.y, w, h), canvas_px);
         if (free_at(box)) {
-          offset = c.offset;
+          offset = cv::Point2f(box.x - at_anchor.x, box.y - at_anchor.y);
           found = true;
           break;
         }

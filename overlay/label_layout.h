@@ -5,8 +5,10 @@
 // threats, contacts, unit names, ... terrain last): each at its anchor if free, else at the nearest
 // free spot among rows of candidate boxes stacked above and below it (centred, hanging left or
 // right) and boxes beside it, with a thin leader line from the anchor to the moved box. No box
-// goes farther from its anchor than `rings` box heights (plus gaps). A label that finds no free
-// spot is dropped: the lowest-priority ones go first, since they are placed last.
+// goes farther from its anchor than `rings` box heights (plus gaps). Obstacles (the markers in the
+// picture) are treated as boxes already placed, so no label covers a marker, and every box is kept
+// inside the canvas (the picture) before it is tried. A label that finds no free spot is dropped:
+// the lowest-priority ones go first, since they are placed last.
 //
 // Boxes are measured for the wider of the two renderers' fonts (OpenCV's Hershey simplex; ImGui's
 // default font is narrower), plus the background padding both draw, so what does not overlap here
@@ -52,14 +54,22 @@ struct LabelLayoutScratch {
 };
 
 struct LabelLayoutStats {
+  int labels = 0;   // labels given to the layout
   int moved = 0;    // labels placed off their anchor (with a leader line)
   int dropped = 0;  // labels that found no free spot
 };
 
 // Moves, drops and adds leader lines to `commands`' labels. `primitives`: the list the commands
 // were built from (for each label's style). `scale`: the build scale (leader width). `scratch`:
-// nullptr = the commands' workspace.
+// nullptr = the commands' workspace. `obstacles_px`: boxes no label may cover (markers), nullptr =
+// none. `canvas_px`: every box is moved inside it (a box wider than it keeps its left end in);
+// empty = anywhere.
 LabelLayoutStats LayoutLabels(const LabelLayoutOptions& options, const std::vector<DrawPrimitive>& primitives,
-                              float scale, DrawCommands* commands, LabelLayoutScratch* scratch = nullptr);
+                              float scale, DrawCommands* commands, LabelLayoutScratch* scratch = nullptr,
+                              const std::vector<cv::Rect2f>* obstacles_px = nullptr, const cv::Rect2f& canvas_px = {});
+
+// `box` moved by the least amount that puts it inside `canvas` (a box wider than the canvas: its
+// left end at the canvas's; taller: unchanged vertically). An empty canvas changes nothing.
+cv::Rect2f IntoCanvas(const cv::Rect2f& box, const cv::Rect2f& canvas);
 
 }  // namespace vedette::overlay
