@@ -32,13 +32,17 @@ cv::Rect2f LabelBox(const std::string& text, float height_px, const cv::Point2f&
   const int thickness = std::max(1, static_cast<int>(std::lround(height_px / 12.0)));
   const cv::Size t = cv::getTextSize(HersheyText(text), cv::FONT_HERSHEY_SIMPLEX, font_scale, thickness, &baseline);
   const float pad_cv = static_cast<float>(std::max(2, t.height / 4));
-  // ImGui backend (imgui_renderer.cpp): the default font, about 0.56 em per character, `height`
-  // tall, padded by max(2, 0.2 height).
-  const float pad_im = std::max(2.0f, 0.2f * height_px);
-  const float w_im = 0.56f * height_px * static_cast<float>(text.size());
+  // ImGui backend (imgui_renderer.cpp): the default font at the size whose capitals are `height`
+  // tall, centred on the capitals, padded by max(2, height / 4) from the capitals' top to the
+  // descenders' bottom.
+  const ImGuiFontShape f;
+  const float em = height_px / (f.cap_bottom - f.cap_top);  // px per font px
+  const float pad_im = std::max(2.0f, height_px / 4.0f);
+  const float w_im = (f.advance + 0.3f) * em * static_cast<float>(text.size());  // 0.3: the sub-pixel advance left over
+  const float cap_mid = (f.cap_top + f.cap_bottom) / 2;
   const float half_w = std::max(t.width / 2.0f + pad_cv, w_im / 2.0f + pad_im);
-  const float bottom = std::max(t.height / 2.0f + baseline + pad_cv, height_px / 2.0f + pad_im);
-  const float up = std::max(t.height / 2.0f + pad_cv, height_px / 2.0f + pad_im);
+  const float bottom = std::max(t.height / 2.0f + baseline + pad_cv, (f.descent - cap_mid) * em + pad_im);
+  const float up = std::max(t.height / 2.0f + pad_cv, (cap_mid - f.cap_top) * em + pad_im);
   return {centre.x - half_w, centre.y - up, 2 * half_w, up + bottom};
 }
 

@@ -36,6 +36,19 @@ struct LabelLayoutOptions {
 // The box a label's background covers, centred on `centre` (output px).
 cv::Rect2f LabelBox(const std::string& text, float height_px, const cv::Point2f& centre);
 
+// The shape of Dear ImGui's default font (ProggyClean at 13 px, as libimgui-dev 1.86 builds it):
+// capitals from 3 to 11 px below the line's top, descenders down to 14 px, 7 px per character. Both
+// renderers draw a label `height_px` tall as capitals of that height (OpenCV's Hershey capitals are
+// height_px tall at scale height_px / 22), so the ImGui backend takes the font size that gives it
+// (13 / 8 of height_px for this font; it reads the font it is given, this is for LabelBox).
+struct ImGuiFontShape {
+  float size = 13;        // px the numbers below are for
+  float cap_top = 3;      // capitals' top below the line's top, px
+  float cap_bottom = 11;  // capitals' bottom (the baseline), px
+  float descent = 14;     // lowest descender, px
+  float advance = 7;      // per character, px
+};
+
 // Draw order priority of a label's style: lower is placed first (kept when space runs out).
 int LabelPriority(DrawStyle style);
 
