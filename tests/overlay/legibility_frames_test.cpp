@@ -47,6 +47,7 @@ struct Figures {
   int over_markers_before = 0;
   double min_contrast_before = std::numeric_limits<double>::infinity();
   std::string worst;         // the first problem seen, for the failure message
+  std::string least_contrast;  // the label with the smallest contrast: text and colour
 };
 
 // Runs `clip_path` through the pipeline; measures every `every`-th frame from `first` on.
@@ -89,7 +90,12 @@ Figures MeasureClip(const std::string& clip_path, int every, int first = 0) {
       f.over_markers += static_cast<int>(l.over_marker.size());
       f.markers += static_cast<int>(markers.size());
       f.min_text_px = std::min(f.min_text_px, l.labels ? l.min_text_px : f.min_text_px);
-      f.min_contrast = std::min(f.min_contrast, l.labels ? l.min_contrast : f.min_contrast);
+      if (l.labels && l.min_contrast < f.min_contrast) {
+        f.min_contrast = l.min_contrast;
+        char buf[64];
+        std::snprintf(buf, sizeof buf, " #%08X", drawn.labels[l.min_contrast_label].text_rgba);
+        f.least_contrast = "'" + drawn.labels[l.min_contrast_label].text + "'" + buf;
+      }
       std::ostringstream why;
       for (const auto& [i, j] : l.overlapping)
         why << "frame " << frame.track.frame << ": '" << drawn.labels[i].text << "' overlaps '" << drawn.labels[j].text << "'\n";
@@ -148,10 +154,10 @@ Figures MeasureClip(const std::string& clip_path, int every, int first = 0) {
 void Report(const char* name, const Figures& f, int image_height) {
   std::printf(
       "%s: %d frames measured, labels %ld asked, %ld kept (%ld moved), %ld dropped; markers %d; overlaps %d, labels over "
-      "markers %d; min text %.1f px (%.1f px at 1080 lines), min contrast %.2f:1; commands %.3f ms per frame, of which "
+      "markers %d; min text %.1f px (%.1f px at 1080 lines), min contrast %.2f:1 (%s); commands %.3f ms per frame, of which "
       "layout %.3f ms; as before: %d labels over markers, min contrast %.2f:1\n",
       name, f.frames, f.labels, f.kept, f.moved, f.dropped, f.markers, f.overlaps, f.over_markers, f.min_text_px,
-      f.min_text_px * 1080.0 / image_height, f.min_contrast, f.build_ms, f.layout_ms, f.over_markers_before, f.min_contrast_before);
+      f.min_text_px * 1080.0 / image_height, f.min_contrast, f.least_contrast.c_str(), f.build_ms, f.layout_ms, f.over_markers_before, f.min_contrast_before);
 }
 
 void ExpectAcceptance(const Figures& f) {
