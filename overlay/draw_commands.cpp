@@ -184,6 +184,7 @@ bool BuildOptions::Check(std::string* error) const {
   if (!(max_segment_px > 0.5)) return fail("max_segment_px must be above 0.5 px (is " + std::to_string(max_segment_px) + ")");
   if (max_pieces_per_edge < 1) return fail("max_pieces_per_edge must be at least 1");
   if (!(scale > 0)) return fail("scale must be positive");
+  if (!(text_scale >= 0)) return fail("text_scale must be positive (or 0: the scale)");
   return labels.Check(error);
 }
 

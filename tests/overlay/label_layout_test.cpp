@@ -232,6 +232,11 @@ TEST(LabelLayout, TextHeightFollowsTheFrameWithAFloor) {
   BuildDrawCommands(bo, prims, TopDownProjection({}), t, LayerVisibility{}, &c);
   ASSERT_EQ(c.labels.size(), 1u);
   EXPECT_FLOAT_EQ(c.labels[0].height_px, 30.0f);
+  std::string error;
+  EXPECT_TRUE(bo.Check(&error)) << error;
+  BuildOptions negative;
+  negative.text_scale = -1;
+  EXPECT_FALSE(negative.Check(&error));
   // Every label's text reaches the table's contrast over its box, whatever the primitive's colour.
   prims[0].rgba = 0x3060FFFF;
   BuildDrawCommands(bo, prims, TopDownProjection({}), t, LayerVisibility{}, &c);
