@@ -38,7 +38,7 @@ cv::Rect2f LabelBox(const std::string& text, float height_px, const cv::Point2f&
   const ImGuiFontShape f;
   const float em = height_px / (f.cap_bottom - f.cap_top);  // px per font px
   const float pad_im = std::max(2.0f, height_px / 4.0f);
-  const float w_im = (f.advance + 0.3f) * em * static_cast<float>(text.size());  // 0.3: the sub-pixel advance left over
+  const float w_im = (f.advance + 0.3f) * em * static_cast<float>(text.size());  // +0.3 font px a character: slack for rounding
   const float cap_mid = (f.cap_top + f.cap_bottom) / 2;
   const float half_w = std::max(t.width / 2.0f + pad_cv, w_im / 2.0f + pad_im);
   const float bottom = std::max(t.height / 2.0f + baseline + pad_cv, (f.descent - cap_mid) * em + pad_im);
