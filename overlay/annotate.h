@@ -20,9 +20,10 @@ namespace vedette::overlay {
 
 struct AnnotateOptions {
   LayerVisibility layers;
-  BuildOptions build;          // scale 0 below: from the frame height (ScaleForHeight)
+  BuildOptions build;          // scale 0 below: from the frame height (ScaleForHeight); text_scale 0: TextScaleForHeight
   CvRenderOptions render;
   bool status_line = true;     // frame number, time, units seen, tests, registration at the top left
+  double marker_margin_mm = 3.0;  // labels keep this far off every marker (MarkerQuadsOnTable), mm
   bool Check(std::string* error) const { return build.Check(error) && render.Check(error); }
 };
 
@@ -31,14 +32,17 @@ struct AnnotateScratch {
   DrawCommands commands;
   CvRenderScratch render;
   std::vector<DrawPrimitive> extra;
+  std::vector<TableQuad> markers_mm;  // the frame's markers (MarkerQuadsOnTable)
 };
 
 // The camera view of a frame: `camera_from_table` from the tracker's registration.
 TableProjection FrameProjection(const calib::CameraIntrinsics& intrinsics, const calib::CameraFromTable& camera_from_table);
 
-// Draws `primitives` over `bgr` (in place) through the camera. Returns the overlay time, ms.
+// Draws `primitives` over `bgr` (in place) through the camera, labels kept off `markers_mm` (nullptr:
+// options.build's). Returns the overlay time, ms.
 double DrawOverlay(const AnnotateOptions& options, const std::vector<DrawPrimitive>& primitives,
-                   const TableProjection& projection, cv::Mat* bgr, AnnotateScratch* scratch);
+                   const TableProjection& projection, cv::Mat* bgr, AnnotateScratch* scratch,
+                   const std::vector<TableQuad>* markers_mm = nullptr);
 
 // The table seen from straight above: `px_per_mm` output pixels per table mm, player A at the
 // bottom, the table's full width and depth plus `margin_mm` all round. Pixels the camera does not

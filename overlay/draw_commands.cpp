@@ -184,6 +184,7 @@ bool BuildOptions::Check(std::string* error) const {
   if (!(max_segment_px > 0.5)) return fail("max_segment_px must be above 0.5 px (is " + std::to_string(max_segment_px) + ")");
   if (max_pieces_per_edge < 1) return fail("max_pieces_per_edge must be at least 1");
   if (!(scale > 0)) return fail("scale must be positive");
+  if (!(text_scale >= 0)) return fail("text_scale must be positive (or 0: the scale)");
   return labels.Check(error);
 }
 
@@ -207,6 +208,7 @@ void BuildDrawCommands(const BuildOptions& options, const std::vector<DrawPrimit
   out->Clear();
   DrawCommands::Workspace& ws = out->workspace;
   const float scale = static_cast<float>(options.scale);
+  const double text_scale = options.text_scale > 0 ? options.text_scale : options.scale;
 
   // Step 1: the visible primitives and their vertices, projected in one call.
   ws.visible.clear();
@@ -382,24 +384,41 @@ void BuildDrawCommands(const BuildOptions& options, const std::vector<DrawPrimit
     LabelCommand l;
     l.anchor_px = anchor;
     l.text = p.text;
-    l.text_rgba = WithAlpha(p.rgba != 0 ? p.rgba : s.rgba, 0xFF);
+    l.text_rgba = LabelTextColour(p.rgba != 0 ? p.rgba : s.rgba, styles);
     l.background_rgba = styles.label_background_rgba;
-    l.height_px = s.label_height_px * scale;
+    l.height_px = LabelHeight(s, text_scale, styles);
     l.primitive = ws.visible[v];
     out->labels.push_back(std::move(l));
   }
 
-  // Step 7: labels apart from one another (both renderers draw the result), and inside the picture:
-  // a card at a unit near the edge is read whole, not cut off.
-  LayoutLabels(options.labels, primitives, scale, out);
-  if (options.canvas_px.width > 0 && options.canvas_px.height > 0) {
-    const cv::Rect2f& c = options.canvas_px;
+  // Step 7: labels apart from one another and off the markers (both renderers draw the result),
+  // and inside the picture: a card at a unit near the edge is read whole, not cut off.
+  ws.obstacles.clear();
+  if (options.markers_mm && !out->labels.empty()) {
+    ws.marker_table.clear();
+    for (const TableQuad& q : *options.markers_mm) ws.marker_table.insert(ws.marker_table.end(), q.begin(), q.end());
+    ProjectTablePoints(projection, ws.marker_table, &ws.marker_px);
+    for (size_t m = 0; m + 4 <= ws.marker_px.size(); m += 4) {
+      float x0 = ws.marker_px[m].x, x1 = x0, y0 = ws.marker_px[m].y, y1 = y0;
+      bool drawable = true;
+      for (size_t k = m; k < m + 4; ++k) {
+        const cv::Point2f& q = ws.marker_px[k];
+        drawable = drawable && IsDrawable(q);
+        x0 = std::min(x0, q.x);
+        x1 = std::max(x1, q.x);
+        y0 = std::min(y0, q.y);
+        y1 = std::max(y1, q.y);
+      }
+      if (drawable) ws.obstacles.emplace_back(x0, y0, x1 - x0, y1 - y0);
+    }
+  }
+  const cv::Rect2f canvas = options.canvas_px.width > 0 && options.canvas_px.height > 0 ? options.canvas_px : cv::Rect2f();
+  out->label_stats = LayoutLabels(options.labels, primitives, scale, out, nullptr, &ws.obstacles, canvas);
+  if (!options.labels.enabled && canvas.width > 0) {
     for (LabelCommand& l : out->labels) {
       const cv::Rect2f box = LabelBox(l.text, l.height_px, l.anchor_px);
-      // Wider than the canvas: its start is kept in (a line is read from the left).
-      if (box.width <= c.width) l.anchor_px.x += std::max(0.0f, c.x - box.x) - std::max(0.0f, box.x + box.width - c.x - c.width);
-      else l.anchor_px.x += c.x - box.x;
-      if (box.height <= c.height) l.anchor_px.y += std::max(0.0f, c.y - box.y) - std::max(0.0f, box.y + box.height - c.y - c.height);
+      const cv::Rect2f in = IntoCanvas(box, canvas);
+      l.anchor_px += cv::Point2f(in.x - box.x, in.y - box.y);
     }
   }
 }

@@ -8,6 +8,7 @@
 // arrows into a shaft and a head, concave fills into triangles, and takes every colour, width and
 // size from the StyleTable. The OpenCV backend (cv_renderer.h) and the Dear ImGui backend
 // (imgui_renderer.h) only walk this list: what is drawn is decided here and nowhere else.
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -45,11 +46,16 @@ struct LabelCommand {
   int primitive = -1;
 };
 
+// A marker's square on the table (four corners, table mm, in order around it): the layout keeps
+// labels off it (BuildOptions::markers_mm, marker_quads.h).
+using TableQuad = std::array<geom::Vec2, 4>;
+
 struct DrawCommands {
   std::vector<cv::Point2f> points;
   std::vector<int> indices;
   std::vector<PathCommand> paths;    // drawing order: all fills, then strokes, then arrowheads
   std::vector<LabelCommand> labels;  // drawn after every path
+  LabelLayoutStats label_stats;      // what the label layout did in the last build
 
   void Clear();  // keeps the buffers' capacity
 
@@ -66,15 +72,20 @@ struct DrawCommands {
     std::vector<cv::Point2f> dense;       // outline with subdivisions, output px (NaN = not visible)
     std::vector<int> ear;                 // ear clipping work list
     LabelLayoutScratch label_layout;      // labels apart (label_layout.h)
+    std::vector<geom::Vec2> marker_table; // marker corners, table mm
+    std::vector<cv::Point2f> marker_px;   // their projections
+    std::vector<cv::Rect2f> obstacles;    // the markers' bounding boxes, output px
   } workspace;
 };
 
 struct BuildOptions {
   double max_segment_px = 6.0;   // longest straight piece of a projected edge, px (lens curvature)
   int max_pieces_per_edge = 64;  // cap on the pieces of one edge
-  double scale = 1.0;            // multiplies the style's widths, dashes, arrowheads and text sizes
+  double scale = 1.0;            // multiplies the style's widths, dashes, arrowheads (and text sizes, see text_scale)
+  double text_scale = 0.0;       // multiplies the style's text sizes (1080-line sizes; floored by the style table); 0: `scale`
   LabelLayoutOptions labels;     // labels moved apart (leader lines), the least important dropped last
   cv::Rect2f canvas_px;          // labels are kept inside this (the picture or the window's view); empty: anywhere
+  const std::vector<TableQuad>* markers_mm = nullptr;  // markers no label may cover (projected like the rest); nullptr: none
   bool Check(std::string* error) const;
 };
 

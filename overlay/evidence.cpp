@@ -9,6 +9,7 @@
 
 #include "overlay/annotate.h"
 #include "overlay/cv_renderer.h"
+#include "overlay/marker_quads.h"
 #include "rules/input_error.h"
 
 namespace vedette::overlay {
@@ -84,7 +85,8 @@ cv::Mat EvidenceImage(const EvidenceInput& in) {
   AnnotateOptions options;
   AnnotateScratch scratch;
   const TableProjection projection = FrameProjection(in.intrinsics, in.camera_from_table);
-  DrawOverlay(options, prims, projection, &out, &scratch);
+  MarkerQuadsOnTable(in.scene, options.marker_margin_mm, &scratch.markers_mm);  // labels keep off them, as on screen
+  DrawOverlay(options, prims, projection, &out, &scratch, &scratch.markers_mm);
 
   // The inset: the frame around the gap, magnified so that the gap plus 2 units' widths fills it,
   // with only the gap drawn on it (thin lines, so the edges under it stay visible).

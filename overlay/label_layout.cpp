@@ -32,13 +32,17 @@ cv::Rect2f LabelBox(const std::string& text, float height_px, const cv::Point2f&
   const int thickness = std::max(1, static_cast<int>(std::lround(height_px / 12.0)));
   const cv::Size t = cv::getTextSize(HersheyText(text), cv::FONT_HERSHEY_SIMPLEX, font_scale, thickness, &baseline);
   const float pad_cv = static_cast<float>(std::max(2, t.height / 4));
-  // ImGui backend (imgui_renderer.cpp): the default font, about 0.56 em per character, `height`
-  // tall, padded by max(2, 0.2 height).
-  const float pad_im = std::max(2.0f, 0.2f * height_px);
-  const float w_im = 0.56f * height_px * static_cast<float>(text.size());
+  // ImGui backend (imgui_renderer.cpp): the default font at the size whose capitals are `height`
+  // tall, centred on the capitals, padded by max(2, height / 4) from the capitals' top to the
+  // descenders' bottom.
+  const ImGuiFontShape f;
+  const float em = height_px / (f.cap_bottom - f.cap_top);  // px per font px
+  const float pad_im = std::max(2.0f, height_px / 4.0f);
+  const float w_im = (f.advance + 0.3f) * em * static_cast<float>(text.size());  // +0.3 font px a character: slack for rounding
+  const float cap_mid = (f.cap_top + f.cap_bottom) / 2;
   const float half_w = std::max(t.width / 2.0f + pad_cv, w_im / 2.0f + pad_im);
-  const float bottom = std::max(t.height / 2.0f + baseline + pad_cv, height_px / 2.0f + pad_im);
-  const float up = std::max(t.height / 2.0f + pad_cv, height_px / 2.0f + pad_im);
+  const float bottom = std::max(t.height / 2.0f + baseline + pad_cv, (f.descent - cap_mid) * em + pad_im);
+  const float up = std::max(t.height / 2.0f + pad_cv, (cap_mid - f.cap_top) * em + pad_im);
   return {centre.x - half_w, centre.y - up, 2 * half_w, up + bottom};
 }
 
@@ -69,12 +73,24 @@ bool Overlap(const cv::Rect2f& a, const cv::Rect2f& b) {
 
 }  // namespace
 
+cv::Rect2f IntoCanvas(const cv::Rect2f& box, const cv::Rect2f& c) {
+  if (!(c.width > 0 && c.height > 0)) return box;
+  cv::Rect2f out = box;
+  // Wider than the canvas: its start is kept in (a line is read from the left).
+  if (box.width <= c.width) out.x += std::max(0.0f, c.x - box.x) - std::max(0.0f, box.x + box.width - c.x - c.width);
+  else out.x = c.x;
+  if (box.height <= c.height) out.y += std::max(0.0f, c.y - box.y) - std::max(0.0f, box.y + box.height - c.y - c.height);
+  return out;
+}
+
 LabelLayoutStats LayoutLabels(const LabelLayoutOptions& options, const std::vector<DrawPrimitive>& primitives, float scale,
-                              DrawCommands* commands, LabelLayoutScratch* scratch) {
+                              DrawCommands* commands, LabelLayoutScratch* scratch, const std::vector<cv::Rect2f>* obstacles_px,
+                              const cv::Rect2f& canvas_px) {
   LabelLayoutStats stats;
   LabelLayoutScratch& ws = scratch ? *scratch : commands->workspace.label_layout;
   std::vector<LabelCommand>& labels = commands->labels;
-  if (!options.enabled || labels.size() < 2) return stats;
+  stats.labels = static_cast<int>(labels.size());
+  if (!options.enabled || labels.empty()) return stats;
   auto style_of = [&](const LabelCommand& l) {
     return l.primitive >= 0 && l.primitive < static_cast<int>(primitives.size()) ? primitives[l.primitive].style
                                                                                   : DrawStyle::kInfo;
@@ -96,6 +112,9 @@ LabelLayoutStats LayoutLabels(const LabelLayoutOptions& options, const std::vect
   auto free_at = [&](const cv::Rect2f& box) {
     for (const cv::Rect2f& p : placed)
       if (Overlap(box, p)) return false;
+    if (obstacles_px)
+      for (const cv::Rect2f& o : *obstacles_px)
+        if (Overlap(box, o)) return false;
     return true;
   };
   using Candidate = LabelLayoutScratch::Candidate;
@@ -104,12 +123,13 @@ LabelLayoutStats LayoutLabels(const LabelLayoutOptions& options, const std::vect
     const LabelCommand& l = labels[i];
     const cv::Point2f a = l.anchor_px;
     const cv::Rect2f at_anchor = LabelBox(l.text, l.height_px, a);
+    const cv::Rect2f first = IntoCanvas(at_anchor, canvas_px);
     const float w = at_anchor.width, h = at_anchor.height;
     const float gap = static_cast<float>(options.gap_em) * l.height_px;
     const float step = static_cast<float>(options.ring_step_em) * l.height_px;
     const float reach = options.rings * (h + gap);
-    bool found = free_at(at_anchor);
-    cv::Point2f offset(0, 0);
+    bool found = free_at(first);
+    cv::Point2f offset(first.x - at_anchor.x, first.y - at_anchor.y);
     if (!found) {
       // Rows of boxes stacked above and below (j < 0: above first), each centred on the anchor,
       // hanging left or right of it, or beside it stepping out a text height at a time; the nearest
@@ -140,9 +160,9 @@ LabelLayoutStats LayoutLabels(const LabelLayoutOptions& options, const std::vect
         return x.distance != y.distance ? x.distance < y.distance : x.index < y.index;
       });
       for (const Candidate& c : candidates) {
-        const cv::Rect2f box(at_anchor.x + c.offset.x, at_anchor.y + c.offset.y, w, h);
+        const cv::Rect2f box = IntoCanvas(cv::Rect2f(at_anchor.x + c.offset.x, at_anchor.y + c.offset.y, w, h), canvas_px);
         if (free_at(box)) {
-          offset = c.offset;
+          offset = cv::Point2f(box.x - at_anchor.x, box.y - at_anchor.y);
           found = true;
           break;
         }

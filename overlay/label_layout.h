@@ -5,8 +5,10 @@
 // threats, contacts, unit names, ... terrain last): each at its anchor if free, else at the nearest
 // free spot among rows of candidate boxes stacked above and below it (centred, hanging left or
 // right) and boxes beside it, with a thin leader line from the anchor to the moved box. No box
-// goes farther from its anchor than `rings` box heights (plus gaps). A label that finds no free
-// spot is dropped: the lowest-priority ones go first, since they are placed last.
+// goes farther from its anchor than `rings` box heights (plus gaps). Obstacles (the markers in the
+// picture) are treated as boxes already placed, so no label covers a marker, and every box is kept
+// inside the canvas (the picture) before it is tried. A label that finds no free spot is dropped:
+// the lowest-priority ones go first, since they are placed last.
 //
 // Boxes are measured for the wider of the two renderers' fonts (OpenCV's Hershey simplex; ImGui's
 // default font is narrower), plus the background padding both draw, so what does not overlap here
@@ -34,6 +36,19 @@ struct LabelLayoutOptions {
 // The box a label's background covers, centred on `centre` (output px).
 cv::Rect2f LabelBox(const std::string& text, float height_px, const cv::Point2f& centre);
 
+// The shape of Dear ImGui's default font (ProggyClean at 13 px, as libimgui-dev 1.86 builds it):
+// capitals from 3 to 11 px below the line's top, descenders down to 14 px, 7 px per character. Both
+// renderers draw a label `height_px` tall as capitals of that height (OpenCV's Hershey capitals are
+// height_px tall at scale height_px / 22), so the ImGui backend takes the font size that gives it
+// (13 / 8 of height_px for this font; it reads the font it is given, this is for LabelBox).
+struct ImGuiFontShape {
+  float size = 13;        // px the numbers below are for
+  float cap_top = 3;      // capitals' top below the line's top, px
+  float cap_bottom = 11;  // capitals' bottom (the baseline), px
+  float descent = 14;     // lowest descender, px
+  float advance = 7;      // per character, px
+};
+
 // Draw order priority of a label's style: lower is placed first (kept when space runs out).
 int LabelPriority(DrawStyle style);
 
@@ -52,14 +67,22 @@ struct LabelLayoutScratch {
 };
 
 struct LabelLayoutStats {
+  int labels = 0;   // labels given to the layout
   int moved = 0;    // labels placed off their anchor (with a leader line)
   int dropped = 0;  // labels that found no free spot
 };
 
 // Moves, drops and adds leader lines to `commands`' labels. `primitives`: the list the commands
 // were built from (for each label's style). `scale`: the build scale (leader width). `scratch`:
-// nullptr = the commands' workspace.
+// nullptr = the commands' workspace. `obstacles_px`: boxes no label may cover (markers), nullptr =
+// none. `canvas_px`: every box is moved inside it (a box wider than it keeps its left end in);
+// empty = anywhere.
 LabelLayoutStats LayoutLabels(const LabelLayoutOptions& options, const std::vector<DrawPrimitive>& primitives,
-                              float scale, DrawCommands* commands, LabelLayoutScratch* scratch = nullptr);
+                              float scale, DrawCommands* commands, LabelLayoutScratch* scratch = nullptr,
+                              const std::vector<cv::Rect2f>* obstacles_px = nullptr, const cv::Rect2f& canvas_px = {});
+
+// `box` moved by the least amount that puts it inside `canvas` (a box wider than the canvas: its
+// left end at the canvas's; taller: unchanged vertically). An empty canvas changes nothing.
+cv::Rect2f IntoCanvas(const cv::Rect2f& box, const cv::Rect2f& canvas);
 
 }  // namespace vedette::overlay

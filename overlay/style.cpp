@@ -1,5 +1,9 @@
 #include "overlay/style.h"
 
+#include <algorithm>
+
+#include "overlay/contrast.h"
+
 namespace vedette::overlay {
 
 namespace {
@@ -36,6 +40,14 @@ StyleTable MakeDefault() {
 }
 
 }  // namespace
+
+std::uint32_t LabelTextColour(std::uint32_t wanted_rgba, const StyleTable& styles) {
+  return ReadableTextColour(WithAlpha(wanted_rgba, 0xFF), styles.label_background_rgba, styles.min_text_contrast);
+}
+
+float LabelHeight(const PrimitiveStyle& style, double text_scale, const StyleTable& styles) {
+  return std::max(styles.min_label_height_px, static_cast<float>(style.label_height_px * text_scale));
+}
 
 const StyleTable& DefaultStyleTable() {
   static const StyleTable table = MakeDefault();

@@ -6,6 +6,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "overlay/draw_commands.h"
+#include "overlay/marker_quads.h"
 
 namespace vedette::pipeline {
 
@@ -35,9 +36,11 @@ double AnnotateFrame(const overlay::AnnotateOptions& options, const PipelineFram
     scratch->extra.insert(scratch->extra.end(), extra->begin(), extra->end());
     primitives = &scratch->extra;
   }
-  if (frame.track.registration.ok)
+  if (frame.track.registration.ok) {
+    overlay::MarkerQuadsOnTable(frame.scene, options.marker_margin_mm, &scratch->markers_mm);  // labels stay off them
     overlay::DrawOverlay(options, *primitives, overlay::FrameProjection(intrinsics, frame.track.registration.camera_from_table), bgr,
-                scratch);
+                scratch, &scratch->markers_mm);
+  }
   if (options.status_line) {
     const std::string s = StatusLine(frame);
     const double scale = overlay::ScaleForHeight(bgr->rows) * 0.55;

@@ -26,6 +26,7 @@
 #include "overlay/evidence.h"
 #include "ui/gl_window.h"
 #include "overlay/imgui_renderer.h"
+#include "overlay/marker_quads.h"
 #include "ui/live_settings.h"
 #include "pipeline/event_log.h"
 #include "pipeline/frame_loop.h"
@@ -427,6 +428,12 @@ void LiveApp::DrawView(const ImVec2& pos, const ImVec2& size) {
     float dpi_x = 1, dpi_y = 1;
     glfwGetWindowContentScale(window_, &dpi_x, &dpi_y);
     bo.scale = ui_->settings().text_size * std::max(1.0f, dpi_y) * std::clamp(size.y / 720.0f, 1.0f, 2.5f);
+    // Text as in a recording of the view's height (overlay/style.h: the 1080-line sizes, 14 px at
+    // least), times the display's DPI and the player's setting; labels kept off the markers.
+    bo.text_scale = ui_->settings().text_size * std::max(1.0f, dpi_y) * TextScaleForHeight(static_cast<int>(size.y));
+    std::vector<TableQuad> markers;
+    MarkerQuadsOnTable(f.scene, AnnotateOptions{}.marker_margin_mm, &markers);
+    bo.markers_mm = &markers;
     BuildDrawCommands(bo, prims, ui_->Projection(), DefaultStyleTable(), ui_->settings().layers, &commands_);
     RenderCommands(commands_, dl, &imgui_scratch_);
     build_ms_ = MsBetween(t0, Clock::now());

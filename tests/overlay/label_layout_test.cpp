@@ -1,12 +1,16 @@
 // Labels apart (overlay/label_layout.h), in the command list both renderers draw: a crowded table
 // gives no overlapping label boxes, every label stays near its anchor (with a leader line when
 // moved), and only the least important labels are dropped when there is no room.
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
 
 #include <gtest/gtest.h>
 
 #include "overlay/draw_commands.h"
+#include "overlay/contrast.h"
 #include "overlay/label_layout.h"
+#include "overlay/legibility.h"
 #include "overlay/projection.h"
 #include "overlay/style.h"
 
@@ -101,27 +105,142 @@ TEST(LabelLayout, CrowdedTableGivesNoOverlappingLabelsAndKeepsThemNearTheirAncho
               OverlappingPairs(crowded));
 }
 
-// Speed (a figure, not a limit): 60 units in a 10 x 6 grid 60 mm apart at 1 px/mm, 3 labels each.
+// Speed (a figure, not a limit): 60 units in a 10 x 6 grid 60 mm apart at 1 px/mm, 3 labels each,
+// each unit's 20 mm marker (grown by 3 mm: 26 x 26 px) centred on it, under all three labels.
 TEST(LabelLayout, SixtyUnitsFigure) {
   std::vector<DrawPrimitive> prims;
+  std::vector<TableQuad> markers;
   for (int i = 0; i < 60; ++i) {
     const double x = 100 + 60 * (i % 10), y = 100 + 60 * (i / 10);
     prims.push_back(Label(x, y, DrawStyle::kBase, "labels", "U" + std::to_string(i)));
     prims.push_back(Label(x, y - 5, DrawStyle::kTest, "tests", "rout 7+ (42%)"));
     prims.push_back(Label(x + 3, y + 4, DrawStyle::kInfo, "labels", "shaken"));
+    markers.push_back({geom::Vec2(x - 13, y - 13), geom::Vec2(x + 13, y - 13), geom::Vec2(x + 13, y + 13), geom::Vec2(x - 13, y + 13)});
   }
   ViewTransform view;
   view.offset_y = 720;
   view.flip_y = true;
+  const TableProjection proj = TopDownProjection(view);
+  std::vector<MarkerQuad> markers_px;
+  for (const TableQuad& q : markers) {
+    MarkerQuad m;
+    for (int k = 0; k < 4; ++k) m[k] = cv::Point2f(ProjectTablePoint(proj, q[k]));
+    markers_px.push_back(m);
+  }
   DrawCommands c;
-  BuildOptions on;
-  BuildDrawCommands(on, prims, TopDownProjection(view), DefaultStyleTable(), LayerVisibility{}, &c);  // warm
-  const auto t0 = std::chrono::steady_clock::now();
-  constexpr int kRuns = 20;
-  for (int i = 0; i < kRuns; ++i) BuildDrawCommands(on, prims, TopDownProjection(view), DefaultStyleTable(), LayerVisibility{}, &c);
-  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / kRuns;
-  EXPECT_EQ(OverlappingPairs(c), 0);
-  std::printf("60 units, 180 labels: %zu kept, build with layout %.3f ms\n", c.labels.size(), ms);
+  for (const bool with_markers : {false, true}) {
+    BuildOptions on;
+    on.markers_mm = with_markers ? &markers : nullptr;
+    BuildDrawCommands(on, prims, proj, DefaultStyleTable(), LayerVisibility{}, &c);  // warm
+    const auto t0 = std::chrono::steady_clock::now();
+    constexpr int kRuns = 20;
+    for (int i = 0; i < kRuns; ++i) BuildDrawCommands(on, prims, proj, DefaultStyleTable(), LayerVisibility{}, &c);
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / kRuns;
+    const Legibility l = MeasureLegibility({}, c, markers_px);
+    EXPECT_EQ(OverlappingPairs(c), 0);
+    EXPECT_TRUE(l.overlapping.empty());
+    if (with_markers) EXPECT_TRUE(l.over_marker.empty());
+    else EXPECT_FALSE(l.over_marker.empty()) << "without them as obstacles the labels lie on the markers";
+    std::printf("60 units, 180 labels, markers %s: %zu kept, %d moved, %d on a marker, build with layout %.3f ms\n",
+                with_markers ? "kept clear" : "ignored", c.labels.size(), c.label_stats.moved,
+                static_cast<int>(l.over_marker.size()), ms);
+  }
+}
+
+// One name on its unit's marker, a 20 x 20 px box about the anchor (200, 200):
+//
+//      +------+
+//      |  B1  |   the name's box at the anchor covers the marker: it moves to the nearest free
+//      +------+   spot (above, below or beside), with a leader from the anchor to the box.
+//
+// Without the marker it stays on the anchor.
+TEST(LabelLayout, ALabelOnAMarkerMovesOffIt) {
+  std::vector<DrawPrimitive> prims = {Label(0, 0, DrawStyle::kBase, "labels", "B1")};
+  auto one = [&] {
+    DrawCommands c;
+    LabelCommand l;
+    l.anchor_px = {200, 200};
+    l.text = "B1";
+    l.height_px = 15;
+    l.primitive = 0;
+    c.labels.push_back(l);
+    return c;
+  };
+  const std::vector<cv::Rect2f> marker = {cv::Rect2f(190, 190, 20, 20)};
+  DrawCommands free = one();
+  EXPECT_EQ(LayoutLabels(LabelLayoutOptions{}, prims, 1.0f, &free).moved, 0);
+  EXPECT_EQ(free.labels[0].anchor_px, cv::Point2f(200, 200));
+
+  DrawCommands c = one();
+  const LabelLayoutStats s = LayoutLabels(LabelLayoutOptions{}, prims, 1.0f, &c, nullptr, &marker);
+  EXPECT_EQ(s.labels, 1);
+  EXPECT_EQ(s.moved, 1);
+  ASSERT_EQ(c.labels.size(), 1u);
+  const cv::Rect2f box = LabelBox("B1", 15, c.labels[0].anchor_px);
+  EXPECT_TRUE((box & marker[0]).area() == 0) << "off the marker";
+  const float reach = 4 * (box.height + 0.25f * 15);
+  const cv::Point2f near(std::clamp(200.0f, box.x, box.x + box.width), std::clamp(200.0f, box.y, box.y + box.height));
+  EXPECT_LE(cv::norm(near - cv::Point2f(200, 200)), reach);
+  ASSERT_EQ(c.paths.size(), 1u) << "the leader";
+  EXPECT_EQ(c.points[c.paths[0].first], cv::Point2f(200, 200));
+  EXPECT_EQ(c.points[c.paths[0].first + 1], near);
+}
+
+// A verdict card at the picture's left edge (x = 5) is pushed inside; a marker sits where the
+// pushed card would be (x 20..40, y 190..210), so the card goes above or below it, inside the picture.
+TEST(LabelLayout, ALabelPushedIntoThePictureStillKeepsOffMarkers) {
+  std::vector<DrawPrimitive> prims(1);
+  prims[0].kind = DrawKind::kLabel;
+  prims[0].style = DrawStyle::kVerdict;
+  prims[0].text = "B1 wheel: test 67 %";
+  DrawCommands c;
+  LabelCommand l;
+  l.anchor_px = {5, 200};
+  l.text = prims[0].text;
+  l.height_px = 18;
+  l.primitive = 0;
+  c.labels.push_back(l);
+  const std::vector<cv::Rect2f> marker = {cv::Rect2f(20, 190, 20, 20)};
+  const cv::Rect2f canvas(0, 0, 640, 400);
+  LayoutLabels(LabelLayoutOptions{}, prims, 1.0f, &c, nullptr, &marker, canvas);
+  ASSERT_EQ(c.labels.size(), 1u);
+  const cv::Rect2f box = LabelBox(l.text, 18, c.labels[0].anchor_px);
+  EXPECT_GE(box.x, -0.01f);
+  EXPECT_GE(box.y, -0.01f);
+  EXPECT_LE(box.x + box.width, 640.01f);
+  EXPECT_LE(box.y + box.height, 400.01f);
+  EXPECT_FLOAT_EQ((box & marker[0]).area(), 0.0f);
+}
+
+// Text follows the frame: the style's sizes are for 1080 lines; 2160 lines doubles them (the 15 px
+// name is 30 px), 720 lines would make it 10 px, so the floor (14 px) holds it.
+TEST(LabelLayout, TextHeightFollowsTheFrameWithAFloor) {
+  const StyleTable& t = DefaultStyleTable();
+  const PrimitiveStyle& name = t.For(DrawStyle::kBase);
+  ASSERT_FLOAT_EQ(name.label_height_px, 15.0f);
+  EXPECT_FLOAT_EQ(LabelHeight(name, TextScaleForHeight(1080), t), 15.0f);
+  EXPECT_FLOAT_EQ(LabelHeight(name, TextScaleForHeight(2160), t), 30.0f);
+  EXPECT_FLOAT_EQ(LabelHeight(name, TextScaleForHeight(720), t), 14.0f);
+  // Even the largest, the 20 px "illegal" card, would be 13.3 px at 720 lines.
+  EXPECT_FLOAT_EQ(LabelHeight(t.For(DrawStyle::kIllegal), TextScaleForHeight(720), t), 14.0f);
+  EXPECT_FLOAT_EQ(LabelHeight(t.For(DrawStyle::kIllegal), TextScaleForHeight(1440), t), 20.0f * 1440 / 1080);
+
+  std::vector<DrawPrimitive> prims = {Label(100, 100, DrawStyle::kBase, "labels", "B1")};
+  BuildOptions bo;
+  bo.text_scale = 2.0;
+  DrawCommands c;
+  BuildDrawCommands(bo, prims, TopDownProjection({}), t, LayerVisibility{}, &c);
+  ASSERT_EQ(c.labels.size(), 1u);
+  EXPECT_FLOAT_EQ(c.labels[0].height_px, 30.0f);
+  std::string error;
+  EXPECT_TRUE(bo.Check(&error)) << error;
+  BuildOptions negative;
+  negative.text_scale = -1;
+  EXPECT_FALSE(negative.Check(&error));
+  // Every label's text reaches the table's contrast over its box, whatever the primitive's colour.
+  prims[0].rgba = 0x3060FFFF;
+  BuildDrawCommands(bo, prims, TopDownProjection({}), t, LayerVisibility{}, &c);
+  EXPECT_GE(WorstTextContrast(c.labels[0].text_rgba, c.labels[0].background_rgba), t.min_text_contrast);
 }
 
 // Three equal labels on one anchor (320, 240): the first stays, the second goes one box height plus
