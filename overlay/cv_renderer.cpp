@@ -14,7 +14,10 @@ namespace {
 constexpr int kShift = 4;  // cv:: drawing with 4 fractional bits: 1/16 px precision
 constexpr float kOne = 1 << kShift;
 constexpr int kFont = cv::FONT_HERSHEY_SIMPLEX;
-constexpr size_t kMaxLabelSprites = 1024;  // distinct label texts kept rasterised
+// Rasterised label texts kept, bytes: the labels of a busy 1080p frame (180 labels, ~15 KB each)
+// fit; texts that change every frame (a ruler's distance) fill it and start it afresh, so a game
+// of hours holds no more than this (1,024 sprites were up to 20 MB, the soak's first 25 minutes).
+constexpr size_t kMaxLabelSpriteBytes = size_t{4} << 20;
 
 cv::Scalar Bgr(std::uint32_t rgba) { return cv::Scalar(Blue(rgba), Green(rgba), Red(rgba)); }
 
@@ -238,10 +241,16 @@ void RenderCommands(const DrawCommands& commands, cv::Mat* bgr, CvRenderScratch*
     key += std::to_string(l.height_px);
     auto it = scratch->label_sprites.find(key);
     if (it == scratch->label_sprites.end()) {
-      if (scratch->label_sprites.size() >= kMaxLabelSprites) scratch->label_sprites.clear();
       LabelSprite sprite;
       sprite.margin = 2 * thickness + static_cast<int>(std::lround(l.height_px / 4.0)) + 2;
-      sprite.coverage = cv::Mat::zeros(text.height + baseline + 2 * sprite.margin, text.width + 2 * sprite.margin, CV_8U);
+      const cv::Size sprite_size(text.width + 2 * sprite.margin, text.height + baseline + 2 * sprite.margin);
+      const size_t bytes = static_cast<size_t>(sprite_size.area());
+      if (scratch->label_sprite_bytes + bytes > kMaxLabelSpriteBytes) {
+        scratch->label_sprites.clear();
+        scratch->label_sprite_bytes = 0;
+      }
+      sprite.coverage = cv::Mat::zeros(sprite_size, CV_8U);
+      scratch->label_sprite_bytes += bytes;
       cv::putText(sprite.coverage, HersheyText(l.text), cv::Point(sprite.margin, sprite.margin + text.height), kFont, font_scale,
                   cv::Scalar(255), thickness, cv::LINE_AA);
       it = scratch->label_sprites.emplace(std::move(key), std::move(sprite)).first;

@@ -25,6 +25,7 @@ struct CvRenderScratch {
   std::vector<cv::Point> triangle;
   std::vector<cv::Point2f> simplified;  // a path without its nearly collinear points
   std::unordered_map<std::string, LabelSprite> label_sprites;  // by text and height
+  size_t label_sprite_bytes = 0;    // their coverage, bytes (bounded: cv_renderer.cpp)
 };
 
 struct CvRenderOptions {

@@ -7,6 +7,7 @@
 
 #include "overlay/draw_commands.h"
 #include "overlay/marker_quads.h"
+#include "overlay/style.h"
 
 namespace vedette::pipeline {
 
@@ -42,14 +43,19 @@ double AnnotateFrame(const overlay::AnnotateOptions& options, const PipelineFram
                 scratch, &scratch->markers_mm);
   }
   if (options.status_line) {
+    // Read like the labels: their height for the frame (never under the floor), on the labels'
+    // backing, in a colour that keeps their contrast over any picture.
+    const overlay::StyleTable& styles = overlay::DefaultStyleTable();
     const std::string s = StatusLine(frame);
-    const double scale = overlay::ScaleForHeight(bgr->rows) * 0.55;
+    const float height_px = overlay::LabelHeight(styles.For(DrawStyle::kInfo), overlay::TextScaleForHeight(bgr->rows), styles);
+    const double scale = height_px / 22.0;  // Hershey simplex: a scale of 1 is 22 px tall
     int baseline = 0;
     const cv::Size size = cv::getTextSize(s, cv::FONT_HERSHEY_SIMPLEX, scale, 1, &baseline);
     const cv::Rect box = cv::Rect(0, 0, size.width + 12, size.height + baseline + 10) & cv::Rect(0, 0, bgr->cols, bgr->rows);
-    (*bgr)(box) *= 0.35;
+    (*bgr)(box) *= 1.0 - overlay::Alpha(styles.label_background_rgba) / 255.0;
+    const std::uint32_t rgba = overlay::LabelTextColour(frame.track.registration.ok ? 0xEBEBEBFFu : 0xFF3C3CFFu, styles);
     cv::putText(*bgr, s, cv::Point(6, 5 + size.height), cv::FONT_HERSHEY_SIMPLEX, scale,
-                frame.track.registration.ok ? cv::Scalar(235, 235, 235) : cv::Scalar(60, 60, 255), 1, cv::LINE_AA);
+                cv::Scalar(overlay::Blue(rgba), overlay::Green(rgba), overlay::Red(rgba)), 1, cv::LINE_AA);
   }
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }

@@ -45,6 +45,30 @@ double MaxDiff(const cv::Mat& a, const cv::Mat& b) {
   return m;
 }
 
+// A ruler's text changes every frame while a unit moves: hours of such texts keep the sprite cache
+// within its bytes (it starts afresh when full) and every label is still drawn.
+TEST(CvFastPath, SpriteCacheStaysBoundedByBytes) {
+  cv::Mat frame(1080, 1920, CV_8UC3, cv::Scalar::all(0));
+  CvRenderScratch scratch;
+  size_t most = 0;
+  for (int i = 0; i < 3000; ++i) {
+    DrawCommands commands;
+    LabelCommand l = Label(cv::Point2f(960, 540));
+    l.height_px = 30.0f;
+    l.text = "moved " + std::to_string(i) + " mm of 160 mm allowed (1 BW = 40 mm)";
+    commands.labels.push_back(l);
+    frame.setTo(cv::Scalar::all(0));
+    RenderCommands(commands, &frame, &scratch);
+    ASSERT_GT(cv::countNonZero(frame.reshape(1)), 100) << "label " << i << " drawn";
+    most = std::max(most, scratch.label_sprite_bytes);
+  }
+  size_t bytes = 0;
+  for (const auto& [key, sprite] : scratch.label_sprites) bytes += sprite.coverage.total();
+  EXPECT_EQ(bytes, scratch.label_sprite_bytes);
+  EXPECT_LE(most, size_t{4} << 20);
+  EXPECT_GT(most, size_t{3} << 20) << "the cache is used up to its bound before it starts afresh";
+}
+
 TEST(CvFastPath, CachedLabelEqualsPutText) {
   // Textured background so blending errors would show; anchors inside and cut by the left border.
   cv::Mat background(120, 300, CV_8UC3);
