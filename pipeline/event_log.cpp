@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "rules/verdict_drawing.h"
 #include "vision/track_filter.h"
 
 namespace vedette::pipeline {
@@ -65,6 +66,7 @@ void AddMove(const ObservedMove& m, const MoveVerdict* v, const std::string& rul
   if (!v->check.legal) (*j)["illegal_reason"] = v->check.illegal_reason;
   (*j)["tests"] = TestsJson(v->check.tests, true);
   (*j)["text"] = v->check.text;
+  (*j)["says"] = MoveVerdictText(m, *v);  // what the picture and the panel say
 }
 
 void AddGroup(const std::vector<ObservedMove>& group, const GroupVerdict* v, nlohmann::json* j) {

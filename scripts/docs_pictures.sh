@@ -24,7 +24,7 @@ xvfb-run -a -s '-screen 0 1920x1080x24' "$V" calibrate --video "$WORK/board.avi"
   --out "$WORK/partial.yaml" --max-frames 33 --screenshot "$OUT/calibrate.png" >/dev/null 2>&1 || true
 
 HOME="$WORK" xvfb-run -a -s '-screen 0 1920x1080x24' "$V" live --video "$WORK/table.mkv" --calib "$WORK/cam.yaml" \
-  --roster assets/rosters/totsk_small.yaml --ruleset totsk --frames 40 --fast --screenshot "$OUT/live.png" >/dev/null
+  --roster assets/rosters/totsk_small.yaml --ruleset totsk --frames 40 --fast --force --screenshot "$OUT/live.png" >/dev/null
 "$V" check --video "$WORK/table.mkv" --calib "$WORK/cam.yaml" --roster assets/rosters/totsk_small.yaml |
   sed "s|view check of .*table.mkv|view check of camera 0 after 1.0 s|" > "$WORK/check.txt" || true
 echo "check says (docs/GETTING_STARTED.md quotes it):"
@@ -36,10 +36,10 @@ cat "$WORK/check.txt"
 "$V" clip assets/demo/battle.clip.yaml --video "$WORK/demo.mkv" --calib-out "$WORK/demo_cam.yaml" >/dev/null
 for at in 30 130 230; do
   HOME="$WORK" xvfb-run -a -s '-screen 0 1920x1080x24' "$V" live --video "$WORK/demo.mkv" --calib "$WORK/demo_cam.yaml" \
-    --roster assets/demo/roster.yaml --ruleset totsk --frames "$at" --fast --screenshot "$OUT/demo_$at.png" >/dev/null
+    --roster assets/demo/roster.yaml --ruleset totsk --frames "$at" --fast --force --screenshot "$OUT/demo_$at.png" >/dev/null
 done
 printf 'top_down = 1\nshow_help = 0\n' > "$WORK/top_down.ini"
 HOME="$WORK" xvfb-run -a -s '-screen 0 1920x1080x24' "$V" live --video "$WORK/demo.mkv" --calib "$WORK/demo_cam.yaml" \
   --roster assets/demo/roster.yaml --ruleset totsk --frames 230 --fast --settings "$WORK/top_down.ini" \
-  --screenshot "$OUT/demo_top_down.png" >/dev/null
+  --force --screenshot "$OUT/demo_top_down.png" >/dev/null
 echo "wrote $OUT: markers.png calibrate.png live.png demo_30.png demo_130.png demo_230.png demo_top_down.png"

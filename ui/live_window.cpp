@@ -29,6 +29,7 @@
 #include "overlay/marker_quads.h"
 #include "ui/live_settings.h"
 #include "pipeline/event_log.h"
+#include "pipeline/event_words.h"
 #include "pipeline/frame_loop.h"
 #include "pipeline/headless.h"
 #include "pipeline/recorder.h"
@@ -43,22 +44,6 @@ using Clock = std::chrono::steady_clock;
 
 double MsBetween(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
 
-// A log line for the window's event list: "[12] move B2  {...}".
-std::string EventText(const nlohmann::json& line) {
-  nlohmann::json rest = line;
-  for (const char* k : {"event", "frame", "t", "unit"}) rest.erase(k);
-  const std::string type = line.value("event", "");
-  const std::string unit = line.value("unit", "");
-  std::string s = "[" + std::to_string(line.value("frame", 0)) + "] " + type + (unit.empty() ? "" : " " + unit);
-  if (type == "declare") {
-    const nlohmann::json& v = line["value"];
-    return s + " " + line.value("key", "") + " = " + (v.is_string() ? v.get<std::string>() : v.dump());
-  }
-  std::string detail = rest.empty() ? "" : rest.dump();
-  if (detail.size() > 200) detail = detail.substr(0, 197) + "...";
-  return detail.empty() ? s : s + "  " + detail;
-}
-
 // The window's list of events, newest first.
 class EventListSink : public FrameSink {
  public:
@@ -66,7 +51,7 @@ class EventListSink : public FrameSink {
     for (size_t i = 1; i < out.lines.size(); ++i) OnLine(out.lines[i]);
   }
   void OnLine(const nlohmann::json& line) override {
-    list.push_front(EventText(line));
+    list.push_front(EventWords(line));
     if (list.size() > 300) list.pop_back();
   }
   std::deque<std::string> list;

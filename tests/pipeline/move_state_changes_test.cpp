@@ -85,6 +85,8 @@ TEST(MoveStateChanges, GunsChargedFromTheFrontBeginFiring) {
   EXPECT_FALSE(firing_before) << "the guns fire only once charged";
   ASSERT_EQ(collect.moves.size(), 1u);
   EXPECT_TRUE(collect.moves[0]["legal"].get<bool>()) << collect.moves[0].dump();
+  EXPECT_NE(collect.moves[0].value("says", "").find("G charged from the front by C"), std::string::npos)
+      << "the log's move line says what the picture says";
   ASSERT_EQ(collect.declarations.size(), 1u);
   const nlohmann::json& d = collect.declarations[0];
   EXPECT_EQ(d["unit"], "G") << d.dump();
