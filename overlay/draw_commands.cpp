@@ -185,8 +185,11 @@ bool BuildOptions::Check(std::string* error) const {
   if (max_pieces_per_edge < 1) return fail("max_pieces_per_edge must be at least 1");
   if (!(scale > 0)) return fail("scale must be positive");
   if (!(text_scale >= 0)) return fail("text_scale must be positive (or 0: the scale)");
+  if (!(faint_alpha >= 0 && faint_alpha <= 1)) return fail("faint_alpha must be within 0..1");
   return labels.Check(error);
 }
+
+bool IsReferenceLayer(const std::string& layer) { return layer == "zoc" || layer == "ranges" || layer == "support"; }
 
 std::uint32_t StrokeColour(const DrawPrimitive& p, const StyleTable& styles) {
   const PrimitiveStyle& s = styles.For(p.style);
@@ -210,8 +213,13 @@ void BuildDrawCommands(const BuildOptions& options, const std::vector<DrawPrimit
   const float scale = static_cast<float>(options.scale);
   const double text_scale = options.text_scale > 0 ? options.text_scale : options.scale;
 
+  auto Faded = [&](std::uint32_t rgba, bool faint) {
+    return faint ? WithAlpha(rgba, static_cast<std::uint8_t>(std::lround(Alpha(rgba) * options.faint_alpha))) : rgba;
+  };
+
   // Step 1: the visible primitives and their vertices, projected in one call.
   ws.visible.clear();
+  ws.faint.clear();
   ws.vertex_first.clear();
   ws.table.clear();
   for (size_t i = 0; i < primitives.size(); ++i) {
@@ -219,7 +227,11 @@ void BuildDrawCommands(const BuildOptions& options, const std::vector<DrawPrimit
     if (static_cast<int>(p.points_mm.size()) < (p.kind == DrawKind::kLabel ? 1 : 2)) continue;
     if (p.kind == DrawKind::kLabel && p.text.empty()) continue;
     if (!layers.Visible(p.layer)) continue;
+    const bool faint = options.faint_reference && IsReferenceLayer(p.layer) &&
+                       std::find(options.focus_units.begin(), options.focus_units.end(), p.unit_id) == options.focus_units.end();
+    if (faint && p.kind == DrawKind::kLabel) continue;  // the faint shape says enough; a click on the unit says more
     ws.visible.push_back(static_cast<int>(i));
+    ws.faint.push_back(faint);
     ws.vertex_first.push_back(static_cast<int>(ws.table.size()));
     ws.table.insert(ws.table.end(), p.points_mm.begin(), p.points_mm.begin() + VertexCount(p));
   }
@@ -283,7 +295,7 @@ void BuildDrawCommands(const BuildOptions& options, const std::vector<DrawPrimit
     if (!p.filled || !IsClosed(p)) continue;
     const int d0 = ws.dense_first[v], count = ws.dense_first[v + 1] - d0;
     if (count < 3 || !all_drawable(d0, count)) continue;
-    AddPath(out, &ws.dense[d0], count, 0, FillColour(p, styles), 0.0f, true, ws.visible[v]);
+    AddPath(out, &ws.dense[d0], count, 0, Faded(FillColour(p, styles), ws.faint[v]), 0.0f, true, ws.visible[v]);
     PathCommand& c = out->paths.back();
     c.convex = IsConvex(&out->points[c.first], count);
     if (!c.convex) {
@@ -298,7 +310,7 @@ void BuildDrawCommands(const BuildOptions& options, const std::vector<DrawPrimit
     const DrawPrimitive& p = primitives[ws.visible[v]];
     if (p.kind == DrawKind::kLabel) continue;
     const PrimitiveStyle& s = styles.For(p.style);
-    const std::uint32_t stroke = StrokeColour(p, styles);
+    const std::uint32_t stroke = Faded(StrokeColour(p, styles), ws.faint[v]);
     const float thickness = s.thickness_px * scale;
     const int d0 = ws.dense_first[v], count = ws.dense_first[v + 1] - d0;
     const bool closed = IsClosed(p);
@@ -361,7 +373,7 @@ void BuildDrawCommands(const BuildOptions& options, const std::vector<DrawPrimit
   const bool labels_on = layers.Visible("labels");
   for (size_t v = 0; v < ws.visible.size(); ++v) {
     const DrawPrimitive& p = primitives[ws.visible[v]];
-    if (p.text.empty()) continue;
+    if (p.text.empty() || ws.faint[v]) continue;  // a faint zone is not named: a click on its unit names it
     if (p.kind != DrawKind::kLabel && !labels_on) continue;
     const int vf = ws.vertex_first[v], n = VertexCount(p);
     cv::Point2f anchor(0, 0);

@@ -62,6 +62,7 @@ struct DrawCommands {
   // Scratch buffers reused from frame to frame so the per-frame path does not allocate.
   struct Workspace {
     std::vector<int> visible;             // primitive indices
+    std::vector<char> faint;              // per visible primitive: reference geometry out of focus
     std::vector<int> vertex_first;        // per visible primitive: first vertex in `table`
     std::vector<geom::Vec2> table;        // vertices, table mm
     std::vector<cv::Point2f> table_px;    // their projections
@@ -86,8 +87,18 @@ struct BuildOptions {
   LabelLayoutOptions labels;     // labels moved apart (leader lines), the least important dropped last
   cv::Rect2f canvas_px;          // labels are kept inside this (the picture or the window's view); empty: anywhere
   const std::vector<TableQuad>* markers_mm = nullptr;  // markers no label may cover (projected like the rest); nullptr: none
+  // Hierarchy: what a player must act on (threats, contacts, tests, verdicts) is drawn strongest;
+  // reference geometry (zones of control, fire ranges, support: IsReferenceLayer) is faint and
+  // without its labels, except for the units in focus (selected, hovered, the side whose turn it
+  // is: FocusUnits). false: everything at full strength.
+  bool faint_reference = true;
+  std::vector<std::string> focus_units;  // drawn at full strength with their labels
+  float faint_alpha = 0.35f;             // reference strokes and fills out of focus: alpha times this, 0..1
   bool Check(std::string* error) const;
 };
+
+// Zones of control, ranges and support: consulted, not acted on.
+bool IsReferenceLayer(const std::string& layer);
 
 // Replaces `out`'s content (its workspace is reused).
 void BuildDrawCommands(const BuildOptions& options, const std::vector<DrawPrimitive>& primitives,

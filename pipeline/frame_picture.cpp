@@ -6,6 +6,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "overlay/draw_commands.h"
+#include "overlay/focus.h"
 #include "overlay/marker_quads.h"
 #include "overlay/style.h"
 
@@ -39,8 +40,11 @@ double AnnotateFrame(const overlay::AnnotateOptions& options, const PipelineFram
   }
   if (frame.track.registration.ok) {
     overlay::MarkerQuadsOnTable(frame.scene, options.marker_margin_mm, &scratch->markers_mm);  // labels stay off them
-    overlay::DrawOverlay(options, *primitives, overlay::FrameProjection(intrinsics, frame.track.registration.camera_from_table), bgr,
-                scratch, &scratch->markers_mm);
+    // Reference geometry is drawn full for the side whose turn it is (the hierarchy, draw_commands.h).
+    overlay::AnnotateOptions focused = options;
+    focused.build.focus_units = overlay::FocusUnits(frame.scene, options.build.focus_units);
+    overlay::DrawOverlay(focused, *primitives, overlay::FrameProjection(intrinsics, frame.track.registration.camera_from_table), bgr,
+                         scratch, &scratch->markers_mm);
   }
   if (options.status_line) {
     // Read like the labels: their height for the frame (never under the floor), on the labels'

@@ -24,6 +24,7 @@
 #include "overlay/annotate.h"
 #include "rules/dispute.h"
 #include "overlay/evidence.h"
+#include "overlay/focus.h"
 #include "ui/gl_window.h"
 #include "overlay/imgui_renderer.h"
 #include "overlay/marker_quads.h"
@@ -419,6 +420,12 @@ void LiveApp::DrawView(const ImVec2& pos, const ImVec2& size) {
     std::vector<TableQuad> markers;
     MarkerQuadsOnTable(f.scene, AnnotateOptions{}.marker_margin_mm, &markers);
     bo.markers_mm = &markers;
+    // Full strength for what the player is looking at: the picked units, the one under the cursor,
+    // the state menu's, and the side whose turn it is; other units' reference geometry stays faint.
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    const std::string under_cursor =
+        hovered && ImGui::IsMousePosValid() ? ui_->UnitAt(ui_->TableAt(cv::Point2d(mouse.x, mouse.y))) : std::string();
+    bo.focus_units = FocusUnits(f.scene, {ui_->pick_a(), ui_->pick_b(), ui_->state_menu_unit(), under_cursor});
     BuildDrawCommands(bo, prims, ui_->Projection(), DefaultStyleTable(), ui_->settings().layers, &commands_);
     RenderCommands(commands_, dl, &imgui_scratch_);
     build_ms_ = MsBetween(t0, Clock::now());

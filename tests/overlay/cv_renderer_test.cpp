@@ -80,7 +80,9 @@ TEST(CvRenderer, TranslucentFillBlendsWithTheFrame) {
   p.rgba = 0xFF000040;
   p.points_mm = {{50, 50}, {150, 50}, {150, 150}, {50, 150}};
   DrawCommands commands;
-  BuildDrawCommands({}, {p}, TopDownProjection({}), DefaultStyleTable(), {}, &commands);
+  BuildOptions full;  // the zone at full strength (not faded out of focus: hierarchy_test)
+  full.faint_reference = false;
+  BuildDrawCommands(full, {p}, TopDownProjection({}), DefaultStyleTable(), {}, &commands);
   cv::Mat frame(200, 200, CV_8UC3, cv::Scalar(100, 100, 100));
   CvRenderScratch scratch;
   RenderCommands(commands, &frame, &scratch);
