@@ -88,6 +88,10 @@ struct MoveCheck {
   std::vector<std::string> kinds;   // classification, e.g. "straight_ahead", "wheel", "contact_flank"
   std::vector<RequiredTest> tests;  // in the order they are taken
   std::vector<StateChange> state_changes;  // other units' (or its own) states after the move
+  // For the ruler while a unit moves: how far the move went and how far a move of its kind may go,
+  // as the rules count them (free pivots left out; the order's allowance), mm. < 0: not given.
+  double counted_mm = -1.0;
+  double allowance_mm = -1.0;
   nlohmann::json report;            // exactly what `check-move --json` prints
   std::string text;                 // the same for a person at the table
 };

@@ -126,6 +126,14 @@ std::string MoveRulerText(const Scene& scene, const ObservedMove& m, const MoveV
     std::snprintf(buf, sizeof buf, ", %.0f deg", std::abs(turned));
     s += buf;
   }
+  // How much of its move it has used, as the rules count it.
+  if (v.judged && v.check.allowance_mm > 0 && v.check.counted_mm >= 0) {
+    if (bw > 0)
+      std::snprintf(buf, sizeof buf, "; %.1f of %.1f BW allowed", v.check.counted_mm / bw, v.check.allowance_mm / bw);
+    else
+      std::snprintf(buf, sizeof buf, "; %.0f of %.0f mm allowed", v.check.counted_mm, v.check.allowance_mm);
+    s += buf;
+  }
   // What stopping here would be, in as few words as the card's.
   if (!v.judged) return s;
   if (!v.check.legal) return s + ": ILLEGAL here";

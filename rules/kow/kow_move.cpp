@@ -543,6 +543,19 @@ MoveCheck Judge::Run() {
       if (near) m.illegal_reason = "no order allows this move (" + OrderWords(near->order) + ": " + near->why_not + ")";
     }
   }
+  // The ruler's allowance: the declared order's, else the first order that allows the move, else the
+  // first distance order tried (charges and post-combat moves are not measured against one).
+  const OrderFit* measured = nullptr;
+  for (int pass = 0; pass < 2 && !measured; ++pass)
+    for (const OrderFit& f : fits)
+      if (f.allowance_mm >= 0 && f.order != "charge" && f.order != "post_combat" && (pass == 1 || f.allowed)) {
+        measured = &f;
+        break;
+      }
+  if (measured) {
+    m.counted_mm = measured->distance_mm;
+    m.allowance_mm = measured->allowance_mm;
+  }
   std::ostringstream text;
   text << c_.title << " move of " << u_->id << ", "
        << (!post_combat_.empty() ? std::string("after its combat (enemy ") + (post_combat_ == "routed" ? "routed" : "not routed") + ")"

@@ -868,6 +868,8 @@ MoveCheck MoveJudge::Run() {
     notes_.push_back("the QRS frees only a unit in line from the test to contact a flank or rear; a " + U.formation +
                      " is treated the same");
 
+  m.counted_mm = counted;
+  m.allowance_mm = allowance_bw > 0 ? allowance_bw * bw : -1.0;
   report["distance_mm"] = std::round(counted * 10.0) / 10.0;
   report["distance_bw"] = std::round(counted / bw * 100.0) / 100.0;
   report["allowance_bw"] = allowance_bw;

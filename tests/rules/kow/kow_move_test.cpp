@@ -285,3 +285,21 @@ TEST(KowMove, SampleScene) {
 
 }  // namespace
 }  // namespace vedette
+
+namespace vedette {
+namespace {
+
+// The ruler's figures for Kings of War: A1 (speed 5 in = 127 mm, Advance declared in moves.yaml) 100 mm
+// straight ahead is measured against the Advance's 127 mm; with At the Double declared instead,
+// against that order's 254 mm.
+TEST(KowMoveRuler, CountedAgainstTheOrdersAllowance) {
+  const MoveCheck m = Move("A1", 200, 300, 90);
+  ASSERT_TRUE(m.legal) << m.text;
+  EXPECT_NEAR(m.counted_mm, 100.0, 0.5);
+  EXPECT_NEAR(m.allowance_mm, 127.0, 0.5);
+  const MoveCheck d = Move(WithOrder("A1", "at_the_double"), "A1", 200, 300, 90);
+  EXPECT_NEAR(d.allowance_mm, 254.0, 0.5) << d.text;
+}
+
+}  // namespace
+}  // namespace vedette

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <limits>
 
+#include "rules/move_judge.h"
+#include "rules/verdict_drawing.h"
 #include "tests/rules/totsk/totsk_test_util.h"
 
 namespace vedette {
@@ -307,6 +309,29 @@ TEST(TotskMoveKinds, PassageOfLines) {
   const MoveCheck replace = Check(Make(M("infantry") + offset), 500, 260, 90);
   EXPECT_TRUE(replace.legal) << replace.text;
   EXPECT_EQ(Actions(replace), std::vector<std::string>{"replace_forward"});
+}
+
+}  // namespace
+}  // namespace vedette
+
+namespace vedette {
+namespace {
+
+// The ruler's figures (MoveCheck::counted_mm, allowance_mm): line infantry (2 BW of 40 mm in the
+// open) 60 mm straight ahead has used 60 of 80 mm; its ruler says so in BW while it moves.
+TEST(TotskMoveRuler, CountedAndAllowedDistance) {
+  const Scene s = Make(M("infantry", "formation: line"));
+  const MoveCheck ahead = Check(s, 500, 260, 90);
+  EXPECT_NEAR(ahead.counted_mm, 60.0, 0.01);
+  EXPECT_DOUBLE_EQ(ahead.allowance_mm, 80.0);
+  ObservedMove so_far;
+  so_far.unit = "M";
+  so_far.from = {500, 200, 90};
+  so_far.to = {500, 260, 90};
+  MoveVerdict v;
+  v.judged = true;
+  v.check = ahead;
+  EXPECT_EQ(MoveRulerText(s, so_far, v), "M 60 mm (1.5 BW); 1.5 of 2.0 BW allowed: straight ahead");
 }
 
 }  // namespace
