@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "pipeline/event_log.h"
+#include "pipeline/memory_trim.h"
 
 namespace vedette::pipeline {
 
@@ -17,6 +18,7 @@ bool RunFrame(FrameSource& source, Pipeline& pipeline, const std::vector<FrameSi
   std::vector<nlohmann::json> lines = FrameLines(f, pipeline.options().ruleset);
   FrameOutput out{f, image, lines, f.timings};
   for (FrameSink* s : sinks) s->OnFrame(out);
+  GiveBackFreeMemory();
   return true;
 }
 
