@@ -38,20 +38,7 @@ namespace vedette::overlay {
 namespace {
 
 std::string PairRoster() {
-  std::string s = R"(
-bw_mm: 40
-table: {width_mm: 600, depth_mm: 400}
-dictionary: DICT_4X4_50
-sides:
-  blue: {colour: "#3060ff"}
-  red: {colour: "#e03030"}
-anchors:
-  - {marker: 0, size_mm: 40, x_mm: 30, y_mm: 30, heading_deg: 90}
-  - {marker: 1, size_mm: 40, x_mm: 570, y_mm: 30, heading_deg: 90}
-  - {marker: 2, size_mm: 40, x_mm: 570, y_mm: 370, heading_deg: 90}
-  - {marker: 3, size_mm: 40, x_mm: 30, y_mm: 370, heading_deg: 90}
-units:
-)";
+  std::string s = testing::kFlankTable + "units:\n";
   const double xs[3] = {150, 300, 450}, gaps[3] = {40, 25, 58};
   for (int i = 0; i < 3; ++i) {
     char buf[512];

@@ -48,7 +48,9 @@ inline void WriteFile(const std::string& path, const std::string& text) {
   out << text;
 }
 
-inline const char* kFlankRoster = R"(
+// The 600 x 400 mm table with its four anchors (DICT_4X4_50), blue and red sides: a roster without
+// its units.
+inline const std::string kFlankTable = R"(
 bw_mm: 40
 table: {width_mm: 600, depth_mm: 400}
 dictionary: DICT_4X4_50
@@ -60,7 +62,9 @@ anchors:
   - {marker: 1, size_mm: 40, x_mm: 570, y_mm: 30, heading_deg: 90}
   - {marker: 2, size_mm: 40, x_mm: 570, y_mm: 370, heading_deg: 90}
   - {marker: 3, size_mm: 40, x_mm: 30, y_mm: 370, heading_deg: 90}
-units:
+)";
+
+inline const std::string kFlankRoster = kFlankTable + R"(units:
   - {id: A, side: blue, type: infantry, formation: line, base: {width_mm: 40, depth_mm: 30},
      pose: {x_mm: 200, y_mm: 200, heading_deg: 90},
      marker: 10, marker_size_mm: 20, marker_offset_mm: [0, -2], marker_heading_deg: 0, marker_height_mm: 3}

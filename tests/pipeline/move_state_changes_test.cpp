@@ -20,18 +20,8 @@ namespace vedette::pipeline {
 namespace testing = vedette::overlay::testing;
 namespace {
 
-constexpr const char* kGunsRoster = R"(
-bw_mm: 40
-table: {width_mm: 600, depth_mm: 400}
-dictionary: DICT_4X4_50
-sides:
-  blue: {colour: "#3060ff"}
-  red: {colour: "#e03030"}
-anchors:
-  - {marker: 0, size_mm: 40, x_mm: 30, y_mm: 30, heading_deg: 90}
-  - {marker: 1, size_mm: 40, x_mm: 570, y_mm: 30, heading_deg: 90}
-  - {marker: 2, size_mm: 40, x_mm: 570, y_mm: 370, heading_deg: 90}
-  - {marker: 3, size_mm: 40, x_mm: 30, y_mm: 370, heading_deg: 90}
+// The flank table (test_scenes.h) with the guns and the cavalry.
+const std::string kGunsRoster = testing::kFlankTable + R"(
 units:
   - {id: C, side: blue, type: cavalry, base: {width_mm: 40, depth_mm: 40}, pose: {x_mm: 300, y_mm: 150, heading_deg: 90},
      marker: 10, marker_size_mm: 20, marker_heading_deg: 0, marker_height_mm: 3}
