@@ -41,10 +41,9 @@ double AnnotateFrame(const overlay::AnnotateOptions& options, const PipelineFram
   if (frame.track.registration.ok) {
     overlay::MarkerQuadsOnTable(frame.scene, options.marker_margin_mm, &scratch->markers_mm);  // labels stay off them
     // Reference geometry is drawn full for the side whose turn it is (the hierarchy, draw_commands.h).
-    overlay::AnnotateOptions focused = options;
-    focused.build.focus_units = overlay::FocusUnits(frame.scene, options.build.focus_units);
-    overlay::DrawOverlay(focused, *primitives, overlay::FrameProjection(intrinsics, frame.track.registration.camera_from_table), bgr,
-                         scratch, &scratch->markers_mm);
+    const std::vector<std::string> focus = overlay::FocusUnits(frame.scene, options.build.focus_units);
+    overlay::DrawOverlay(options, *primitives, overlay::FrameProjection(intrinsics, frame.track.registration.camera_from_table), bgr,
+                         scratch, &scratch->markers_mm, &focus);
   }
   if (options.status_line) {
     // Read like the labels: their height for the frame (never under the floor), on the labels'
