@@ -1,5 +1,8 @@
 #include "overlay/cv_renderer.h"
 
+#include "overlay/glyphs.h"
+#include "overlay/label_card.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -173,6 +176,92 @@ cv::Size LabelTextSize(const std::string& text, float height_px, int* baseline) 
   return cv::getTextSize(HersheyText(text), kFont, font_scale, thickness, baseline);
 }
 
+namespace {
+
+// One line of text with its capitals centred on `centre` (`left`: starting at centre.x), in `rgba`;
+// `background_rgba` != 0: on OpenCV's own box around the text (one-line labels).
+void DrawTextLine(const std::string& text, const cv::Point2f& centre, bool left, float height_px, std::uint32_t rgba,
+                  std::uint32_t background_rgba, cv::Mat* bgr, CvRenderScratch* scratch, const CvRenderOptions& options) {
+  const cv::Size size = bgr->size();
+  int baseline = 0;
+  const cv::Size text_size = LabelTextSize(text, height_px, &baseline);
+  const double font_scale = height_px / 22.0;
+  const int thickness = std::max(1, static_cast<int>(std::lround(height_px / 12.0)));
+  const cv::Point origin(cvRound(left ? centre.x : centre.x - text_size.width / 2.0), cvRound(centre.y + text_size.height / 2.0));
+  if (background_rgba != 0) {
+    const int pad = std::max(2, text_size.height / 4);
+    const cv::Rect box = cv::Rect(origin.x - pad, origin.y - text_size.height - pad, text_size.width + 2 * pad,
+                                  text_size.height + baseline + 2 * pad) &
+                         cv::Rect(0, 0, size.width, size.height);
+    if (box.empty()) {
+    } else if (Alpha(background_rgba) == 0xFF) {
+      cv::rectangle(*bgr, box, Bgr(background_rgba), cv::FILLED);
+    } else {
+      BlendRect(bgr, box, background_rgba);
+    }
+  }
+  // The text's coverage is rendered once per text and size and blended from then on: putText
+  // re-rasterises every Hershey stroke each frame, while most labels stay the same for minutes.
+  // Blending white strokes into a coverage mask and the mask into the frame composites exactly
+  // as antialiased strokes drawn straight onto the frame do.
+  if (!options.cache_labels) {
+    cv::putText(*bgr, HersheyText(text), origin, kFont, font_scale, Bgr(rgba), thickness, cv::LINE_AA);
+    return;
+  }
+  std::string key = text;
+  key += '\x1f';
+  key += std::to_string(height_px);
+  auto it = scratch->label_sprites.find(key);
+  if (it == scratch->label_sprites.end()) {
+    LabelSprite sprite;
+    sprite.margin = 2 * thickness + static_cast<int>(std::lround(height_px / 4.0)) + 2;
+    const cv::Size sprite_size(text_size.width + 2 * sprite.margin, text_size.height + baseline + 2 * sprite.margin);
+    const size_t bytes = static_cast<size_t>(sprite_size.area());
+    if (scratch->label_sprite_bytes + bytes > kMaxLabelSpriteBytes) {
+      scratch->label_sprites.clear();
+      scratch->label_sprite_bytes = 0;
+    }
+    sprite.coverage = cv::Mat::zeros(sprite_size, CV_8U);
+    scratch->label_sprite_bytes += bytes;
+    cv::putText(sprite.coverage, HersheyText(text), cv::Point(sprite.margin, sprite.margin + text_size.height), kFont, font_scale,
+                cv::Scalar(255), thickness, cv::LINE_AA);
+    it = scratch->label_sprites.emplace(std::move(key), std::move(sprite)).first;
+  }
+  const LabelSprite& sprite = it->second;
+  const cv::Point at(origin.x - sprite.margin, origin.y - text_size.height - sprite.margin);
+  const cv::Rect placed = cv::Rect(at, sprite.coverage.size()) & cv::Rect(0, 0, size.width, size.height);
+  if (!placed.empty()) BlendAt(bgr, sprite.coverage(placed - at), placed.tl(), WithAlpha(rgba, 0xFF));
+}
+
+// A card: the shared box (label_card.h), each line in its colour, then the state icons.
+void DrawCard(const LabelCommand& l, cv::Mat* bgr, CvRenderScratch* scratch, const CvRenderOptions& options) {
+  if (l.background_rgba != 0) {
+    const cv::Rect2f b = CardBox(l);
+    const cv::Rect box = cv::Rect(cvRound(b.x), cvRound(b.y), cvRound(b.width), cvRound(b.height)) & cv::Rect(0, 0, bgr->cols, bgr->rows);
+    if (!box.empty()) BlendRect(bgr, box, l.background_rgba);
+  }
+  CardLines(l, &scratch->card_lines);
+  for (const CardLine& line : scratch->card_lines)
+    DrawTextLine(std::string(line.text), line.start_px, true, l.height_px, line.rgba, 0, bgr, scratch, options);
+  CardGlyphs(l, &scratch->card_glyphs);
+  for (const CardGlyph& g : scratch->card_glyphs) {
+    const int thickness = std::max(1, static_cast<int>(std::lround(GlyphThickness(g.size_px))));
+    for (const GlyphStroke& stroke : GlyphStrokes(g.glyph, g.centre_px, g.size_px)) {
+      ToFixed(stroke.points.data(), static_cast<int>(stroke.points.size()), cv::Point2f(0, 0), &scratch->fixed);
+      const cv::Point* pts = scratch->fixed.data();
+      const int n = static_cast<int>(scratch->fixed.size());
+      cv::polylines(*bgr, &pts, &n, 1, stroke.closed, Bgr(GlyphColour(g.glyph)), thickness, cv::LINE_AA, kShift);
+    }
+  }
+}
+
+void DrawLabel(const LabelCommand& l, cv::Mat* bgr, CvRenderScratch* scratch, const CvRenderOptions& options) {
+  if (IsCard(l)) DrawCard(l, bgr, scratch, options);
+  else DrawTextLine(l.text, l.anchor_px, false, l.height_px, l.text_rgba, l.background_rgba, bgr, scratch, options);
+}
+
+}  // namespace
+
 bool CvRenderOptions::Check(std::string* error) const {
   if (!(simplify_px >= 0 && simplify_px <= 1)) {
     if (error) *error = "simplify_px must be in [0, 1] px";
@@ -210,57 +299,7 @@ void RenderCommands(const DrawCommands& commands, cv::Mat* bgr, CvRenderScratch*
       });
     }
   }
-  for (const LabelCommand& l : commands.labels) {
-    int baseline = 0;
-    const cv::Size text = LabelTextSize(l.text, l.height_px, &baseline);
-    const double font_scale = l.height_px / 22.0;
-    const int thickness = std::max(1, static_cast<int>(std::lround(l.height_px / 12.0)));
-    const cv::Point origin(cvRound(l.anchor_px.x - text.width / 2.0), cvRound(l.anchor_px.y + text.height / 2.0));
-    if (l.background_rgba != 0) {
-      const int pad = std::max(2, text.height / 4);
-      const cv::Rect box = cv::Rect(origin.x - pad, origin.y - text.height - pad, text.width + 2 * pad,
-                                    text.height + baseline + 2 * pad) &
-                           cv::Rect(0, 0, size.width, size.height);
-      if (box.empty()) {
-      } else if (Alpha(l.background_rgba) == 0xFF) {
-        cv::rectangle(*bgr, box, Bgr(l.background_rgba), cv::FILLED);
-      } else {
-        BlendRect(bgr, box, l.background_rgba);
-      }
-    }
-    // The text's coverage is rendered once per text and size and blended from then on: putText
-    // re-rasterises every Hershey stroke each frame, while most labels stay the same for minutes.
-    // Blending white strokes into a coverage mask and the mask into the frame composites exactly
-    // as antialiased strokes drawn straight onto the frame do.
-    if (!options.cache_labels) {
-      cv::putText(*bgr, HersheyText(l.text), origin, kFont, font_scale, Bgr(l.text_rgba), thickness, cv::LINE_AA);
-      continue;
-    }
-    std::string key = l.text;
-    key += '\x1f';
-    key += std::to_string(l.height_px);
-    auto it = scratch->label_sprites.find(key);
-    if (it == scratch->label_sprites.end()) {
-      LabelSprite sprite;
-      sprite.margin = 2 * thickness + static_cast<int>(std::lround(l.height_px / 4.0)) + 2;
-      const cv::Size sprite_size(text.width + 2 * sprite.margin, text.height + baseline + 2 * sprite.margin);
-      const size_t bytes = static_cast<size_t>(sprite_size.area());
-      if (scratch->label_sprite_bytes + bytes > kMaxLabelSpriteBytes) {
-        scratch->label_sprites.clear();
-        scratch->label_sprite_bytes = 0;
-      }
-      sprite.coverage = cv::Mat::zeros(sprite_size, CV_8U);
-      scratch->label_sprite_bytes += bytes;
-      cv::putText(sprite.coverage, HersheyText(l.text), cv::Point(sprite.margin, sprite.margin + text.height), kFont, font_scale,
-                  cv::Scalar(255), thickness, cv::LINE_AA);
-      it = scratch->label_sprites.emplace(std::move(key), std::move(sprite)).first;
-    }
-    const LabelSprite& sprite = it->second;
-    const cv::Point at(origin.x - sprite.margin, origin.y - text.height - sprite.margin);
-    const cv::Rect placed = cv::Rect(at, sprite.coverage.size()) & cv::Rect(0, 0, size.width, size.height);
-    if (!placed.empty())
-      BlendAt(bgr, sprite.coverage(placed - at), placed.tl(), WithAlpha(l.text_rgba, 0xFF));
-  }
+  for (const LabelCommand& l : commands.labels) DrawLabel(l, bgr, scratch, options);
 }
 
 }  // namespace vedette::overlay

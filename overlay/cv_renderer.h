@@ -9,6 +9,7 @@
 #include <opencv2/core.hpp>
 
 #include "overlay/draw_commands.h"
+#include "overlay/label_card.h"
 
 namespace vedette::overlay {
 
@@ -26,6 +27,8 @@ struct CvRenderScratch {
   std::vector<cv::Point2f> simplified;  // a path without its nearly collinear points
   std::unordered_map<std::string, LabelSprite> label_sprites;  // by text and height
   size_t label_sprite_bytes = 0;    // their coverage, bytes (bounded: cv_renderer.cpp)
+  std::vector<CardLine> card_lines;    // a card's lines and icons (label_card.h)
+  std::vector<CardGlyph> card_glyphs;
 };
 
 struct CvRenderOptions {

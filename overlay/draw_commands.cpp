@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "overlay/label_card.h"
+
 namespace vedette::overlay {
 
 namespace {
@@ -11,13 +13,13 @@ namespace {
 bool IsClosed(const DrawPrimitive& p) { return p.kind == DrawKind::kPolygon && p.points_mm.size() >= 3; }
 
 int VertexCount(const DrawPrimitive& p) {
-  if (p.kind == DrawKind::kLabel) return 1;
+  if (p.kind == DrawKind::kLabel || p.kind == DrawKind::kGlyph) return 1;
   if (p.kind == DrawKind::kArrow) return 2;  // from points[0] to points[1]
   return static_cast<int>(p.points_mm.size());
 }
 
 int EdgeCount(const DrawPrimitive& p) {
-  if (p.kind == DrawKind::kLabel) return 0;
+  if (p.kind == DrawKind::kLabel || p.kind == DrawKind::kGlyph) return 0;
   const int n = VertexCount(p);
   return IsClosed(p) ? n : n - 1;
 }
@@ -186,7 +188,7 @@ bool BuildOptions::Check(std::string* error) const {
   if (!(scale > 0)) return fail("scale must be positive");
   if (!(text_scale >= 0)) return fail("text_scale must be positive (or 0: the scale)");
   if (!(faint_alpha >= 0 && faint_alpha <= 1)) return fail("faint_alpha must be within 0..1");
-  return labels.Check(error);
+  return labels.Check(error) && callouts.Check(error);
 }
 
 bool IsReferenceLayer(const std::string& layer) { return layer == "zoc" || layer == "ranges" || layer == "support"; }
@@ -205,46 +207,69 @@ std::uint32_t FillColour(const DrawPrimitive& p, const StyleTable& styles) {
   return Alpha(c) < 0xFF ? c : WithAlpha(c, s.fill_alpha);
 }
 
-void BuildDrawCommands(const BuildOptions& options, const std::vector<DrawPrimitive>& primitives,
-                       const TableProjection& projection, const StyleTable& styles, const LayerVisibility& layers,
-                       DrawCommands* out) {
-  out->Clear();
-  DrawCommands::Workspace& ws = out->workspace;
-  const float scale = static_cast<float>(options.scale);
-  const double text_scale = options.text_scale > 0 ? options.text_scale : options.scale;
+namespace {
 
-  auto Faded = [&](std::uint32_t rgba, bool faint) {
-    return faint ? WithAlpha(rgba, static_cast<std::uint8_t>(std::lround(Alpha(rgba) * options.faint_alpha))) : rgba;
-  };
+// One build's inputs, shared by its steps.
+struct Build {
+  const BuildOptions& options;
+  const std::vector<DrawPrimitive>& primitives;
+  const TableProjection& projection;
+  const StyleTable& styles;
+  const LayerVisibility& layers;
+  DrawCommands* out;
+  DrawCommands::Workspace& ws;
+  float scale;        // widths, dashes, arrowheads
+  double text_scale;  // text sizes
 
-  // Step 1: the visible primitives and their vertices, projected in one call.
+  const DrawPrimitive& Visible(size_t v) const { return primitives[ws.visible[v]]; }
+  // Reference geometry out of focus: its alpha times faint_alpha.
+  std::uint32_t Faded(std::uint32_t rgba, size_t v) const {
+    return ws.faint[v] ? WithAlpha(rgba, static_cast<std::uint8_t>(std::lround(Alpha(rgba) * options.faint_alpha))) : rgba;
+  }
+  bool AllDrawable(int first, int count) const {
+    for (int i = first; i < first + count; ++i)
+      if (!IsDrawable(ws.dense[i])) return false;
+    return true;
+  }
+};
+
+bool InFocus(const BuildOptions& o, const DrawPrimitive& p) {
+  return std::find(o.focus_units.begin(), o.focus_units.end(), p.unit_id) != o.focus_units.end();
+}
+
+// Step 1: the visible primitives and their vertices, projected in one call.
+void CollectVisible(Build& b) {
+  DrawCommands::Workspace& ws = b.ws;
   ws.visible.clear();
   ws.faint.clear();
   ws.vertex_first.clear();
   ws.table.clear();
-  for (size_t i = 0; i < primitives.size(); ++i) {
-    const DrawPrimitive& p = primitives[i];
-    if (static_cast<int>(p.points_mm.size()) < (p.kind == DrawKind::kLabel ? 1 : 2)) continue;
+  for (size_t i = 0; i < b.primitives.size(); ++i) {
+    const DrawPrimitive& p = b.primitives[i];
+    const bool point_like = p.kind == DrawKind::kLabel || p.kind == DrawKind::kGlyph;
+    if (static_cast<int>(p.points_mm.size()) < (point_like ? 1 : 2)) continue;
     if (p.kind == DrawKind::kLabel && p.text.empty()) continue;
-    if (!layers.Visible(p.layer)) continue;
-    const bool faint = options.faint_reference && IsReferenceLayer(p.layer) &&
-                       std::find(options.focus_units.begin(), options.focus_units.end(), p.unit_id) == options.focus_units.end();
+    if (!b.layers.Visible(p.layer)) continue;
+    const bool faint = b.options.faint_reference && IsReferenceLayer(p.layer) && !InFocus(b.options, p);
     if (faint && p.kind == DrawKind::kLabel) continue;  // the faint shape says enough; a click on the unit says more
     ws.visible.push_back(static_cast<int>(i));
     ws.faint.push_back(faint);
     ws.vertex_first.push_back(static_cast<int>(ws.table.size()));
     ws.table.insert(ws.table.end(), p.points_mm.begin(), p.points_mm.begin() + VertexCount(p));
   }
-  ProjectTablePoints(projection, ws.table, &ws.table_px);
+  ProjectTablePoints(b.projection, ws.table, &ws.table_px);
+}
 
-  // Step 2: split edges. Without distortion a table line stays straight, so only edges with an end
-  // the camera cannot see are split (to find the part it can). With distortion the number of
-  // pieces follows the projected length.
-  const bool linear = projection.Linear();
+// Step 2: split edges. Without distortion a table line stays straight, so only edges with an end
+// the camera cannot see are split (to find the part it can). With distortion the number of
+// pieces follows the projected length.
+void SplitEdges(Build& b) {
+  DrawCommands::Workspace& ws = b.ws;
+  const bool linear = b.projection.Linear();
   ws.edge_first.clear();
   ws.interior.clear();
   for (size_t v = 0; v < ws.visible.size(); ++v) {
-    const DrawPrimitive& p = primitives[ws.visible[v]];
+    const DrawPrimitive& p = b.Visible(v);
     const int n = VertexCount(p), edges = EdgeCount(p), vf = ws.vertex_first[v];
     for (int e = 0; e < edges; ++e) {
       const int ia = vf + e, ib = vf + (e + 1) % n;
@@ -253,75 +278,105 @@ void BuildDrawCommands(const BuildOptions& options, const std::vector<DrawPrimit
       if (IsDrawable(pa) && IsDrawable(pb)) {
         if (!linear) {
           const double len = cv::norm(pb - pa);
-          pieces = std::clamp(static_cast<int>(std::ceil(len / options.max_segment_px)), 1, options.max_pieces_per_edge);
+          pieces = std::clamp(static_cast<int>(std::ceil(len / b.options.max_segment_px)), 1, b.options.max_pieces_per_edge);
         }
       } else {
-        pieces = options.max_pieces_per_edge;
+        pieces = b.options.max_pieces_per_edge;
       }
       ws.edge_first.push_back(static_cast<int>(ws.interior.size()));
-      const geom::Vec2 &a = ws.table[ia], &b = ws.table[ib];
-      for (int k = 1; k < pieces; ++k) ws.interior.push_back(a + (b - a) * (static_cast<double>(k) / pieces));
+      const geom::Vec2 &a = ws.table[ia], &c = ws.table[ib];
+      for (int k = 1; k < pieces; ++k) ws.interior.push_back(a + (c - a) * (static_cast<double>(k) / pieces));
     }
   }
   ws.edge_first.push_back(static_cast<int>(ws.interior.size()));
-  ProjectTablePoints(projection, ws.interior, &ws.interior_px);
+  ProjectTablePoints(b.projection, ws.interior, &ws.interior_px);
+}
 
-  // Step 3: each primitive's outline as one dense run of output px (NaN where not visible).
+// Step 3: each primitive's outline as one dense run of output px (NaN where not visible).
+void DenseOutlines(Build& b) {
+  DrawCommands::Workspace& ws = b.ws;
   ws.dense.clear();
   ws.dense_first.clear();
   int edge = 0;
   for (size_t v = 0; v < ws.visible.size(); ++v) {
-    const DrawPrimitive& p = primitives[ws.visible[v]];
+    const DrawPrimitive& p = b.Visible(v);
     ws.dense_first.push_back(static_cast<int>(ws.dense.size()));
     const int n = VertexCount(p), edges = EdgeCount(p), vf = ws.vertex_first[v];
     for (int e = 0; e < edges; ++e, ++edge) {
       ws.dense.push_back(ws.table_px[vf + e]);
-      ws.dense.insert(ws.dense.end(), ws.interior_px.begin() + ws.edge_first[edge],
-                      ws.interior_px.begin() + ws.edge_first[edge + 1]);
+      ws.dense.insert(ws.dense.end(), ws.interior_px.begin() + ws.edge_first[edge], ws.interior_px.begin() + ws.edge_first[edge + 1]);
     }
     if (edges > 0 && !IsClosed(p)) ws.dense.push_back(ws.table_px[vf + n - 1]);
   }
   ws.dense_first.push_back(static_cast<int>(ws.dense.size()));
+}
 
-  auto all_drawable = [&](int first, int count) {
-    for (int i = first; i < first + count; ++i)
-      if (!IsDrawable(ws.dense[i])) return false;
-    return true;
-  };
-
-  // Step 4: fills, under every stroke. A shape the camera sees only in part is outlined, not filled.
+// Step 4: fills, under every stroke. A shape the camera sees only in part is outlined, not filled.
+void AddFills(Build& b) {
+  DrawCommands::Workspace& ws = b.ws;
   for (size_t v = 0; v < ws.visible.size(); ++v) {
-    const DrawPrimitive& p = primitives[ws.visible[v]];
+    const DrawPrimitive& p = b.Visible(v);
     if (!p.filled || !IsClosed(p)) continue;
     const int d0 = ws.dense_first[v], count = ws.dense_first[v + 1] - d0;
-    if (count < 3 || !all_drawable(d0, count)) continue;
-    AddPath(out, &ws.dense[d0], count, 0, Faded(FillColour(p, styles), ws.faint[v]), 0.0f, true, ws.visible[v]);
-    PathCommand& c = out->paths.back();
-    c.convex = IsConvex(&out->points[c.first], count);
+    if (count < 3 || !b.AllDrawable(d0, count)) continue;
+    AddPath(b.out, &ws.dense[d0], count, 0, b.Faded(FillColour(p, b.styles), v), 0.0f, true, ws.visible[v]);
+    PathCommand& c = b.out->paths.back();
+    c.convex = IsConvex(&b.out->points[c.first], count);
     if (!c.convex) {
-      c.first_index = static_cast<int>(out->indices.size());
-      Triangulate(&out->points[c.first], count, c.first, &ws.ear, &out->indices);
-      c.index_count = static_cast<int>(out->indices.size()) - c.first_index;
+      c.first_index = static_cast<int>(b.out->indices.size());
+      Triangulate(&b.out->points[c.first], count, c.first, &ws.ear, &b.out->indices);
+      c.index_count = static_cast<int>(b.out->indices.size()) - c.first_index;
     }
   }
+}
 
-  // Step 5: outlines and lines, in the primitives' order; arrows get their head.
+// An arrow's head: a filled triangle at the tip, along the last piece of the shaft (which is short
+// when the lens bends the shaft, so the head follows the curve). `last_path`: the shaft's run
+// holding the tip (-1: none), shortened so its square end does not poke out at the tip.
+void AddArrowHead(Build& b, size_t v, std::uint32_t stroke, int last_path) {
+  DrawCommands::Workspace& ws = b.ws;
+  const int d0 = ws.dense_first[v], count = ws.dense_first[v + 1] - d0;
+  if (!IsDrawable(ws.dense[d0 + count - 1])) return;
+  const cv::Point2f tip = ws.dense[d0 + count - 1];
+  const cv::Point2f back = ws.dense[d0 + count - 2];
+  if (!IsDrawable(back)) return;
+  cv::Point2f dir = tip - back;
+  const float piece = std::sqrt(dir.dot(dir));
+  if (piece < 1e-3f) return;
+  dir *= 1.0f / piece;
+  float shaft = 0;
+  for (int i = d0; i + 1 < d0 + count; ++i)
+    if (IsDrawable(ws.dense[i]) && IsDrawable(ws.dense[i + 1])) shaft += static_cast<float>(cv::norm(ws.dense[i + 1] - ws.dense[i]));
+  const float head = std::min(b.styles.For(b.Visible(v).style).arrow_head_px * b.scale, 0.6f * shaft);
+  const cv::Point2f normal(-dir.y, dir.x);
+  const cv::Point2f tri[3] = {tip, tip - dir * head + normal * (0.45f * head), tip - dir * head - normal * (0.45f * head)};
+  if (last_path >= 0) {
+    PathCommand& c = b.out->paths[last_path];
+    cv::Point2f& end_point = b.out->points[c.first + c.count - 1];
+    if (cv::norm(end_point - b.out->points[c.first + c.count - 2]) > 0.5 * head) end_point = tip - dir * (0.5f * head);
+  }
+  AddPath(b.out, tri, 3, 0, WithAlpha(stroke, 0xFF), 0.0f, true, ws.visible[v]);
+}
+
+// Step 5: outlines and lines, in the primitives' order; arrows get their head.
+void AddStrokes(Build& b) {
+  DrawCommands::Workspace& ws = b.ws;
   for (size_t v = 0; v < ws.visible.size(); ++v) {
-    const DrawPrimitive& p = primitives[ws.visible[v]];
-    if (p.kind == DrawKind::kLabel) continue;
-    const PrimitiveStyle& s = styles.For(p.style);
-    const std::uint32_t stroke = Faded(StrokeColour(p, styles), ws.faint[v]);
-    const float thickness = s.thickness_px * scale;
+    const DrawPrimitive& p = b.Visible(v);
+    if (p.kind == DrawKind::kLabel || p.kind == DrawKind::kGlyph) continue;
+    const PrimitiveStyle& s = b.styles.For(p.style);
+    const std::uint32_t stroke = b.Faded(StrokeColour(p, b.styles), v);
+    const float thickness = s.thickness_px * b.scale;
     const int d0 = ws.dense_first[v], count = ws.dense_first[v + 1] - d0;
     const bool closed = IsClosed(p);
-    if (closed && !p.dashed && all_drawable(d0, count)) {
-      AddPath(out, &ws.dense[d0], count, stroke, 0, thickness, true, ws.visible[v]);
+    if (closed && !p.dashed && b.AllDrawable(d0, count)) {
+      AddPath(b.out, &ws.dense[d0], count, stroke, 0, thickness, true, ws.visible[v]);
       continue;
     }
     // Open runs between points the camera cannot show; a closed outline is walked back to its start.
     if (closed) {
-      const cv::Point2f start = ws.dense[d0];
-      ws.dense.push_back(start);
+      const cv::Point2f first = ws.dense[d0];
+      ws.dense.push_back(first);
     }
     const int end = closed ? d0 + count + 1 : d0 + count;
     int run = -1;
@@ -329,110 +384,125 @@ void BuildDrawCommands(const BuildOptions& options, const std::vector<DrawPrimit
     for (int i = d0; i <= end; ++i) {
       const bool ok = i < end && IsDrawable(ws.dense[i]);
       if (ok && run < 0) run = i;
-      if (!ok && run >= 0) {
-        const int n = i - run;
-        if (n >= 2) {
-          if (p.dashed) {
-            AddDashes(out, &ws.dense[run], n, s.dash_px * scale, s.gap_px * scale, stroke, thickness, ws.visible[v]);
-          } else {
-            AddPath(out, &ws.dense[run], n, stroke, 0, thickness, false, ws.visible[v]);
-            if (i == end) last_path = static_cast<int>(out->paths.size()) - 1;
-          }
-        }
-        run = -1;
+      if (ok || run < 0) continue;
+      const int n = i - run;
+      if (n >= 2 && p.dashed) {
+        AddDashes(b.out, &ws.dense[run], n, s.dash_px * b.scale, s.gap_px * b.scale, stroke, thickness, ws.visible[v]);
+      } else if (n >= 2) {
+        AddPath(b.out, &ws.dense[run], n, stroke, 0, thickness, false, ws.visible[v]);
+        if (i == end) last_path = static_cast<int>(b.out->paths.size()) - 1;
       }
+      run = -1;
     }
     if (closed) ws.dense.pop_back();
-    if (p.kind != DrawKind::kArrow || !IsDrawable(ws.dense[d0 + count - 1])) continue;
-    // The head: a filled triangle at the tip, along the last piece of the shaft (which is short
-    // when the lens bends the shaft, so the head follows the curve).
-    const cv::Point2f tip = ws.dense[d0 + count - 1];
-    cv::Point2f back = ws.dense[d0 + count - 2];
-    if (!IsDrawable(back)) continue;
-    cv::Point2f dir = tip - back;
-    const float piece = std::sqrt(dir.dot(dir));
-    if (piece < 1e-3f) continue;
-    dir *= 1.0f / piece;
-    float shaft = 0;
-    for (int i = d0; i + 1 < d0 + count; ++i)
-      if (IsDrawable(ws.dense[i]) && IsDrawable(ws.dense[i + 1])) shaft += static_cast<float>(cv::norm(ws.dense[i + 1] - ws.dense[i]));
-    const float head = std::min(s.arrow_head_px * scale, 0.6f * shaft);
-    const cv::Point2f normal(-dir.y, dir.x);
-    const cv::Point2f tri[3] = {tip, tip - dir * head + normal * (0.45f * head), tip - dir * head - normal * (0.45f * head)};
-    // End the solid shaft inside the head so its square end does not poke out at the tip.
-    if (last_path >= 0) {
-      PathCommand& c = out->paths[last_path];
-      cv::Point2f& end_point = out->points[c.first + c.count - 1];
-      if (cv::norm(end_point - out->points[c.first + c.count - 2]) > 0.5 * head) end_point = tip - dir * (0.5f * head);
-    }
-    AddPath(out, tri, 3, 0, WithAlpha(stroke, 0xFF), 0.0f, true, ws.visible[v]);
+    if (p.kind == DrawKind::kArrow) AddArrowHead(b, v, stroke, last_path);
   }
+}
 
-  // Step 6: labels on top. A kLabel follows its own layer; text written on a shape (terrain names)
-  // also needs the "labels" layer.
-  const bool labels_on = layers.Visible("labels");
+// Where a primitive's text goes: a label at its point, a polygon's name at its vertices' centroid,
+// a line's at the middle of its ends. false: no end the camera sees.
+bool TextAnchor(const Build& b, size_t v, cv::Point2f* anchor) {
+  const DrawPrimitive& p = b.Visible(v);
+  const int vf = b.ws.vertex_first[v], n = VertexCount(p);
+  if (p.kind == DrawKind::kLabel) {
+    *anchor = b.ws.table_px[vf];
+    return IsDrawable(*anchor);
+  }
+  *anchor = cv::Point2f(0, 0);
+  int used = 0;
+  const int take = IsClosed(p) ? n : 2;
+  for (int k = 0; k < take; ++k) {
+    const cv::Point2f q = b.ws.table_px[vf + (IsClosed(p) ? k : k * (n - 1))];
+    if (!IsDrawable(q)) continue;
+    *anchor += q;
+    ++used;
+  }
+  if (used > 0) *anchor *= 1.0f / used;
+  return used > 0;
+}
+
+// Step 6: labels on top. A kLabel follows its own layer; text written on a shape (terrain names)
+// also needs the "labels" layer. Then each unit's labels and icons become its card.
+void AddLabels(Build& b) {
+  DrawCommands::Workspace& ws = b.ws;
+  const bool labels_on = b.layers.Visible("labels");
+  ws.glyphs.clear();
   for (size_t v = 0; v < ws.visible.size(); ++v) {
-    const DrawPrimitive& p = primitives[ws.visible[v]];
+    const DrawPrimitive& p = b.Visible(v);
+    if (p.kind == DrawKind::kGlyph) {
+      ws.glyphs.push_back(ws.visible[v]);
+      continue;
+    }
     if (p.text.empty() || ws.faint[v]) continue;  // a faint zone is not named: a click on its unit names it
     if (p.kind != DrawKind::kLabel && !labels_on) continue;
-    const int vf = ws.vertex_first[v], n = VertexCount(p);
-    cv::Point2f anchor(0, 0);
-    int used = 0;
-    if (p.kind == DrawKind::kLabel) {
-      anchor = ws.table_px[vf];
-      used = IsDrawable(anchor) ? 1 : 0;
-    } else {
-      const int take = IsClosed(p) ? n : 2;  // polygons: the vertices' centroid; lines: first and last
-      for (int k = 0; k < take; ++k) {
-        const cv::Point2f q = ws.table_px[vf + (IsClosed(p) ? k : k * (n - 1))];
-        if (!IsDrawable(q)) continue;
-        anchor += q;
-        ++used;
-      }
-      if (used > 0) anchor *= 1.0f / used;
-    }
-    if (used == 0) continue;
-    const PrimitiveStyle& s = styles.For(p.style);
+    cv::Point2f anchor;
+    if (!TextAnchor(b, v, &anchor)) continue;
+    const PrimitiveStyle& s = b.styles.For(p.style);
     LabelCommand l;
     l.anchor_px = anchor;
     l.text = p.text;
-    l.text_rgba = LabelTextColour(p.rgba != 0 ? p.rgba : s.rgba, styles);
-    l.background_rgba = styles.label_background_rgba;
-    l.height_px = LabelHeight(s, text_scale, styles);
+    l.text_rgba = LabelTextColour(p.rgba != 0 ? p.rgba : s.rgba, b.styles);
+    l.background_rgba = b.styles.label_background_rgba;
+    l.height_px = LabelHeight(s, b.text_scale, b.styles);
     l.primitive = ws.visible[v];
-    out->labels.push_back(std::move(l));
+    b.out->labels.push_back(std::move(l));
   }
+  GatherCallouts(b.options.callouts, b.primitives, ws.glyphs, &b.out->labels);
+}
 
-  // Step 7: labels apart from one another and off the markers (both renderers draw the result),
-  // and inside the picture: a card at a unit near the edge is read whole, not cut off.
+// The markers' bounding boxes in output px: no label may cover one.
+void MarkerObstacles(Build& b) {
+  DrawCommands::Workspace& ws = b.ws;
   ws.obstacles.clear();
-  if (options.markers_mm && !out->labels.empty()) {
-    ws.marker_table.clear();
-    for (const TableQuad& q : *options.markers_mm) ws.marker_table.insert(ws.marker_table.end(), q.begin(), q.end());
-    ProjectTablePoints(projection, ws.marker_table, &ws.marker_px);
-    for (size_t m = 0; m + 4 <= ws.marker_px.size(); m += 4) {
-      float x0 = ws.marker_px[m].x, x1 = x0, y0 = ws.marker_px[m].y, y1 = y0;
-      bool drawable = true;
-      for (size_t k = m; k < m + 4; ++k) {
-        const cv::Point2f& q = ws.marker_px[k];
-        drawable = drawable && IsDrawable(q);
-        x0 = std::min(x0, q.x);
-        x1 = std::max(x1, q.x);
-        y0 = std::min(y0, q.y);
-        y1 = std::max(y1, q.y);
-      }
-      if (drawable) ws.obstacles.emplace_back(x0, y0, x1 - x0, y1 - y0);
+  if (!b.options.markers_mm || b.out->labels.empty()) return;
+  ws.marker_table.clear();
+  for (const TableQuad& q : *b.options.markers_mm) ws.marker_table.insert(ws.marker_table.end(), q.begin(), q.end());
+  ProjectTablePoints(b.projection, ws.marker_table, &ws.marker_px);
+  for (size_t m = 0; m + 4 <= ws.marker_px.size(); m += 4) {
+    float x0 = ws.marker_px[m].x, x1 = x0, y0 = ws.marker_px[m].y, y1 = y0;
+    bool drawable = true;
+    for (size_t k = m; k < m + 4; ++k) {
+      const cv::Point2f& q = ws.marker_px[k];
+      drawable = drawable && IsDrawable(q);
+      x0 = std::min(x0, q.x);
+      x1 = std::max(x1, q.x);
+      y0 = std::min(y0, q.y);
+      y1 = std::max(y1, q.y);
     }
+    if (drawable) ws.obstacles.emplace_back(x0, y0, x1 - x0, y1 - y0);
   }
-  const cv::Rect2f canvas = options.canvas_px.width > 0 && options.canvas_px.height > 0 ? options.canvas_px : cv::Rect2f();
-  out->label_stats = LayoutLabels(options.labels, primitives, scale, out, nullptr, &ws.obstacles, canvas);
-  if (!options.labels.enabled && canvas.width > 0) {
-    for (LabelCommand& l : out->labels) {
-      const cv::Rect2f box = LabelBox(l.text, l.height_px, l.anchor_px);
-      const cv::Rect2f in = IntoCanvas(box, canvas);
-      l.anchor_px += cv::Point2f(in.x - box.x, in.y - box.y);
-    }
+}
+
+// Step 7: labels apart from one another and off the markers (both renderers draw the result),
+// and inside the picture: a card at a unit near the edge is read whole, not cut off.
+void PlaceLabels(Build& b) {
+  MarkerObstacles(b);
+  const cv::Rect2f& c = b.options.canvas_px;
+  const cv::Rect2f canvas = c.width > 0 && c.height > 0 ? c : cv::Rect2f();
+  b.out->label_stats = LayoutLabels(b.options.labels, b.primitives, b.scale, b.out, nullptr, &b.ws.obstacles, canvas);
+  if (b.options.labels.enabled || canvas.width <= 0) return;
+  for (LabelCommand& l : b.out->labels) {
+    const cv::Rect2f box = CardBox(l);
+    const cv::Rect2f in = IntoCanvas(box, canvas);
+    l.anchor_px += cv::Point2f(in.x - box.x, in.y - box.y);
   }
+}
+
+}  // namespace
+
+void BuildDrawCommands(const BuildOptions& options, const std::vector<DrawPrimitive>& primitives,
+                       const TableProjection& projection, const StyleTable& styles, const LayerVisibility& layers,
+                       DrawCommands* out) {
+  out->Clear();
+  Build b{options, primitives, projection, styles, layers, out, out->workspace, static_cast<float>(options.scale),
+          options.text_scale > 0 ? options.text_scale : options.scale};
+  CollectVisible(b);
+  SplitEdges(b);
+  DenseOutlines(b);
+  AddFills(b);
+  AddStrokes(b);
+  AddLabels(b);
+  PlaceLabels(b);
 }
 
 }  // namespace vedette::overlay

@@ -15,6 +15,7 @@
 
 #include <opencv2/core.hpp>
 
+#include "overlay/callouts.h"
 #include "overlay/label_layout.h"
 #include "overlay/layers.h"
 #include "overlay/projection.h"
@@ -37,10 +38,14 @@ struct PathCommand {
   int primitive = -1;             // index of the DrawPrimitive it came from
 };
 
+// One line of text, or a unit's callout card (callouts.h): lines split at '\n', each in its own
+// colour, state icons after the first; label_card.h gives the box and where each piece goes.
 struct LabelCommand {
   cv::Point2f anchor_px;          // centre of the text box, output px
   std::string text;
   std::uint32_t text_rgba = 0xFFFFFFFF;
+  std::vector<std::uint32_t> line_rgba;  // per line of `text`; empty (or short): text_rgba
+  std::vector<Glyph> glyphs;             // icons after the first line (glyphs.h)
   std::uint32_t background_rgba = 0;  // box behind the text; 0 = none
   float height_px = 15.0f;        // text height, px
   int primitive = -1;
@@ -76,6 +81,7 @@ struct DrawCommands {
     std::vector<geom::Vec2> marker_table; // marker corners, table mm
     std::vector<cv::Point2f> marker_px;   // their projections
     std::vector<cv::Rect2f> obstacles;    // the markers' bounding boxes, output px
+    std::vector<int> glyphs;              // visible kGlyph primitives (for the callout cards)
   } workspace;
 };
 
@@ -85,6 +91,7 @@ struct BuildOptions {
   double scale = 1.0;            // multiplies the style's widths, dashes, arrowheads (and text sizes, see text_scale)
   double text_scale = 0.0;       // multiplies the style's text sizes (1080-line sizes; floored by the style table); 0: `scale`
   LabelLayoutOptions labels;     // labels moved apart (leader lines), the least important dropped last
+  CalloutOptions callouts;       // a unit's labels and state icons as one card (callouts.h)
   cv::Rect2f canvas_px;          // labels are kept inside this (the picture or the window's view); empty: anywhere
   const std::vector<TableQuad>* markers_mm = nullptr;  // markers no label may cover (projected like the rest); nullptr: none
   // Hierarchy: what a player must act on (threats, contacts, tests, verdicts) is drawn strongest;

@@ -2,8 +2,40 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <string_view>
+
+#include "overlay/glyphs.h"
+#include "overlay/label_card.h"
 
 namespace vedette::overlay {
+
+namespace {
+
+struct FontCaps {
+  float top = 0;      // capitals' top below the line's top, font px
+  float bottom = 0;   // their baseline, font px
+  float descent = 0;  // lowest descender, font px
+};
+
+// One line with its capitals centred on `centre` (`left`: starting at centre.x), `height_px` tall;
+// `background_rgba` != 0: on a box padded as LabelBox measures it.
+void DrawTextLine(ImDrawList* draw_list, ImFont* font, const FontCaps& caps, std::string_view text, const cv::Point2f& centre,
+                  bool left, float height_px, std::uint32_t rgba, std::uint32_t background_rgba) {
+  const char* begin = text.data();
+  const char* end = begin + text.size();
+  const float em = height_px / (caps.bottom - caps.top);  // screen px per font px
+  const float size_px = em * font->FontSize;
+  const ImVec2 size = font->CalcTextSizeA(size_px, FLT_MAX, 0.0f, begin, end);
+  const ImVec2 origin(left ? centre.x : centre.x - size.x * 0.5f, centre.y - em * (caps.top + caps.bottom) * 0.5f);
+  if (background_rgba != 0) {
+    const float pad = std::max(2.0f, height_px / 4.0f);
+    draw_list->AddRectFilled(ImVec2(origin.x - pad, origin.y + em * caps.top - pad),
+                             ImVec2(origin.x + size.x + pad, origin.y + em * caps.descent + pad), ImColour(background_rgba), 2.0f);
+  }
+  draw_list->AddText(font, size_px, origin, ImColour(rgba), begin, end);
+}
+
+}  // namespace
 
 void RenderCommands(const DrawCommands& commands, ImDrawList* draw_list, ImGuiRenderScratch* scratch, ImFont* font) {
   std::vector<ImVec2>& pts = scratch->points;
@@ -34,22 +66,30 @@ void RenderCommands(const DrawCommands& commands, ImDrawList* draw_list, ImGuiRe
   // The font's capitals are drawn `height_px` tall, as OpenCV's are (label_layout.h ImGuiFontShape):
   // a font's size is its line height, which for the default font is 13 / 8 of its capitals.
   const ImFontGlyph* cap = font->FindGlyph('H');
-  const float cap_top = cap ? cap->Y0 : 0.0f, cap_bottom = cap && cap->Y1 > cap->Y0 ? cap->Y1 : font->FontSize;
-  const float descent = std::max(cap_bottom, font->Ascent - font->Descent);
+  const FontCaps caps{cap ? cap->Y0 : 0.0f, cap && cap->Y1 > cap->Y0 ? cap->Y1 : font->FontSize,
+                      std::max(cap && cap->Y1 > cap->Y0 ? cap->Y1 : font->FontSize, font->Ascent - font->Descent)};
   for (const LabelCommand& l : commands.labels) {
-    const char* begin = l.text.c_str();
-    const char* end = begin + l.text.size();
-    const float em = l.height_px / (cap_bottom - cap_top);  // screen px per font px
-    const float size_px = em * font->FontSize;
-    const ImVec2 size = font->CalcTextSizeA(size_px, FLT_MAX, 0.0f, begin, end);
-    // Capitals centred on the anchor.
-    const ImVec2 origin(l.anchor_px.x - size.x * 0.5f, l.anchor_px.y - em * (cap_top + cap_bottom) * 0.5f);
-    if (l.background_rgba != 0) {
-      const float pad = std::max(2.0f, l.height_px / 4.0f);
-      draw_list->AddRectFilled(ImVec2(origin.x - pad, origin.y + em * cap_top - pad),
-                               ImVec2(origin.x + size.x + pad, origin.y + em * descent + pad), ImColour(l.background_rgba), 2.0f);
+    if (!IsCard(l)) {
+      DrawTextLine(draw_list, font, caps, l.text, l.anchor_px, false, l.height_px, l.text_rgba, l.background_rgba);
+      continue;
     }
-    draw_list->AddText(font, size_px, origin, ImColour(l.text_rgba), begin, end);
+    // A card: the shared box (label_card.h), each line in its colour, then the state icons.
+    if (l.background_rgba != 0) {
+      const cv::Rect2f b = CardBox(l);
+      draw_list->AddRectFilled(ImVec2(b.x, b.y), ImVec2(b.x + b.width, b.y + b.height), ImColour(l.background_rgba), 2.0f);
+    }
+    CardLines(l, &scratch->card_lines);
+    for (const CardLine& line : scratch->card_lines)
+      DrawTextLine(draw_list, font, caps, line.text, line.start_px, true, l.height_px, line.rgba, 0);
+    CardGlyphs(l, &scratch->card_glyphs);
+    for (const CardGlyph& g : scratch->card_glyphs)
+      for (const GlyphStroke& stroke : GlyphStrokes(g.glyph, g.centre_px, g.size_px)) {
+        std::vector<ImVec2>& q = scratch->points;
+        q.clear();
+        for (const cv::Point2f& p : stroke.points) q.emplace_back(p.x, p.y);
+        draw_list->AddPolyline(q.data(), static_cast<int>(q.size()), ImColour(GlyphColour(g.glyph)),
+                               stroke.closed ? ImDrawFlags_Closed : ImDrawFlags_None, GlyphThickness(g.size_px));
+      }
   }
 }
 

@@ -7,11 +7,14 @@
 #include <imgui.h>
 
 #include "overlay/draw_commands.h"
+#include "overlay/label_card.h"
 
 namespace vedette::overlay {
 
 struct ImGuiRenderScratch {
   std::vector<ImVec2> points;
+  std::vector<CardLine> card_lines;  // a card's lines and icons (label_card.h)
+  std::vector<CardGlyph> card_glyphs;
 };
 
 inline ImU32 ImColour(std::uint32_t rgba) { return IM_COL32(Red(rgba), Green(rgba), Blue(rgba), Alpha(rgba)); }

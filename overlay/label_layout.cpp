@@ -9,6 +9,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "overlay/draw_commands.h"
+#include "overlay/label_card.h"
 #include "overlay/style.h"
 
 namespace vedette::overlay {
@@ -122,7 +123,7 @@ LabelLayoutStats LayoutLabels(const LabelLayoutOptions& options, const std::vect
   for (int i : order) {
     const LabelCommand& l = labels[i];
     const cv::Point2f a = l.anchor_px;
-    const cv::Rect2f at_anchor = LabelBox(l.text, l.height_px, a);
+    const cv::Rect2f at_anchor = CardBoxAt(l, a);
     const cv::Rect2f first = IntoCanvas(at_anchor, canvas_px);
     const float w = at_anchor.width, h = at_anchor.height;
     const float gap = static_cast<float>(options.gap_em) * l.height_px;

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "overlay/contrast.h"
+#include "overlay/label_card.h"
 #include "overlay/label_layout.h"
 
 namespace vedette::overlay {
@@ -60,7 +61,7 @@ Legibility MeasureLegibility(const LegibilityOptions& options, const DrawCommand
   out.labels = static_cast<int>(labels.size());
   std::vector<cv::Rect2f> boxes;
   boxes.reserve(labels.size());
-  for (const LabelCommand& l : labels) boxes.push_back(LabelBox(l.text, l.height_px, l.anchor_px));
+  for (const LabelCommand& l : labels) boxes.push_back(CardBox(l));
   const float tol = static_cast<float>(options.overlap_tolerance_px);
   for (size_t i = 0; i < boxes.size(); ++i) {
     const cv::Rect2f& a = boxes[i];
@@ -74,7 +75,9 @@ Legibility MeasureLegibility(const LegibilityOptions& options, const DrawCommand
       if (BoxOverlapsQuad(a, markers_px[m], options.overlap_tolerance_px))
         out.over_marker.emplace_back(static_cast<int>(i), static_cast<int>(m));
     out.min_text_px = std::min(out.min_text_px, static_cast<double>(labels[i].height_px));
-    const double c = WorstTextContrast(labels[i].text_rgba, labels[i].background_rgba);
+    // Every line of a card in its own colour.
+    double c = WorstTextContrast(labels[i].text_rgba, labels[i].background_rgba);
+    for (std::uint32_t rgba : labels[i].line_rgba) c = std::min(c, WorstTextContrast(rgba, labels[i].background_rgba));
     if (c < out.min_contrast) {
       out.min_contrast = c;
       out.min_contrast_label = static_cast<int>(i);

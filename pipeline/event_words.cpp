@@ -79,4 +79,13 @@ std::string EventWords(const json& line) {
   return "[" + (frame.is_number_integer() ? std::to_string(frame.get<long long>()) : std::string("?")) + "] " + words;
 }
 
+std::string TrackingWords(std::string_view state) {
+  if (state == "unseen") return "not seen yet";
+  if (state == "at_rest") return "at rest";
+  if (state == "occluded") return "hidden (a hand?)";
+  if (state == "lifted") return "lifted off";
+  if (state == "removed") return "removed";
+  return std::string(state);  // "seen", "moving": already words
+}
+
 }  // namespace vedette::pipeline

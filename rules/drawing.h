@@ -15,7 +15,22 @@ enum class DrawKind {
   kPolyline,  // open line through the points
   kArrow,     // from points[0] to points[1]
   kLabel,     // text anchored at points[0]
+  kGlyph,     // a state's icon (`glyph`) for unit `unit_id`, drawn in its callout card beside its name
 };
+
+// A unit's state as an icon, the same in every ruleset that has the state.
+enum class Glyph {
+  kNone,
+  kShaken,      // shaken (unit states, seed 003)
+  kRouted,      // routed, fleeing
+  kDisordered,  // disordered (Kings of War, For King or Empress disorder markers)
+  kWavering,    // wavering (Kings of War nerve)
+  kSilenced,    // guns silenced
+  kLimbered,    // guns limbered
+  kFiring,      // guns firing
+};
+// "shaken", "routed", ...: the word the glyph stands for (legends, tests).
+const char* GlyphWord(Glyph g);
 
 // What a shape means; the renderer picks colour and weight from it (side colours come in `rgba`).
 enum class DrawStyle {
@@ -44,6 +59,10 @@ struct DrawPrimitive {
   bool dashed = false;                // stale (occluded) units, tentative findings
   std::string layer;                  // "bases", "zoc", "ranges", "threats", "contacts", "support", "tests", "terrain", "labels"
   std::string unit_id;                // unit this belongs to ("" = none)
+  Glyph glyph = Glyph::kNone;         // kGlyph: which
+  // Labels: a unit's labels (its name, tests, verdicts, states) are drawn as one card beside it;
+  // true keeps this one where it is (a token's meaning at the token).
+  bool own_place = false;
 };
 
 }  // namespace vedette

@@ -92,6 +92,8 @@ struct MoveCheck {
   // as the rules count them (free pivots left out; the order's allowance), mm. < 0: not given.
   double counted_mm = -1.0;
   double allowance_mm = -1.0;
+  double charge_reach_mm = -1.0;    // how far its charge reaches from where it started, mm (< 0: no charge judged)
+  std::vector<std::string> contacts;  // enemy units it ends in (new) contact with
   nlohmann::json report;            // exactly what `check-move --json` prints
   std::string text;                 // the same for a person at the table
 };

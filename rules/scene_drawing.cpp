@@ -27,6 +27,32 @@ std::uint32_t SideColour(const Scene& scene, const std::string& side) {
   return palette[0];
 }
 
+const char* GlyphWord(Glyph g) {
+  switch (g) {
+    case Glyph::kNone: return "";
+    case Glyph::kShaken: return "shaken";
+    case Glyph::kRouted: return "routed";
+    case Glyph::kDisordered: return "disordered";
+    case Glyph::kWavering: return "wavering";
+    case Glyph::kSilenced: return "silenced";
+    case Glyph::kLimbered: return "limbered";
+    case Glyph::kFiring: return "firing";
+  }
+  return "";
+}
+
+void AppendStateGlyph(const Unit& unit, Glyph glyph, std::vector<DrawPrimitive>* out) {
+  if (!unit.pose || glyph == Glyph::kNone) return;
+  DrawPrimitive p;
+  p.kind = DrawKind::kGlyph;
+  p.style = DrawStyle::kInfo;
+  p.glyph = glyph;
+  p.points_mm = {{unit.pose->x_mm, unit.pose->y_mm}};
+  p.layer = "labels";
+  p.unit_id = unit.id;
+  out->push_back(std::move(p));
+}
+
 void AppendSceneOutlines(const Scene& scene, std::vector<DrawPrimitive>* out) {
   for (const Terrain& t : scene.terrain) {
     DrawPrimitive p;
@@ -78,6 +104,9 @@ void AppendSceneOutlines(const Scene& scene, std::vector<DrawPrimitive>* out) {
     label.layer = "labels";
     label.unit_id = u.id;
     out->push_back(std::move(label));
+    // States every ruleset reads from the scene: a routed unit, limbered guns.
+    if (scene.declarations.Routed(u.id)) AppendStateGlyph(u, Glyph::kRouted, out);
+    if (u.type == UnitType::kArtillery && u.formation == "limbered") AppendStateGlyph(u, Glyph::kLimbered, out);
   }
 }
 

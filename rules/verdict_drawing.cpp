@@ -58,13 +58,14 @@ std::string MoveVerdictCard(const ObservedMove& m, const MoveVerdict& v) {
   if (!v.judged) return m.unit + " moved (not judged)";
   if (!v.check.legal) {
     std::string why = v.check.illegal_reason;
-    if (why.size() > 60) {  // the whole reason is in the panel and the log
-      const size_t cut = why.rfind(' ', 57);
-      why = why.substr(0, cut == std::string::npos ? 57 : cut) + "...";
+    if (why.size() > 120) {  // the card wraps it over a few lines; the whole reason is in the panel and the log
+      const size_t cut = why.rfind(' ', 117);
+      why = why.substr(0, cut == std::string::npos ? 117 : cut) + "...";
     }
     return m.unit + " ILLEGAL MOVE: " + why;
   }
   std::string s = m.unit + " " + Kinds(v.check.kinds);
+  for (size_t i = 0; i < v.check.contacts.size(); ++i) s += (i ? ", " : " with ") + v.check.contacts[i];
   if (v.check.tests.empty()) return s + ": no test";
   s += ": test " + Percent(v.check.tests[0].p_success);
   if (v.check.tests.size() > 1) s += " (+" + std::to_string(v.check.tests.size() - 1) + " more)";
@@ -134,10 +135,16 @@ std::string MoveRulerText(const Scene& scene, const ObservedMove& m, const MoveV
       std::snprintf(buf, sizeof buf, "; %.0f of %.0f mm allowed", v.check.counted_mm, v.check.allowance_mm);
     s += buf;
   }
-  // What stopping here would be, in as few words as the card's.
+  if (v.judged && v.check.charge_reach_mm > 0) {
+    if (bw > 0) std::snprintf(buf, sizeof buf, "; charge reach %.1f BW", v.check.charge_reach_mm / bw);
+    else std::snprintf(buf, sizeof buf, "; charge reach %.0f mm", v.check.charge_reach_mm);
+    s += buf;
+  }
+  // What stopping here would be, in as few words as the card's, on the ruler's second line.
   if (!v.judged) return s;
-  if (!v.check.legal) return s + ": ILLEGAL here";
-  s += ": " + Kinds(v.check.kinds);
+  if (!v.check.legal) return s + "\nILLEGAL here";
+  s += "\n" + Kinds(v.check.kinds);
+  for (size_t i = 0; i < v.check.contacts.size(); ++i) s += (i ? ", " : " with ") + v.check.contacts[i];
   if (!v.check.tests.empty()) s += ", test " + Percent(v.check.tests[0].p_success);
   return s;
 }

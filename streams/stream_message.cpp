@@ -17,6 +17,7 @@ const char* KindName(DrawKind k) {
     case DrawKind::kPolyline: return "polyline";
     case DrawKind::kArrow: return "arrow";
     case DrawKind::kLabel: return "label";
+    case DrawKind::kGlyph: return "glyph";
   }
   return "polygon";
 }
@@ -91,6 +92,7 @@ nlohmann::json PrimitiveJson(const DrawPrimitive& p) {
   nlohmann::json j = {{"kind", KindName(p.kind)}, {"style", StyleName(p.style)}, {"layer", p.layer},
                       {"points_mm", Points(p.points_mm)}};
   if (!p.text.empty()) j["text"] = p.text;
+  if (p.kind == DrawKind::kGlyph) j["glyph"] = GlyphWord(p.glyph);
   if (p.rgba != 0) {
     char buf[10];
     std::snprintf(buf, sizeof buf, "#%08x", static_cast<unsigned>(p.rgba));

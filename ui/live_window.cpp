@@ -566,7 +566,7 @@ void LiveApp::DrawPanels(const ImVec2& pos, const ImVec2& size) {
         const bool bad = u.state == vision::UnitState::kOccluded || u.state == vision::UnitState::kLifted ||
                          u.state == vision::UnitState::kRemoved || u.state == vision::UnitState::kUnseen;
         ImGui::TextColored(bad ? ImVec4(1, 0.75f, 0.3f, 1) : ImVec4(0.7f, 1, 0.7f, 1), "%s",
-                           std::string(vision::ToString(u.state)).c_str());
+                           pipeline::TrackingWords(vision::ToString(u.state)).c_str());
         ImGui::TableNextColumn();
         if (u.has_pose) ImGui::Text("%.1f, %.1f / %.1f", u.pose.x_mm, u.pose.y_mm, u.pose.heading_deg);
         ImGui::TableNextColumn();
@@ -575,7 +575,10 @@ void LiveApp::DrawPanels(const ImVec2& pos, const ImVec2& size) {
         std::string declared;
         if (auto it = pipeline_.roster().declarations.units.find(u.id); it != pipeline_.roster().declarations.units.end())
           for (const auto& [key, value] : it->second)
-            declared += (declared.empty() ? "" : ", ") + key + (value.value.is_boolean() && value.value.get<bool>() ? "" : "=" + value.value.dump());
+            declared += (declared.empty() ? "" : ", ") + key +
+                        (value.value.is_boolean() && value.value.get<bool>() ? ""
+                         : value.value.is_string()                          ? " " + value.value.get<std::string>()
+                                                                            : " " + value.value.dump());
         ImGui::TextUnformatted(declared.c_str());
         ImGui::TableNextColumn();
         UnitStateRow(u.id, "_units", true);

@@ -165,6 +165,7 @@ class FkoeRuleset : public Ruleset {
       const geom::Base ub = Footprint(u);
       const bool light_inf = u.type == UnitType::kInfantry && u.HasTag("light");
       const int disorder = declared_int(u, "disorder");
+      if (disorder > 0) AppendStateGlyph(u, Glyph::kDisordered, &f.drawing);
       // `general_attached: true`, or the general's id (a C-n-C with no command of his own: +3, seed 59).
       bool general = scene.declarations.Flag(u.id, "general_attached");
       const Unit* attached = nullptr;

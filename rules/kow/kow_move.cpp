@@ -336,6 +336,8 @@ void Judge::FitCharge(OrderFit* f) const {
     if (ct.in_contact && (!target || ct.shared_mm > best.shared_mm)) target = &o, best = ct;
   }
   if (!target) {
+    // The ruler still shows how far a charge reaches (twice the speed, seed 13) while it is short.
+    if (p_.speed_in) f->allowance_mm = c_.charge_range_factor * *p_.speed_in * c_.mm_per_unit;
     f->No("a charge ends in base contact with the enemy unit charged (seed 13); it touches no enemy");
     return;
   }
@@ -555,6 +557,12 @@ MoveCheck Judge::Run() {
   if (measured) {
     m.counted_mm = measured->distance_mm;
     m.allowance_mm = measured->allowance_mm;
+  }
+  // A charge: how far it reaches and whom it hits.
+  for (const OrderFit& f : fits) {
+    if (f.order != "charge" || f.allowance_mm < 0) continue;
+    m.charge_reach_mm = f.allowance_mm;
+    if (f.allowed && !f.target.empty()) m.contacts.push_back(f.target);
   }
   std::ostringstream text;
   text << c_.title << " move of " << u_->id << ", "

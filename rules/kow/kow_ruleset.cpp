@@ -175,10 +175,12 @@ class KowRuleset : public Ruleset {
       ju["height"] = p.height;
       ju["engaged_with"] = engaged[ui];
       if (p.speed_in) ju["speed_in"] = *p.speed_in;
-      AppendFrontArc(u, p, &chunk.drawing);
+      AppendFrontArc(scene, u, p, &chunk.drawing);
       const std::string order_s = kow::DeclaredOrder(scene, u.id);
       const bool wavering = kow::DeclaredFlag(scene, u.id, "wavering");
       const bool disordered = wavering || kow::DeclaredFlag(scene, u.id, "disordered");
+      if (wavering) AppendStateGlyph(u, Glyph::kWavering, &chunk.drawing);
+      if (kow::DeclaredFlag(scene, u.id, "disordered")) AppendStateGlyph(u, Glyph::kDisordered, &chunk.drawing);
 
       // Charges (seed 13): the enemies partly in the front arc whose base the leader point reaches
       // within twice the speed, or misses by less than the near-miss band (c.near_miss_in): what a
@@ -894,13 +896,22 @@ class KowRuleset : public Ruleset {
   }
 
   // The front arc's two lines out to the charge range (or 12 in without a speed), layer "ranges".
-  void AppendFrontArc(const Unit& u, const kow::Profile& p, std::vector<DrawPrimitive>* out) const {
+  // The front arc's two sides out to the charge reach, stopped at the table's edge (a line running
+  // off the table shows nothing the players can use, and 60 of them make a lattice).
+  void AppendFrontArc(const Scene& scene, const Unit& u, const kow::Profile& p, std::vector<DrawPrimitive>* out) const {
     const geom::Base b = Footprint(u);
     const double reach = (p.speed_in ? config_.charge_range_factor * *p.speed_in : 12.0) * config_.mm_per_unit;
     const auto corners = geom::Corners(b);
     for (int i : {0, 1}) {
       const geom::Vec2 dir = (corners[i] - b.centre_mm).normalized();
-      DrawPrimitive l = Prim(DrawKind::kPolyline, DrawStyle::kRange, {corners[i], corners[i] + reach * dir});
+      double length = reach;
+      for (int axis : {0, 1}) {
+        const double size = axis == 0 ? scene.table_width_mm : scene.table_depth_mm, at = corners[i][axis];
+        if (dir[axis] > 1e-9) length = std::min(length, (size - at) / dir[axis]);
+        if (dir[axis] < -1e-9) length = std::min(length, -at / dir[axis]);
+      }
+      if (length <= 0) continue;
+      DrawPrimitive l = Prim(DrawKind::kPolyline, DrawStyle::kRange, {corners[i], corners[i] + length * dir});
       l.layer = "ranges";
       l.unit_id = u.id;
       l.dashed = true;

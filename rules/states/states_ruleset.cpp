@@ -169,6 +169,11 @@ class StatesRuleset : public Ruleset {
         }
         f.drawing.push_back(Prim(DrawKind::kLabel, s.state == c.states.at(s.type).front() ? DrawStyle::kInfo : DrawStyle::kTest,
                                  {Footprint(u).centre_mm}, "labels", s.unit, label));
+        for (const auto& [word, glyph] : {std::pair{"shaken", Glyph::kShaken}, std::pair{"routed", Glyph::kRouted},
+                                          std::pair{"silenced", Glyph::kSilenced}, std::pair{"disordered", Glyph::kDisordered}})
+          if (s.state == word) AppendStateGlyph(u, glyph, &f.drawing);
+        if (s.firing) AppendStateGlyph(u, Glyph::kFiring, &f.drawing);
+        if (s.limbered) AppendStateGlyph(u, Glyph::kLimbered, &f.drawing);
       }
       // Seed 13: shaken troops take the automatic Morale Check first in their own side's turn.
       const bool their_turn = scene.declarations.active_side.empty() || scene.declarations.active_side == u.side;
@@ -192,8 +197,10 @@ class StatesRuleset : public Ruleset {
                  {"unit", a.unit.empty() ? json(nullptr) : json(a.unit)}, {"distance_mm", Round2(a.distance_mm)}};
       if (!a.note.empty()) jt["note"] = a.note;
       tokens.push_back(jt);
-      f.drawing.push_back(Prim(DrawKind::kLabel, DrawStyle::kInfo, {{a.token.x_mm, a.token.y_mm}}, "labels", a.unit,
-                               "token " + std::to_string(a.token.marker) + ": " + a.meaning));
+      DrawPrimitive token = Prim(DrawKind::kLabel, DrawStyle::kInfo, {{a.token.x_mm, a.token.y_mm}}, "labels", a.unit,
+                                 "token " + std::to_string(a.token.marker) + ": " + a.meaning);
+      token.own_place = true;  // said at the token, where the players see it
+      f.drawing.push_back(std::move(token));
     }
     f.report = {{"ruleset", "states"}, {"units", units}, {"tokens", tokens}, {"flights", flights}};
     f.text = text.str();

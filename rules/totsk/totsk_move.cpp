@@ -869,6 +869,7 @@ MoveCheck MoveJudge::Run() {
                      " is treated the same");
 
   m.counted_mm = counted;
+  for (const Unit* o : contacted) m.contacts.push_back(o->id);
   m.allowance_mm = allowance_bw > 0 ? allowance_bw * bw : -1.0;
   report["distance_mm"] = std::round(counted * 10.0) / 10.0;
   report["distance_bw"] = std::round(counted / bw * 100.0) / 100.0;

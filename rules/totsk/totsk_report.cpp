@@ -237,8 +237,9 @@ Findings MakeFindings(const TotskData& data, const TotskSettings& settings, cons
       e.text = edge == geom::Edge::kLeft ? "left flank" : edge == geom::Edge::kRight ? "right flank" : "rear";
       f.drawing.push_back(std::move(e));
       for (const std::string& id : *list) {
-        DrawPrimitive link = Prim(DrawKind::kPolyline, DrawStyle::kThreat,
-                                  {(s.a + s.b) / 2.0, Footprint(unit(id)).centre_mm}, "threats", a.id);
+        // An arrow from the threatening unit onto the threatened edge: who threatens what, at a glance.
+        DrawPrimitive link = Prim(DrawKind::kArrow, DrawStyle::kThreat,
+                                  {Footprint(unit(id)).centre_mm, (s.a + s.b) / 2.0}, "threats", a.id);
         link.dashed = true;
         link.text = id;
         f.drawing.push_back(std::move(link));
@@ -257,6 +258,7 @@ Findings MakeFindings(const TotskData& data, const TotskSettings& settings, cons
       f.tests.push_back(t);
       DrawPrimitive label = Prim(DrawKind::kLabel, DrawStyle::kTest, {fp.centre_mm}, "tests", a.id);
       label.text = a.id + " morale test " + std::string(a.total > 0 ? "+" : "") + std::to_string(a.total) + ": " + t.odds;
+      if (!t.reason.empty()) label.text += "\n" + t.reason;  // why, on the card's next line
       f.drawing.push_back(std::move(label));
     }
     if (acts)
@@ -265,6 +267,7 @@ Findings MakeFindings(const TotskData& data, const TotskSettings& settings, cons
         DrawPrimitive label =
             Prim(DrawKind::kLabel, DrawStyle::kTest, {fp.centre_mm - geom::Forward(fp) * fp.depth_mm}, "tests", a.id);
         label.text = a.id + " action test: " + t.test.odds;
+        if (!t.test.reason.empty()) label.text += "\n" + t.test.reason;
         f.drawing.push_back(std::move(label));
       }
   }

@@ -66,6 +66,10 @@ function primitiveSvg(p) {
     return p.text.split('\n').map((line, i) =>
       `<text class="prim-label" x="${fmt(x, 1)}" y="${fmt(y + i * 11, 1)}" fill="${colour}">${esc(line)}</text>`).join('');
   }
+  if (p.kind === 'glyph') {  // a unit's state: its word under the unit
+    const [x, y] = P(...p.points_mm[0]);
+    return `<text class="prim-label" x="${fmt(x, 1)}" y="${fmt(y + 14, 1)}" fill="${colour}">${esc(p.glyph)}</text>`;
+  }
   if (p.kind === 'polygon')
     return `<polygon class="prim" points="${pts(p.points_mm)}" stroke="${colour}"${dash}` +
            (p.filled ? ` style="fill:${colour};fill-opacity:0.25"` : '') + '/>';
@@ -89,7 +93,7 @@ function drawOverlay() {
       if (state.hover && p.unit === state.hover) ranges.push(primitiveSvg(p));
       continue;
     }
-    (p.kind === 'label' ? labels : shapes).push(primitiveSvg(p));
+    (p.kind === 'label' || p.kind === 'glyph' ? labels : shapes).push(primitiveSvg(p));
   }
   $('overlay-layer').innerHTML = shapes.join('');
   $('range-layer').innerHTML = ranges.join('');

@@ -41,5 +41,15 @@ TEST(EventWords, UnknownOrDamagedLinesStillSaySomething) {
             "[1] the camera moved (? px, ? deg): the table is registered again");
 }
 
+// The units panel says what the tracker knows in words, not the log's identifiers.
+TEST(TrackingWords, EveryStateInWords) {
+  for (const char* state : {"unseen", "seen", "moving", "at_rest", "occluded", "lifted", "removed"}) {
+    const std::string w = TrackingWords(state);
+    EXPECT_EQ(w.find('_'), std::string::npos) << state << " -> " << w;
+    EXPECT_FALSE(w.empty()) << state;
+  }
+  EXPECT_EQ(TrackingWords("at_rest"), "at rest");
+}
+
 }  // namespace
 }  // namespace vedette::pipeline

@@ -206,7 +206,7 @@ units:
     if (text.empty()) continue;
     ++with_ruler;
     EXPECT_NE(text.find(" BW)"), std::string::npos) << text;
-    EXPECT_NE(text.find(": straight ahead"), std::string::npos) << "what stopping here would be: " << text;
+    EXPECT_NE(text.find("\nstraight ahead"), std::string::npos) << "what stopping here would be, on its second line: " << text;
     const double mm = std::stod(text.substr(3));
     EXPECT_GE(mm, last_mm - 1.0) << "the distance grows as it advances: " << text;
     last_mm = mm;

@@ -301,5 +301,20 @@ TEST(KowMoveRuler, CountedAgainstTheOrdersAllowance) {
   EXPECT_NEAR(d.allowance_mm, 254.0, 0.5) << d.text;
 }
 
+// The ruler of a charging unit: its reach (twice its speed, seed 13) and the enemy it meets.
+TEST(KowMoveRuler, ChargeReachAndTheUnitContacted) {
+  const MoveCheck hit = Move("C1", 1100, 560, 90);
+  ASSERT_TRUE(hit.legal) << hit.text;
+  EXPECT_EQ(hit.contacts, std::vector<std::string>{"E1"});
+  Scene s = LoadScene(kScene);
+  double speed_in = 0;
+  for (const Unit& u : s.units)
+    if (u.id == "C1") speed_in = u.stats.at("speed_in");
+  EXPECT_NEAR(hit.charge_reach_mm, 2 * speed_in * 25.4, 0.5);
+  const MoveCheck short_of = Move("C1", 1100, 550, 90);
+  EXPECT_TRUE(short_of.contacts.empty()) << "a charge that touches no enemy meets nobody";
+  EXPECT_NEAR(short_of.charge_reach_mm, 2 * speed_in * 25.4, 0.5) << "the reach is shown all the same";
+}
+
 }  // namespace
 }  // namespace vedette

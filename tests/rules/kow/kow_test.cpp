@@ -366,5 +366,38 @@ TEST(KowCli, AnalyzeJson) {
   EXPECT_TRUE(j["units"][0]["charges"][0]["chargeable"].get<bool>());
 }
 
+// The issue's table: two lines of 30 facing each other 300 mm apart. The front arcs' sides end at the
+// charge reach or at the table's edge, whichever is nearer: none runs off the table.
+TEST(KowDrawing, FrontArcsStopAtTheTablesEdge) {
+  Scene s;
+  s.table_width_mm = 1800;
+  s.table_depth_mm = 1200;
+  for (int side = 0; side < 2; ++side)
+    for (int i = 0; i < 30; ++i) {
+      Unit u;
+      u.id = std::string(side ? "R" : "B") + std::to_string(i + 1);
+      u.side = side ? "red" : "blue";
+      u.bases = {BaseSpec{50.0, 40.0, {0, 0}}};
+      u.stats["speed_in"] = 6;
+      u.pose = Pose{30.0 + i * 58.0, side ? 750.0 : 450.0, side ? -90.0 : 90.0};
+      s.units.push_back(u);
+    }
+  const Findings f = Analyze(s);
+  int arcs = 0, cut = 0;
+  for (const DrawPrimitive& p : f.drawing) {
+    if (p.layer != "ranges" || p.kind != DrawKind::kPolyline) continue;
+    ++arcs;
+    for (const geom::Vec2& q : p.points_mm) {
+      EXPECT_GE(q.x(), -1e-6) << p.unit_id;
+      EXPECT_LE(q.x(), 1800 + 1e-6) << p.unit_id;
+      EXPECT_GE(q.y(), -1e-6) << p.unit_id;
+      EXPECT_LE(q.y(), 1200 + 1e-6) << p.unit_id;
+    }
+    if ((p.points_mm[1] - p.points_mm[0]).norm() < 12 * 25.4 - 1) ++cut;
+  }
+  EXPECT_EQ(arcs, 120) << "two sides of each unit's front arc";
+  EXPECT_GT(cut, 0) << "the end units' outer sides reach the edge";
+}
+
 }  // namespace
 }  // namespace vedette

@@ -226,6 +226,8 @@ TEST(TotskMoveContact, FrontContactTests) {
   EXPECT_TRUE(c.legal) << c.text;
   EXPECT_EQ(c.kinds, (std::vector<std::string>{"straight_ahead", "contact_front"}));
   ASSERT_EQ(Actions(c), std::vector<std::string>{"contact_front_hard"});
+  EXPECT_EQ(c.contacts, std::vector<std::string>{"R"}) << "the ruler names whom it meets";
+  EXPECT_TRUE(Check(inf, 500, 230, 90).contacts.empty()) << "short of R: no contact";
   EXPECT_EQ(c.report["tests"][0]["difficulty"], "difficult");
   EXPECT_DOUBLE_EQ(c.report["tests"][0]["halt_if_failed"]["pose"]["y_mm"].get<double>(), 235.0);
   const MoveCheck at = Check(Make(M("infantry", "tags: [at]") + R("R", "infantry", 500, 260, -90)), 500, 240, 90);
@@ -331,7 +333,7 @@ TEST(TotskMoveRuler, CountedAndAllowedDistance) {
   MoveVerdict v;
   v.judged = true;
   v.check = ahead;
-  EXPECT_EQ(MoveRulerText(s, so_far, v), "M 60 mm (1.5 BW); 1.5 of 2.0 BW allowed: straight ahead");
+  EXPECT_EQ(MoveRulerText(s, so_far, v), "M 60 mm (1.5 BW); 1.5 of 2.0 BW allowed\nstraight ahead");
 }
 
 }  // namespace
