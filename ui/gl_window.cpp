@@ -54,6 +54,10 @@ GlWindow::GlWindow(const GlWindowOptions& o) : imgui_ini_(o.imgui_ini) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = imgui_ini_.empty() ? nullptr : imgui_ini_.c_str();
+  label_font_ = ImGui::GetIO().Fonts->AddFontDefault();  // the first font: every window's default
+  ImFontConfig panel;
+  panel.SizePixels = kPanelFontPx;
+  panel_font_ = ImGui::GetIO().Fonts->AddFontDefault(&panel);
   ImGui::StyleColorsDark();
   ImGui_ImplGlfw_InitForOpenGL(window_, true);
   ImGui_ImplOpenGL3_Init("#version 130");

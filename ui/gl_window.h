@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include <imgui.h>
+
 #include <opencv2/core.hpp>
 
 struct GLFWwindow;
@@ -42,8 +44,16 @@ class GlWindow {
   // Renders ImGui's frame over a cleared framebuffer and shows it. With `capture`, returns the
   // framebuffer (BGR) as drawn, before the swap; else an empty Mat.
   cv::Mat Present(bool capture);
+  // Fonts: the overlay's labels are drawn with ImGui's default font at its own 13 px (LabelBox
+  // measures that shape); panels read better in the same font rasterised at twice the size and
+  // scaled to the display (kPanelFontPx, with io.FontGlobalScale).
+  static constexpr float kPanelFontPx = 26.0f;
+  ImFont* label_font() const { return label_font_; }
+  ImFont* panel_font() const { return panel_font_; }
 
  private:
+  ImFont* label_font_ = nullptr;
+  ImFont* panel_font_ = nullptr;
   GLFWwindow* window_ = nullptr;
   std::string imgui_ini_;  // ImGui keeps a pointer to it
 };

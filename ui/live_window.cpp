@@ -116,6 +116,7 @@ class LiveApp {
   bool NextFrame();
   void DrawView(const ImVec2& pos, const ImVec2& size);
   void DrawPanels(const ImVec2& pos, const ImVec2& size);
+  float PanelTextScale(const ImVec2& display) const;
   void DrawSetupPanel();
   void CollectSetupCheck(bool wait);  // takes a finished (or, with wait, the pending) check
   void HandleKeys();
@@ -427,7 +428,7 @@ void LiveApp::DrawView(const ImVec2& pos, const ImVec2& size) {
         hovered && ImGui::IsMousePosValid() ? ui_->UnitAt(ui_->TableAt(cv::Point2d(mouse.x, mouse.y))) : std::string();
     bo.focus_units = FocusUnits(f.scene, {ui_->pick_a(), ui_->pick_b(), ui_->state_menu_unit(), under_cursor});
     BuildDrawCommands(bo, prims, ui_->Projection(), DefaultStyleTable(), ui_->settings().layers, &commands_);
-    RenderCommands(commands_, dl, &imgui_scratch_);
+    RenderCommands(commands_, dl, &imgui_scratch_, gl_->label_font());
     build_ms_ = MsBetween(t0, Clock::now());
   } else if (have_frame_) {
     dl->AddText(ImVec2(pos.x + 12, pos.y + 12), IM_COL32(255, 90, 80, 255),
@@ -506,6 +507,14 @@ void LiveApp::DrawSetupPanel() {
   }
   ImGui::TextDisabled("checked %.1f s ago in %.0f ms", std::chrono::duration<double>(Clock::now() - setup_at_).count(), v.ms);
   ImGui::End();
+}
+
+// The panels' text: ImGui's 13 px at 720 lines, growing with the window to 1.4x at 1080 (as tall
+// as the picture's labels' words read), times the display's DPI and the player's +/-.
+float LiveApp::PanelTextScale(const ImVec2& display) const {
+  float dpi_x = 1, dpi_y = 1;
+  glfwGetWindowContentScale(window_, &dpi_x, &dpi_y);
+  return static_cast<float>(ui_->settings().text_size) * std::max(1.0f, dpi_y) * std::clamp(display.y / 770.0f, 1.0f, 2.5f);
 }
 
 void LiveApp::DrawPanels(const ImVec2& pos, const ImVec2& size) {
@@ -702,12 +711,16 @@ LiveResult LiveApp::Run() {
     HandleKeys();
     ApplyFullScreen();
     const ImVec2 display = ImGui::GetIO().DisplaySize;
+    const float panel_scale = PanelTextScale(display);
     const bool panels = ui_->settings().show_panels;
-    const float panel_w = panels ? std::min(440.0f, display.x * 0.36f) : 0.0f;
+    const float panel_w = panels ? std::min(440.0f * panel_scale, display.x * 0.36f) : 0.0f;
+    ImGui::PushFont(gl_->panel_font());
+    ImGui::GetIO().FontGlobalScale = panel_scale * 13.0f / GlWindow::kPanelFontPx;
     DrawView(ImVec2(0, 0), ImVec2(display.x - panel_w, display.y));
     if (panels) DrawPanels(ImVec2(display.x - panel_w, 0), ImVec2(panel_w, display.y));
     if (ui_->settings().show_setup) DrawSetupPanel();
     DrawStateMenu();
+    ImGui::PopFont();
     ApplyDeclarations();
     const bool last = ((o_.max_frames >= 0 && frames_ >= o_.max_frames) || (source_done_ && o_.close_at_end)) && !script_running;
     const bool capture = last && !o_.screenshot_path.empty() && ImGui::GetFrameCount() > 2;
