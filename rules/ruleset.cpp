@@ -1,5 +1,7 @@
 #include "rules/ruleset.h"
 
+#include <algorithm>
+
 #include "rules/measure.h"
 #include "rules/overlaps.h"
 
@@ -21,5 +23,18 @@ std::vector<PairRule> Ruleset::PairRules(const Scene& scene, const std::string& 
 MoveCheck Ruleset::CheckMove(const Scene&, const MoveRequest&) const { return MoveCheck{}; }
 
 GroupMoveCheck Ruleset::CheckGroupMove(const Scene&, const std::vector<MoveRequest>&) const { return GroupMoveCheck{}; }
+
+std::vector<DeclarationChoice> Ruleset::UnitChoices(const Scene&, const Unit&) const { return {}; }
+
+const DeclarationChoice* FindChoice(const std::vector<DeclarationChoice>& choices, const std::string& key) {
+  for (const DeclarationChoice& c : choices)
+    if (c.key == key) return &c;
+  return nullptr;
+}
+
+bool Accepts(const DeclarationChoice& choice, const nlohmann::json& value) {
+  if (choice.values.empty()) return value.is_boolean();
+  return value.is_string() && std::find(choice.values.begin(), choice.values.end(), value.get<std::string>()) != choice.values.end();
+}
 
 }  // namespace vedette

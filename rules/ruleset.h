@@ -118,6 +118,16 @@ struct RulesetOptions {
   std::vector<std::string> strict_keys;
 };
 
+// A declaration the live window's unit menu offers for a unit, and checks before the rules see it:
+// a key of the scene's `declarations:` with the values the ruleset accepts, or a yes/no flag.
+// (Kings of War's orders: "order" with halt ... charge; its wavering and disordered flags.)
+struct DeclarationChoice {
+  std::string key;                       // declarations key, e.g. "order"
+  std::string words;                     // the menu's label, e.g. "Order"
+  std::vector<std::string> values;       // accepted values, in the menu's order; empty: a flag (true / false)
+  std::vector<std::string> value_words;  // each value for the player ("at the double"), as many as values
+};
+
 class Ruleset {
  public:
   virtual ~Ruleset() = default;
@@ -131,7 +141,13 @@ class Ruleset {
   // Whether moves made together form one group move, and the group's tests. Each move's unit
   // stands at its start pose in `scene`. Default: not supported.
   virtual GroupMoveCheck CheckGroupMove(const Scene& scene, const std::vector<MoveRequest>& moves) const;
+  // What a player may declare for `unit` in the live window (orders, flags). Default: nothing.
+  virtual std::vector<DeclarationChoice> UnitChoices(const Scene& scene, const Unit& unit) const;
 };
+
+// The choice of `choices` with this key, nullptr when none; and whether `value` is one it accepts.
+const DeclarationChoice* FindChoice(const std::vector<DeclarationChoice>& choices, const std::string& key);
+bool Accepts(const DeclarationChoice& choice, const nlohmann::json& value);
 
 // Makes the named ruleset; throws InputError for an unknown name, a bad data file or a key of
 // options.strict_keys that the ruleset does not read.

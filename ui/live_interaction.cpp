@@ -235,7 +235,7 @@ void LiveInteraction::ContextClick(const cv::Point2d& px) {
   if (!frame_.registered) return;
   const std::string id = UnitAt(TableAt(px));
   if (id.empty()) return;
-  if (ChoicesFor(id).states.empty()) {
+  if (ChoicesFor(id).states.empty() && RulesetChoicesFor(id).empty()) {
     state_note_ = states_ ? id + " has no states (type " + std::string(ToString(frame_.scene->FindUnit(id)->type)) + ")" : "no states data loaded";
     return;
   }
@@ -361,17 +361,33 @@ StateChoices LiveInteraction::ChoicesFor(const std::string& unit) const {
   return StateChoicesFor(*states_, std::string(ToString(u->type)));
 }
 
+std::vector<DeclarationChoice> LiveInteraction::RulesetChoicesFor(const std::string& unit) const {
+  if (!ruleset_choices_ || !frame_.scene) return {};
+  const Unit* u = frame_.scene->FindUnit(unit);
+  return u ? ruleset_choices_(*frame_.scene, *u) : std::vector<DeclarationChoice>{};
+}
+
 bool LiveInteraction::Declare(const std::string& unit, const std::string& key, const nlohmann::json& value) {
   const StateChoices c = ChoicesFor(unit);
+  const std::vector<DeclarationChoice> own = RulesetChoicesFor(unit);
   bool ok = false;
-  if (key == "state") {
+  if (const DeclarationChoice* choice = FindChoice(own, key)) {
+    ok = Accepts(*choice, value);
+    if (!ok) {
+      std::string valid;
+      for (const std::string& v : choice->values) valid += (valid.empty() ? "" : ", ") + v;
+      state_note_ = "cannot declare " + key + " = " + value.dump() + " for " + unit + ": " +
+                    (choice->values.empty() ? std::string("it is on or off") : "one of " + valid);
+      return false;
+    }
+  } else if (key == "state") {
     ok = value.is_string() && std::find(c.states.begin(), c.states.end(), value.get<std::string>()) != c.states.end();
   } else if (key == "firing") {
     ok = c.firing && value.is_boolean();
   } else if (key == "limbered") {
     ok = c.limbered && value.is_boolean();
   }
-  if (!ok) {
+  if (!ok && !FindChoice(own, key)) {
     // The rules would stop on a state the unit's type cannot have: refuse it here, with the reason.
     const Unit* u = frame_.scene ? frame_.scene->FindUnit(unit) : nullptr;
     state_note_ = "cannot declare " + key + " = " + value.dump() + " for " + unit +

@@ -10,6 +10,7 @@
 // saw, pose sigmas, calibration and registration) and the viewport (SetViewport); it answers with
 // the view transform and projection to draw with, the dispute, the extra primitives (measured gap,
 // selected outlines), and the declarations the player made (TakeDeclarations) for the pipeline.
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -163,6 +164,11 @@ class LiveInteraction {
   void CloseStateMenu() { state_menu_unit_.clear(); }
   // The choices for a unit of the scene (empty without states data or for a unit without states).
   StateChoices ChoicesFor(const std::string& unit) const;
+  // The ruleset's own declarations for a unit (Kings of War's orders and flags): the menu offers
+  // them beside the states and Declare checks them. `choices`: for a unit of the frame's scene.
+  using RulesetChoices = std::function<std::vector<DeclarationChoice>(const Scene& scene, const Unit& unit)>;
+  void SetRulesetChoices(RulesetChoices choices) { ruleset_choices_ = std::move(choices); }
+  std::vector<DeclarationChoice> RulesetChoicesFor(const std::string& unit) const;
   const std::string& state_note() const { return state_note_; }
   // The declarations made since the last call, in order.
   std::vector<StateDeclaration> TakeDeclarations();
@@ -185,6 +191,7 @@ class LiveInteraction {
 
   InteractionOptions o_;
   LiveSettings settings_;
+  RulesetChoices ruleset_choices_;
   const states::StatesConfig* states_ = nullptr;
   InteractionFrame frame_;
   cv::Rect2d viewport_{0, 0, 1280, 720};

@@ -107,6 +107,8 @@ class LiveApp {
     io.evidence_dir = o_.evidence_dir;
     io.table_margin_mm = kTableMarginMm;
     ui_ = std::make_unique<LiveInteraction>(io, LoadLiveSettings(settings_path_), states_.get());
+    if (pipeline_.has_ruleset())
+      ui_->SetRulesetChoices([this](const Scene& scene, const Unit& unit) { return pipeline_.ruleset().UnitChoices(scene, unit); });
     RefreshFrameContext();
   }
 
@@ -128,6 +130,7 @@ class LiveApp {
   void DrawStateMenu();
   std::string CurrentState(const std::string& unit) const;
   bool UnitStateRow(const std::string& unit, const std::string& id_suffix, bool compact);
+  bool RulesetChoiceRows(const std::string& unit);
 
   LiveOptions o_;
   FrameSource& source_;
@@ -294,6 +297,28 @@ bool LiveApp::UnitStateRow(const std::string& unit, const std::string& id_suffix
   return chosen;
 }
 
+// The ruleset's own declarations for a unit in the menu (Kings of War's order, its wavering and
+// disordered tokens): a choice list as radio buttons in words, a flag as a checkbox.
+bool LiveApp::RulesetChoiceRows(const std::string& unit) {
+  bool chosen = false;
+  for (const DeclarationChoice& c : ui_->RulesetChoicesFor(unit)) {
+    const Declared* d = pipeline_.roster().declarations.Find(unit, c.key);
+    if (c.values.empty()) {
+      bool on = d && d->value.is_boolean() && d->value.get<bool>();
+      if (ImGui::Checkbox((c.words + "##" + unit).c_str(), &on)) chosen |= ui_->Handle(InputEvent::Declare(unit, c.key, on));
+      continue;
+    }
+    const std::string current = d && d->value.is_string() ? d->value.get<std::string>() : "";
+    ImGui::TextUnformatted((c.words + ":").c_str());
+    for (size_t i = 0; i < c.values.size(); ++i) {
+      if (i % 4 != 0) ImGui::SameLine();  // four to a row keeps the menu narrow
+      const std::string label = c.value_words[i] + "##" + c.key + unit;
+      if (ImGui::RadioButton(label.c_str(), c.values[i] == current)) chosen |= ui_->Handle(InputEvent::Declare(unit, c.key, c.values[i]));
+    }
+  }
+  return chosen;
+}
+
 void LiveApp::DrawStateMenu() {
   if (!ui_->state_menu_unit().empty() && !state_popup_open_) {
     const cv::Point2d at = ui_->state_menu_at_px();
@@ -309,9 +334,9 @@ void LiveApp::DrawStateMenu() {
       state_popup_open_ = false;
       return;
     }
-    ImGui::Text("State of %s", unit.c_str());
+    ImGui::Text("%s", unit.c_str());
     ImGui::Separator();
-    if (UnitStateRow(unit, "_menu", false)) {
+    if (UnitStateRow(unit, "_menu", false) || RulesetChoiceRows(unit)) {
       ui_->CloseStateMenu();
       ImGui::CloseCurrentPopup();
     }
@@ -530,7 +555,7 @@ void LiveApp::DrawPanels(const ImVec2& pos, const ImVec2& size) {
   if (ImGui::CollapsingHeader("Dispute", ImGuiTreeNodeFlags_DefaultOpen)) {
     const std::string& a = ui_->pick_a();
     const std::optional<Dispute>& dispute = ui_->dispute();
-    if (a.empty()) ImGui::TextWrapped("Click unit A, then unit B or a point on the table. Right-click a unit: its state.");
+    if (a.empty()) ImGui::TextWrapped("Click unit A, then unit B or a point on the table. Right-click a unit: its state (and its order in Kings of War).");
     else if (!dispute) ImGui::Text("A = %s; now click unit B or a point.", a.c_str());
     if (!ui_->dispute_error().empty()) ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", ui_->dispute_error().c_str());
     if (dispute) {

@@ -721,6 +721,13 @@ class KowRuleset : public Ruleset {
     return m.check;
   }
 
+  // The orders of seed 002 (one per unit per turn), and the states a player marks with tokens.
+  std::vector<DeclarationChoice> UnitChoices(const Scene&, const Unit&) const override {
+    DeclarationChoice order{"order", "Order", kow::Orders(), {}};
+    for (const std::string& o : order.values) order.value_words.push_back(kow::OrderWords(o));
+    return {order, {"wavering", "Wavering", {}, {}}, {"disordered", "Disordered", {}, {}}};
+  }
+
   static std::vector<std::string> DeclarationKeys() { return {"order", "charged_by", "damage", "wavering", "disordered", "post_combat", "post_combat_roll"}; }
 
 

@@ -19,6 +19,7 @@
 #include <opencv2/imgcodecs.hpp>
 
 #include "ui/live_interaction.h"
+#include "rules/kow/kow_move.h"
 #include "rules/ruleset.h"
 #include "rules/scene/scene_io.h"
 #include "rules/states/config.h"
@@ -316,6 +317,44 @@ TEST_F(InteractionTest, SaveEvidenceWritesThePngAndTheJsonOfTheDispute) {
     EXPECT_EQ(j["source"], "synthetic frame 0");
     EXPECT_EQ(j["units"].size(), 3u);
   }
+}
+
+// Kings of War: the menu offers the ruleset's orders and tokens (Ruleset::UnitChoices), opens for a
+// unit even without states data, and refuses what the ruleset does not accept, naming the valid list.
+TEST_F(InteractionTest, TheMenuOffersTheRulesetsOrdersAndChecksThem) {
+  const std::unique_ptr<Ruleset> kow = MakeRuleset("kow");
+  InteractionOptions o;
+  o.evidence_dir = dir_;
+  LiveInteraction ui(o, LiveSettings{}, nullptr);  // no states data: only the ruleset's choices
+  ui.SetFrame(frame_);
+  ui.SetViewport({0, 0, 1000, 720});
+  ui.SetRulesetChoices([&](const Scene& scene, const Unit& unit) { return kow->UnitChoices(scene, unit); });
+  const std::vector<DeclarationChoice> c = ui.RulesetChoicesFor("R");
+  ASSERT_EQ(c.size(), 3u);
+  EXPECT_EQ(c[0].key, "order");
+  EXPECT_EQ(c[0].values, (std::vector<std::string>{"halt", "change_facing", "advance", "back", "sidestep", "at_the_double", "charge"}));
+  EXPECT_EQ(c[0].value_words[5], "at the double");
+  EXPECT_TRUE(c[1].values.empty()) << "wavering: a flag";
+
+  const cv::Point2d r = ui.WindowPxOf({270, 200});
+  ui.Handle(InputEvent::MouseDown(MouseButton::kRight, r));
+  ui.Handle(InputEvent::MouseUp(MouseButton::kRight, r));
+  EXPECT_EQ(ui.state_menu_unit(), "R") << ui.state_note();
+  EXPECT_TRUE(ui.Handle(InputEvent::Declare("R", "order", "charge")));
+  EXPECT_TRUE(ui.Handle(InputEvent::Declare("R", "wavering", true)));
+  EXPECT_FALSE(ui.Handle(InputEvent::Declare("R", "order", "blob")));
+  EXPECT_NE(ui.state_note().find("halt, change_facing, advance"), std::string::npos) << ui.state_note();
+  EXPECT_FALSE(ui.Handle(InputEvent::Declare("R", "wavering", "yes")));
+  EXPECT_NE(ui.state_note().find("on or off"), std::string::npos) << ui.state_note();
+  const std::vector<StateDeclaration> made = ui.TakeDeclarations();
+  ASSERT_EQ(made.size(), 2u);
+  EXPECT_EQ(made[0].key, "order");
+  EXPECT_EQ(made[0].value, "charge");
+
+  // The order reaches the rules: a declared charge is what the KoW move judge checks.
+  Scene declared = scene_;
+  declared.declarations.units["R"]["order"] = Declared{"charge", 0};
+  EXPECT_EQ(kow::DeclaredOrder(declared, "R"), "charge");
 }
 
 TEST_F(InteractionTest, RightClickOpensTheStateMenuAndDeclarationsFollowTheUnitsType) {
