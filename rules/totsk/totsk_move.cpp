@@ -50,6 +50,38 @@ double PathLength(const geom::Vec2& p, const geom::Vec2& q, double turn_deg) {
   return chord * half / std::sin(half);
 }
 
+// FAQ 299 "If a unit must withdraw behind support, it goes back as far as needed and there is space
+// for it ... if there is a gap between the 3rd and 4th line it will stop there": walking back from
+// `from` to `to` (the end's sideways offset kept), the first distance at which the unit fits on no
+// other base once it has reached its supports, and the distance of the first blocked place after
+// that one (both mm back from `from`, 1 mm steps). A fall back that ends beyond a blocked place passed over room nearer: it went too far.
+struct RoomBehind {
+  double first_room_mm = -1;    // < 0: no room before the end
+  double blocked_after_mm = -1; // < 0: free all the way from the first room to the end
+  std::string blocked_by;       // the base in the way there
+};
+RoomBehind FirstRoomBehind(const Scene& scene, const Unit& u, const geom::Base& from, const geom::Base& to, double slack_mm) {
+  const geom::Vec2 back = -geom::Forward(from);
+  const geom::Vec2 d = to.centre_mm - from.centre_mm;
+  const double end = d.dot(back);
+  const geom::Vec2 side = d - back * end;
+  RoomBehind r;
+  bool entered = false;  // it has reached its supports (the room before them is where it started)
+  for (double k = 0; k <= end; k += 1.0) {
+    const geom::Vec2 c = from.centre_mm + back * k + side;
+    const std::vector<UnitOverlap> on = OverlapsAt(scene, u, Pose{c.x(), c.y(), to.heading_deg}, slack_mm);
+    const bool free = on.empty();
+    entered = entered || !free;
+    if (free && entered && r.first_room_mm < 0) r.first_room_mm = k;
+    if (!free && r.first_room_mm >= 0) {
+      r.blocked_after_mm = k;
+      r.blocked_by = on.front().b;
+      return r;
+    }
+  }
+  return r;
+}
+
 struct PlannedTest {
   int phase = 0;  // FAQ order: 1 fire, 2 second move, 3 the move's own tests (3a at start, 3b wheel, 3c terrain, 3d contact)
   ActionTest test;
@@ -224,6 +256,10 @@ bool MoveJudge::Reaction(const geom::Base& from_fp, const geom::Base& to_fp, con
       } else if (behind_of.empty()) {
         Illegal("a cavalry break-off through its rear supports stops at supporting distance (" + bw_text(reach) +
                 ") behind them (QRS 95): it ends in no supporting position behind the units that stood behind it");
+      } else if (const RoomBehind room = FirstRoomBehind(scene_, U, from_fp, to_fp, tol.contact_mm); room.blocked_after_mm >= 0) {
+        Illegal("a unit falling back behind its supports stops at the first place with room for it (FAQ 299): there was room " +
+                bw_text(room.first_room_mm) + " back, before " + room.blocked_by + "; it went on past " + room.blocked_by);
+        (*extra)["first_room_mm"] = std::round(room.first_room_mm);
       } else {
         (*extra)["supports_after"] = behind_of;
       }

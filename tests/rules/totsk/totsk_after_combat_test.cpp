@@ -65,6 +65,25 @@ TEST(TotskBreakOff, ThroughRearSupportsToSupportingDistance) {
   EXPECT_FALSE(Move(s, "B2", 700, 350 - 30 - 10, 270).legal) << "it ends facing the enemy";
 }
 
+// FAQ 299: through several lines of supports it stops at the first place with room for it: the gap
+// between L2 and L3 (C's centre y 280..310), not behind L3, even though behind L3 is a supporting
+// position too; the move there "can exceed the maximum movement allowed".
+TEST(TotskBreakOff, ThroughSeveralLinesItStopsAtTheFirstRoom) {
+  const Scene s = LoadScene(ScenePath("break_off_lines.yaml"));
+  const MoveCheck gap = Move(s, "C", 500, 305, 90);
+  EXPECT_TRUE(gap.legal) << gap.text;
+  EXPECT_TRUE(HasKind(gap, "break_off"));
+  const MoveCheck beyond = Move(s, "C", 500, 235, 90);
+  EXPECT_FALSE(beyond.legal);
+  EXPECT_NE(beyond.illegal_reason.find("FAQ 299"), std::string::npos) << beyond.illegal_reason;
+  EXPECT_NE(beyond.illegal_reason.find("L3"), std::string::npos) << beyond.illegal_reason;
+  EXPECT_FALSE(Move(s, "C", 500, 330, 90).legal) << "on top of L2";
+  // With no gap (L3 moved up against L2) behind L3 is the first room: legal.
+  Scene tight = s;
+  tight.FindUnit("L3")->pose->y_mm = 300;  // L3: y 290..310, touching L2's rear (320)? 10 mm apart: no room
+  EXPECT_TRUE(Move(tight, "C", 500, 265, 90).legal) << Move(tight, "C", 500, 265, 90).text;
+}
+
 // QRS 95: a passed test against infantry or artillery allows "retire 2 BW and about face"; not against cavalry.
 TEST(TotskBreakOff, PassedTestMayRetireTwoBwOnlyFromFootOrGuns) {
   const Scene s = LoadScene(ScenePath("break_off.yaml"));
