@@ -13,13 +13,15 @@ TableProjection FrameProjection(const calib::CameraIntrinsics& intrinsics, const
 
 double DrawOverlay(const AnnotateOptions& options, const std::vector<DrawPrimitive>& primitives,
                    const TableProjection& projection, cv::Mat* bgr, AnnotateScratch* scratch,
-                   const std::vector<TableQuad>* markers_mm, const std::vector<std::string>* focus_units) {
+                   const std::vector<TableQuad>* markers_mm, const std::vector<std::string>* focus_units,
+                   const cv::Rect2f* canvas_px) {
   const auto t0 = std::chrono::steady_clock::now();
   BuildOptions build = options.build;
   if (build.scale == 0) build.scale = ScaleForHeight(bgr->rows);
   if (build.text_scale == 0) build.text_scale = TextScaleForHeight(bgr->rows);
   if (markers_mm) build.markers_mm = markers_mm;
   if (focus_units) build.focus_units = *focus_units;
+  if (canvas_px) build.canvas_px = *canvas_px;
   if (build.canvas_px.empty()) build.canvas_px = cv::Rect2f(0, 0, static_cast<float>(bgr->cols), static_cast<float>(bgr->rows));
   BuildDrawCommands(build, primitives, projection, DefaultStyleTable(), options.layers, &scratch->commands);
   RenderCommands(scratch->commands, bgr, &scratch->render, options.render);

@@ -39,12 +39,12 @@ struct AnnotateScratch {
 TableProjection FrameProjection(const calib::CameraIntrinsics& intrinsics, const calib::CameraFromTable& camera_from_table);
 
 // Draws `primitives` over `bgr` (in place) through the camera, labels kept off `markers_mm` (nullptr:
-// options.build's), reference geometry full for `focus_units` (nullptr: options.build's). Returns
-// the overlay time, ms.
+// options.build's), reference geometry full for `focus_units` (nullptr: options.build's), labels
+// inside `canvas_px` (nullptr: options.build's, else the whole picture). Returns the overlay time, ms.
 double DrawOverlay(const AnnotateOptions& options, const std::vector<DrawPrimitive>& primitives,
                    const TableProjection& projection, cv::Mat* bgr, AnnotateScratch* scratch,
                    const std::vector<TableQuad>* markers_mm = nullptr,
-                   const std::vector<std::string>* focus_units = nullptr);
+                   const std::vector<std::string>* focus_units = nullptr, const cv::Rect2f* canvas_px = nullptr);
 
 // The table seen from straight above: `px_per_mm` output pixels per table mm, player A at the
 // bottom, the table's full width and depth plus `margin_mm` all round. Pixels the camera does not

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 
 #include <opencv2/imgproc.hpp>
 
@@ -83,6 +84,32 @@ cv::Rect2f IntoCanvas(const cv::Rect2f& box, const cv::Rect2f& c) {
   if (box.height <= c.height) out.y += std::max(0.0f, c.y - box.y) - std::max(0.0f, box.y + box.height - c.y - c.height);
   return out;
 }
+
+namespace {
+
+// The offset from `box` to the free box of its size nearest to it inside `canvas`, on a grid of half
+// a text height; none when every place is taken.
+template <typename FreeAt>
+std::optional<cv::Point2f> NearestFreeInCanvas(const cv::Rect2f& box, const cv::Rect2f& canvas, float text_px, FreeAt&& free_at) {
+  const float step = std::max(2.0f, text_px / 2);
+  std::optional<cv::Point2f> best;
+  float best_d = 0;
+  // A box wider (taller) than the canvas keeps its left (top) end in, as IntoCanvas does.
+  const float x_end = std::max(canvas.x, canvas.x + canvas.width - box.width);
+  const float y_end = std::max(canvas.y, canvas.y + canvas.height - box.height);
+  for (float y = canvas.y; y <= y_end; y += step)
+    for (float x = canvas.x; x <= x_end; x += step) {
+      const cv::Point2f o(x - box.x, y - box.y);
+      const float d = o.dot(o);
+      if (best && d >= best_d) continue;
+      if (!free_at(cv::Rect2f(x, y, box.width, box.height))) continue;
+      best = o;
+      best_d = d;
+    }
+  return best;
+}
+
+}  // namespace
 
 LabelLayoutStats LayoutLabels(const LabelLayoutOptions& options, const std::vector<DrawPrimitive>& primitives, float scale,
                               DrawCommands* commands, LabelLayoutScratch* scratch, const std::vector<cv::Rect2f>* obstacles_px,
@@ -167,6 +194,25 @@ LabelLayoutStats LayoutLabels(const LabelLayoutOptions& options, const std::vect
           found = true;
           break;
         }
+      }
+    }
+    // What a player must act on (a test, a verdict, an illegal move, a measurement) is never dropped
+    // while the picture has room for it anywhere: the nearest free place, with a long leader.
+    // In a picture too small for that, it may cover other units' markers (in the picture only: the
+    // camera still sees them), never another label.
+    if (!found && LabelPriority(style_of(l)) <= 1 && canvas_px.width > 0 && canvas_px.height > 0) {
+      std::optional<cv::Point2f> far = NearestFreeInCanvas(at_anchor, canvas_px, l.height_px, free_at);
+      if (!far) {
+        far = NearestFreeInCanvas(at_anchor, canvas_px, l.height_px, [&](const cv::Rect2f& box) {
+          for (const cv::Rect2f& p : placed)
+            if (Overlap(box, p)) return false;
+          return true;
+        });
+        if (far) ++stats.over_markers;
+      }
+      if (far) {
+        offset = *far;
+        found = true;
       }
     }
     if (!found) {

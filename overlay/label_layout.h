@@ -70,6 +70,7 @@ struct LabelLayoutStats {
   int labels = 0;   // labels given to the layout
   int moved = 0;    // labels placed off their anchor (with a leader line)
   int dropped = 0;  // labels that found no free spot
+  int over_markers = 0;  // must-read labels (tests, verdicts) that found room only over markers
 };
 
 // Moves, drops and adds leader lines to `commands`' labels. `primitives`: the list the commands

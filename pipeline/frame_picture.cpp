@@ -38,23 +38,28 @@ double AnnotateFrame(const overlay::AnnotateOptions& options, const PipelineFram
     scratch->extra.insert(scratch->extra.end(), extra->begin(), extra->end());
     primitives = &scratch->extra;
   }
+  // The status line: its band at the top is kept free of labels (a card there would lose its first line).
+  const overlay::StyleTable& styles = overlay::DefaultStyleTable();
+  const std::string s = options.status_line ? StatusLine(frame) : std::string();
+  const float height_px = overlay::LabelHeight(styles.For(DrawStyle::kInfo), overlay::TextScaleForHeight(bgr->rows), styles);
+  const double scale = height_px / 22.0;  // Hershey simplex: a scale of 1 is 22 px tall
+  int baseline = 0;
+  const cv::Size size = options.status_line ? cv::getTextSize(s, cv::FONT_HERSHEY_SIMPLEX, scale, 1, &baseline) : cv::Size();
+  const cv::Rect box = cv::Rect(0, 0, size.width + 12, size.height + baseline + 10) & cv::Rect(0, 0, bgr->cols, bgr->rows);
   if (frame.track.registration.ok) {
     overlay::MarkerQuadsOnTable(frame.scene, options.marker_margin_mm, &scratch->markers_mm);  // labels stay off them
     // Reference geometry is drawn full for the side whose turn it is (the hierarchy, draw_commands.h).
     const std::vector<std::string> focus = overlay::FocusUnits(frame.scene, options.build.focus_units);
+    const float top = options.status_line ? static_cast<float>(box.height) : 0.0f;
+    const cv::Rect2f canvas = options.build.canvas_px.empty()
+                                  ? cv::Rect2f(0, top, static_cast<float>(bgr->cols), static_cast<float>(bgr->rows) - top)
+                                  : options.build.canvas_px;
     overlay::DrawOverlay(options, *primitives, overlay::FrameProjection(intrinsics, frame.track.registration.camera_from_table), bgr,
-                         scratch, &scratch->markers_mm, &focus);
+                         scratch, &scratch->markers_mm, &focus, &canvas);
   }
   if (options.status_line) {
     // Read like the labels: their height for the frame (never under the floor), on the labels'
     // backing, in a colour that keeps their contrast over any picture.
-    const overlay::StyleTable& styles = overlay::DefaultStyleTable();
-    const std::string s = StatusLine(frame);
-    const float height_px = overlay::LabelHeight(styles.For(DrawStyle::kInfo), overlay::TextScaleForHeight(bgr->rows), styles);
-    const double scale = height_px / 22.0;  // Hershey simplex: a scale of 1 is 22 px tall
-    int baseline = 0;
-    const cv::Size size = cv::getTextSize(s, cv::FONT_HERSHEY_SIMPLEX, scale, 1, &baseline);
-    const cv::Rect box = cv::Rect(0, 0, size.width + 12, size.height + baseline + 10) & cv::Rect(0, 0, bgr->cols, bgr->rows);
     (*bgr)(box) *= 1.0 - overlay::Alpha(styles.label_background_rgba) / 255.0;
     const std::uint32_t rgba = overlay::LabelTextColour(frame.track.registration.ok ? 0xEBEBEBFFu : 0xFF3C3CFFu, styles);
     cv::putText(*bgr, s, cv::Point(6, 5 + size.height), cv::FONT_HERSHEY_SIMPLEX, scale,

@@ -346,5 +346,35 @@ TEST(LabelLayout, LabelsStayInsideTheCanvas) {
   EXPECT_NEAR(LabelBox(c.labels[0].text, c.labels[0].height_px, c.labels[0].anchor_px).x, 0.0f, 0.01f);
 }
 
+// A test's card with no room near its unit (markers all round it) goes to the nearest free place in
+// the picture with a long leader; a unit's name in the same spot is dropped (it can wait).
+TEST(LabelLayout, AMustReadLabelFindsRoomAnywhereInThePicture) {
+  ViewTransform view;  // 1 px per mm
+  std::vector<TableQuad> markers;
+  for (int y = 0; y < 300; y += 20)
+    for (int x = 0; x < 640; x += 20)
+      markers.push_back({geom::Vec2(x, y), geom::Vec2(x + 19, y), geom::Vec2(x + 19, y + 19), geom::Vec2(x, y + 19)});
+  std::vector<DrawPrimitive> prims(2);
+  prims[0].kind = prims[1].kind = DrawKind::kLabel;
+  prims[0].style = DrawStyle::kTest;
+  prims[0].text = "R6 morale test -4: pass 3%";
+  prims[0].points_mm = {{320, 100}};
+  prims[1].style = DrawStyle::kBase;
+  prims[1].text = "R6";
+  prims[1].points_mm = {{320, 100}};
+  BuildOptions bo;
+  bo.canvas_px = cv::Rect2f(0, 0, 640, 400);
+  bo.markers_mm = &markers;
+  bo.callouts.enabled = false;
+  DrawCommands c;
+  BuildDrawCommands(bo, prims, TopDownProjection(view), DefaultStyleTable(), LayerVisibility{}, &c);
+  ASSERT_EQ(c.labels.size(), 1u) << "the name is dropped, the test kept";
+  EXPECT_EQ(c.labels[0].text, prims[0].text);
+  const cv::Rect2f box = LabelBox(c.labels[0].text, c.labels[0].height_px, c.labels[0].anchor_px);
+  EXPECT_GE(box.y, 300.0f) << "below the markers, the only room";
+  EXPECT_LE(box.y + box.height, 400.01f);
+  EXPECT_EQ(c.label_stats.dropped, 1);
+}
+
 }  // namespace
 }  // namespace vedette::overlay
