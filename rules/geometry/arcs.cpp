@@ -151,25 +151,35 @@ std::vector<Polygon> ArcRegion(const Base& unit, Arc arc, ArcModel model, double
 
 ArcShares ArcSharesOf(const Base& unit, const Base& other, ArcModel model) {
   ArcShares s;
+  // Everything in the unit's own frame (one sine and cosine per call, not one per vertex): the
+  // rules ask this for every pair in reach, thousands of times a frame.
+  const Vec2 f = Forward(unit), r(f.y(), -f.x());
+  const double w = unit.width_mm / 2.0, d = unit.depth_mm / 2.0;
+  auto in_base = [&](const Vec2& p) {
+    const Vec2 q = p - unit.centre_mm;
+    return Vec2(q.dot(r), q.dot(f));  // as ToBaseFrame
+  };
+  const std::array<Vec2, 4> corners = Corners(other);
+  std::array<Vec2, 4> q;
+  for (size_t i = 0; i < 4; ++i) q[i] = in_base(corners[i]);
   // Most bases lie wholly in one arc: all four corners in it, and (except for kow's wedges, which
   // reach into the base) clear of the unit's own rectangle, whose inside is split among the arcs. Every
   // arc region outside the rectangle is convex, so the whole base is then in it.
-  const std::array<Vec2, 4> corners = Corners(other);
-  const Arc first = ArcOfPoint(unit, corners[0], model);
+  const Arc first = ArcInBaseFrame(q[0].x(), q[0].y(), w, d, model);
   bool one_arc = true;
-  for (size_t i = 1; i < 4 && one_arc; ++i) one_arc = ArcOfPoint(unit, corners[i], model) == first;
+  for (size_t i = 1; i < 4 && one_arc; ++i) one_arc = ArcInBaseFrame(q[i].x(), q[i].y(), w, d, model) == first;
   if (one_arc && (model == ArcModel::kKow || !RectanglesOverlap(unit, other))) {
     s.share[static_cast<int>(first)] = 1.0;
     return s;
   }
-  const Polygon poly = PolygonCcw(other);
+  const Polygon poly = {q[3], q[2], q[1], q[0]};  // PolygonCcw(other), in the unit's frame
   const double total = Area(poly);
   // Large enough to hold `other` whole, small enough to keep clipping well conditioned.
   const double extent = 4.0 * ((other.centre_mm - unit.centre_mm).norm() + other.width_mm + other.depth_mm +
                                unit.width_mm + unit.depth_mm);
   for (Arc a : {Arc::kFront, Arc::kLeftFlank, Arc::kRightFlank, Arc::kRear}) {
     double area = 0.0;
-    for (const Polygon& piece : ArcRegion(unit, a, model, extent)) area += Area(ClipConvex(poly, piece));
+    for (Polygon& piece : PiecesInBaseFrame(a, w, d, model, extent)) area += Area(ClipConvex(poly, MakeCcw(std::move(piece))));
     s.share[static_cast<int>(a)] = total > 0 ? area / total : 0.0;
   }
   return s;
@@ -177,8 +187,16 @@ ArcShares ArcSharesOf(const Base& unit, const Base& other, ArcModel model) {
 
 Arc ArcOfBase(const Base& unit, const Base& other, ArcModel model) {
   const ArcShares s = ArcSharesOf(unit, other, model);
+  constexpr Arc kArcs[] = {Arc::kFront, Arc::kLeftFlank, Arc::kRightFlank, Arc::kRear};
+  // An arc ahead of every other by more than the tie margin wins wherever the centre is (the loop
+  // below would end on it too): no need to place the centre.
+  Arc top = Arc::kFront;
+  for (Arc a : kArcs) top = s[a] > s[top] ? a : top;
+  bool clear_winner = true;
+  for (Arc a : kArcs) clear_winner = clear_winner && (a == top || s[top] > s[a] + 1e-9);
+  if (clear_winner) return top;
   Arc best = ArcOfPoint(unit, other.centre_mm, model);  // tie-break: where the centre is
-  for (Arc a : {Arc::kFront, Arc::kLeftFlank, Arc::kRightFlank, Arc::kRear})
+  for (Arc a : kArcs)
     if (s[a] > s[best] + 1e-9) best = a;
   return best;
 }

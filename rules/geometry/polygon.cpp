@@ -60,29 +60,42 @@ bool PolygonContains(const Polygon& poly, const Vec2& p, double tolerance_mm) {
   return inside;
 }
 
-Polygon ClipHalfPlane(const Polygon& subject, const Vec2& a, const Vec2& b) {
-  Polygon out;
+namespace {
+
+// ClipHalfPlane into *out (cleared first), so that ClipConvex reuses two buffers.
+void ClipHalfPlaneInto(const Polygon& subject, const Vec2& a, const Vec2& b, Polygon* out) {
+  out->clear();
   const size_t n = subject.size();
-  if (n == 0) return out;
+  if (n == 0) return;
   const Vec2 d = b - a;
   auto side = [&](const Vec2& p) { return Cross(d, p - a); };
   for (size_t i = 0; i < n; ++i) {
     const Vec2& cur = subject[i];
     const Vec2& nxt = subject[(i + 1) % n];
     const double sc = side(cur), sn = side(nxt);
-    if (sc >= 0) out.push_back(cur);
+    if (sc >= 0) out->push_back(cur);
     if ((sc >= 0) != (sn >= 0)) {
       const double t = sc / (sc - sn);
-      out.push_back(cur + t * (nxt - cur));
+      out->push_back(cur + t * (nxt - cur));
     }
   }
+}
+
+}  // namespace
+
+Polygon ClipHalfPlane(const Polygon& subject, const Vec2& a, const Vec2& b) {
+  Polygon out;
+  ClipHalfPlaneInto(subject, a, b, &out);
   return out;
 }
 
 Polygon ClipConvex(const Polygon& subject, const Polygon& clip) {
-  Polygon out = subject;
+  Polygon out = subject, next;
+  out.reserve(subject.size() + clip.size());
+  next.reserve(subject.size() + clip.size());
   for (size_t i = 0; i < clip.size() && !out.empty(); ++i) {
-    out = ClipHalfPlane(out, clip[i], clip[(i + 1) % clip.size()]);
+    ClipHalfPlaneInto(out, clip[i], clip[(i + 1) % clip.size()], &next);
+    out.swap(next);
   }
   return out;
 }
