@@ -54,6 +54,9 @@ void AppendStateGlyph(const Unit& unit, Glyph glyph, std::vector<DrawPrimitive>*
 }
 
 void AppendSceneOutlines(const Scene& scene, std::vector<DrawPrimitive>* out) {
+  // At least a base, an arrow and a label per unit, and what a ruleset adds: one growth, not a dozen
+  // copies of every primitive so far.
+  out->reserve(out->size() + scene.terrain.size() + 4 * scene.units.size());
   for (const Terrain& t : scene.terrain) {
     DrawPrimitive p;
     p.kind = DrawKind::kPolygon;
