@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <initializer_list>
 
 namespace vedette::geom {
 
@@ -66,8 +67,50 @@ Arc ArcInBaseFrame(double u, double v, double w, double d, ArcModel model) {
   return u < 0 ? Arc::kLeftFlank : Arc::kRightFlank;
 }
 
+// A convex polygon of a few vertices, on the stack: an arc piece has at most 4, and a base's 4
+// corners clipped by one of them at most 8. The share computation runs for thousands of pairs a frame.
+class SmallPolygon {
+ public:
+  SmallPolygon() = default;
+  SmallPolygon(std::initializer_list<Vec2> v) {
+    for (const Vec2& p : v) push_back(p);
+  }
+  size_t size() const { return n_; }
+  const Vec2& operator[](size_t i) const { return v_[i]; }
+  Vec2& operator[](size_t i) { return v_[i]; }
+  void clear() { n_ = 0; }
+  void push_back(const Vec2& p) { v_[n_++] = p; }
+  Vec2* begin() { return v_.data(); }
+  Vec2* end() { return v_.data() + n_; }
+
+ private:
+  std::array<Vec2, 12> v_;
+  size_t n_ = 0;
+};
+
+// Clip(subject by convex ccw clip)'s area, as Area(ClipConvex(...)) computes it.
+double ClippedArea(const SmallPolygon& subject, const SmallPolygon& clip) {
+  SmallPolygon out = subject, next;
+  for (size_t i = 0; i < clip.size() && out.size() > 0; ++i) {
+    ClipHalfPlaneInto(out, clip[i], clip[(i + 1) % clip.size()], &next);
+    std::swap(out, next);
+  }
+  return std::abs(SignedAreaOf(out));
+}
+
+// The pieces of an arc region (one or two), in base frame, counter-clockwise.
+struct Pieces {
+  std::array<SmallPolygon, 2> piece;
+  size_t n = 0;
+  void push_back(const SmallPolygon& p) {
+    piece[n] = p;
+    if (SignedAreaOf(piece[n]) < 0) std::reverse(piece[n].begin(), piece[n].end());  // as MakeCcw
+    ++n;
+  }
+};
+
 // The interior pieces of the medial-axis split of the rectangle, in base frame.
-Polygon InteriorPiece(Arc arc, double w, double d) {
+SmallPolygon InteriorPiece(Arc arc, double w, double d) {
   if (w >= d) {
     const Vec2 pl(-(w - d), 0), pr(w - d, 0);
     switch (arc) {
@@ -87,8 +130,8 @@ Polygon InteriorPiece(Arc arc, double w, double d) {
   return {};
 }
 
-std::vector<Polygon> PiecesInBaseFrame(Arc arc, double w, double d, ArcModel model, double L) {
-  std::vector<Polygon> pieces;
+Pieces PiecesInBaseFrame(Arc arc, double w, double d, ArcModel model, double L) {
+  Pieces pieces;
   if (model == ArcModel::kKow) {
     const double n = std::hypot(w, d);
     const Vec2 fl = Vec2(-w, d) * (L / n), fr = Vec2(w, d) * (L / n);
@@ -141,10 +184,12 @@ Arc ArcOfPoint(const Base& unit, const Vec2& point, ArcModel model) {
 }
 
 std::vector<Polygon> ArcRegion(const Base& unit, Arc arc, ArcModel model, double extent_mm) {
-  std::vector<Polygon> pieces = PiecesInBaseFrame(arc, unit.width_mm / 2.0, unit.depth_mm / 2.0, model, extent_mm);
-  for (Polygon& p : pieces) {
-    for (Vec2& v : p) v = ToTableFrame(unit, v);
-    p = MakeCcw(std::move(p));
+  const Pieces in_base = PiecesInBaseFrame(arc, unit.width_mm / 2.0, unit.depth_mm / 2.0, model, extent_mm);
+  std::vector<Polygon> pieces;
+  for (size_t i = 0; i < in_base.n; ++i) {
+    Polygon p;
+    for (size_t k = 0; k < in_base.piece[i].size(); ++k) p.push_back(ToTableFrame(unit, in_base.piece[i][k]));
+    pieces.push_back(MakeCcw(std::move(p)));
   }
   return pieces;
 }
@@ -172,14 +217,15 @@ ArcShares ArcSharesOf(const Base& unit, const Base& other, ArcModel model) {
     s.share[static_cast<int>(first)] = 1.0;
     return s;
   }
-  const Polygon poly = {q[3], q[2], q[1], q[0]};  // PolygonCcw(other), in the unit's frame
-  const double total = Area(poly);
+  const SmallPolygon poly = {q[3], q[2], q[1], q[0]};  // PolygonCcw(other), in the unit's frame
+  const double total = std::abs(SignedAreaOf(poly));
   // Large enough to hold `other` whole, small enough to keep clipping well conditioned.
   const double extent = 4.0 * ((other.centre_mm - unit.centre_mm).norm() + other.width_mm + other.depth_mm +
                                unit.width_mm + unit.depth_mm);
   for (Arc a : {Arc::kFront, Arc::kLeftFlank, Arc::kRightFlank, Arc::kRear}) {
     double area = 0.0;
-    for (Polygon& piece : PiecesInBaseFrame(a, w, d, model, extent)) area += Area(ClipConvex(poly, MakeCcw(std::move(piece))));
+    const Pieces pieces = PiecesInBaseFrame(a, w, d, model, extent);
+    for (size_t i = 0; i < pieces.n; ++i) area += ClippedArea(poly, pieces.piece[i]);
     s.share[static_cast<int>(a)] = total > 0 ? area / total : 0.0;
   }
   return s;

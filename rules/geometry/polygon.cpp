@@ -6,11 +6,7 @@
 
 namespace vedette::geom {
 
-double SignedArea(const Polygon& p) {
-  double a = 0.0;
-  for (size_t i = 0; i < p.size(); ++i) a += Cross(p[i], p[(i + 1) % p.size()]);
-  return a / 2.0;
-}
+double SignedArea(const Polygon& p) { return SignedAreaOf(p); }
 
 double Area(const Polygon& p) { return std::abs(SignedArea(p)); }
 
@@ -59,29 +55,6 @@ bool PolygonContains(const Polygon& poly, const Vec2& p, double tolerance_mm) {
   }
   return inside;
 }
-
-namespace {
-
-// ClipHalfPlane into *out (cleared first), so that ClipConvex reuses two buffers.
-void ClipHalfPlaneInto(const Polygon& subject, const Vec2& a, const Vec2& b, Polygon* out) {
-  out->clear();
-  const size_t n = subject.size();
-  if (n == 0) return;
-  const Vec2 d = b - a;
-  auto side = [&](const Vec2& p) { return Cross(d, p - a); };
-  for (size_t i = 0; i < n; ++i) {
-    const Vec2& cur = subject[i];
-    const Vec2& nxt = subject[(i + 1) % n];
-    const double sc = side(cur), sn = side(nxt);
-    if (sc >= 0) out->push_back(cur);
-    if ((sc >= 0) != (sn >= 0)) {
-      const double t = sc / (sc - sn);
-      out->push_back(cur + t * (nxt - cur));
-    }
-  }
-}
-
-}  // namespace
 
 Polygon ClipHalfPlane(const Polygon& subject, const Vec2& a, const Vec2& b) {
   Polygon out;
