@@ -95,7 +95,7 @@ double UnitGrid::Gap(int i, int j) const {
   return 0.0;
 }
 
-geom::Arc UnitGrid::ArcOf(int i, int j, geom::ArcModel model) const {
+geom::Arc UnitGrid::ArcOf(int i, int j, geom::ArcModel model, double gap_mm) const {
   // The same reading as geom::ArcSharesOf's: all four corners in one arc, and (but for kow's wedges)
   // clear of the unit's rectangle.
   const geom::Base& u = footprint_[i];
@@ -119,7 +119,7 @@ geom::Arc UnitGrid::ArcOf(int i, int j, geom::ArcModel model) const {
     }
     return x < 0 ? geom::Arc::kLeftFlank : geom::Arc::kRightFlank;
   };
-  bool clear = model == geom::ArcModel::kKow || Gap(i, j) > 0.0;
+  bool clear = model == geom::ArcModel::kKow || (gap_mm >= 0.0 ? gap_mm : Gap(i, j)) > 0.0;
   if (clear) {
     const auto& c = frame_[j].corners;
     const geom::Arc first = arc_of(c[0]);

@@ -34,8 +34,9 @@ class UnitGrid {
   // geom::BaseGap of the two footprints, from the corners and axes worked out once per unit.
   double Gap(int i, int j) const;
   // geom::ArcOfBase(footprint i, footprint j, model): the arc of unit i that unit j is in, from the
-  // cached corners when j lies wholly in one arc of i (most pairs), else exactly.
-  geom::Arc ArcOf(int i, int j, geom::ArcModel model) const;
+  // cached corners when j lies wholly in one arc of i (most pairs), else exactly. gap_mm: Gap(i, j)
+  // when the caller has it already (< 0: worked out here).
+  geom::Arc ArcOf(int i, int j, geom::ArcModel model, double gap_mm = -1.0) const;
   const std::array<geom::Vec2, 4>& CornersOf(int index) const { return frame_[index].corners; }
 
  private:

@@ -35,14 +35,16 @@ Neighbours NeighboursOf(const Scene& scene, const UnitGrid& grid, int ui, geom::
   for (int oi : grid.Near(ui, std::max(reach_mm, max_bw))) {
     const Unit& o = scene.units[oi];
     const bool enemy = o.side != u.side;
+    double gap = -1.0;  // grid.Gap(ui, oi), worked out when first needed
+    auto gap_mm = [&] { return gap >= 0.0 ? gap : (gap = grid.Gap(ui, oi)); };
     if (enemy) {
       const double bw = scene.BwFor(o);
       if (!grid.Far(ui, oi, bw) && geom::InsideCorridor(grid.FootprintOf(oi), geom::Edge::kFront, bw, fu))
         nb.zoc_of.push_back(&o.id);
-      if (!grid.Far(ui, oi, reach_mm) && grid.Gap(ui, oi) <= reach_mm)
-        nb.arcs[static_cast<int>(grid.ArcOf(ui, oi, model))].push_back(&o.id);
+      if (!grid.Far(ui, oi, reach_mm) && gap_mm() <= reach_mm)
+        nb.arcs[static_cast<int>(grid.ArcOf(ui, oi, model, gap))].push_back(&o.id);
     }
-    if (grid.Far(ui, oi, 2.0) || grid.Gap(ui, oi) > 2.0 + 1e-6) continue;
+    if (grid.Far(ui, oi, 2.0) || gap_mm() > 2.0 + 1e-6) continue;
     const geom::Contact c = geom::FindContact(fu, grid.FootprintOf(oi));
     if (!c.in_contact) continue;
     nb.contact_ids.push_back(&o.id);
