@@ -38,30 +38,38 @@ UnitGrid::UnitGrid(const Scene& scene, double cell_mm) {
   y0_ = ymin;
   nx_ = static_cast<int>(w / cell_) + 1;
   ny_ = static_cast<int>(h / cell_) + 1;
-  cells_.assign(static_cast<size_t>(nx_) * ny_, {});
-  for (size_t i = 0; i < n; ++i) {
-    if (!placed_[i]) continue;
-    const geom::Vec2& c = footprint_[i].centre_mm;
+  auto cell_of = [&](const geom::Vec2& c) {
     const int cx = std::clamp(static_cast<int>((c.x() - x0_) / cell_), 0, nx_ - 1);
     const int cy = std::clamp(static_cast<int>((c.y() - y0_) / cell_), 0, ny_ - 1);
-    cells_[static_cast<size_t>(cy) * nx_ + cx].push_back(static_cast<int>(i));
-  }
+    return static_cast<size_t>(cy) * nx_ + cx;
+  };
+  cell_start_.assign(static_cast<size_t>(nx_) * ny_ + 1, 0);
+  for (size_t i = 0; i < n; ++i)
+    if (placed_[i]) ++cell_start_[cell_of(footprint_[i].centre_mm) + 1];
+  for (size_t c = 1; c < cell_start_.size(); ++c) cell_start_[c] += cell_start_[c - 1];
+  entries_.resize(count);
+  std::vector<int> fill(cell_start_.begin(), cell_start_.end() - 1);  // next free slot of each cell
+  for (size_t i = 0; i < n; ++i)
+    if (placed_[i]) entries_[fill[cell_of(footprint_[i].centre_mm)]++] = {footprint_[i].centre_mm, radius_[i], static_cast<int>(i)};
 }
 
 std::vector<int> UnitGrid::Near(const geom::Vec2& centre, double radius_mm, double reach_mm) const {
   std::vector<int> out;
-  if (cells_.empty()) return out;
+  if (entries_.empty()) return out;
   const double r = radius_mm + reach_mm + max_radius_ + 1e-6;
   const int x_lo = std::max(0, static_cast<int>(std::floor((centre.x() - r - x0_) / cell_)));
   const int x_hi = std::min(nx_ - 1, static_cast<int>(std::floor((centre.x() + r - x0_) / cell_)));
   const int y_lo = std::max(0, static_cast<int>(std::floor((centre.y() - r - y0_) / cell_)));
   const int y_hi = std::min(ny_ - 1, static_cast<int>(std::floor((centre.y() + r - y0_) / cell_)));
-  for (int y = y_lo; y <= y_hi; ++y)
-    for (int x = x_lo; x <= x_hi; ++x)
-      for (int i : cells_[static_cast<size_t>(y) * nx_ + x]) {
-        const double limit = reach_mm + 1e-6 + radius_[i] + radius_mm;  // centres this close, or nearer
-        if ((footprint_[i].centre_mm - centre).squaredNorm() <= limit * limit) out.push_back(i);
-      }
+  for (int y = y_lo; y <= y_hi; ++y) {
+    // A row's cells are contiguous in entries_.
+    const size_t row = static_cast<size_t>(y) * nx_;
+    for (int k = cell_start_[row + x_lo]; k < cell_start_[row + x_hi + 1]; ++k) {
+      const Entry& e = entries_[k];
+      const double limit = reach_mm + 1e-6 + e.radius + radius_mm;  // centres this close, or nearer
+      if ((e.centre - centre).squaredNorm() <= limit * limit) out.push_back(e.index);
+    }
+  }
   std::sort(out.begin(), out.end());
   return out;
 }

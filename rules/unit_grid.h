@@ -50,7 +50,15 @@ class UnitGrid {
   std::vector<Frame> frame_;
   double cell_ = 100.0, x0_ = 0.0, y0_ = 0.0, max_radius_ = 0.0;
   int nx_ = 1, ny_ = 1;
-  std::vector<std::vector<int>> cells_;
+  // The units of cell c are entries_[cell_start_[c] .. cell_start_[c + 1]), in increasing index: one
+  // array scanned in order, with what a query tests beside the index.
+  struct Entry {
+    geom::Vec2 centre;  // footprint centre, table mm
+    double radius = 0.0;
+    int index = 0;
+  };
+  std::vector<int> cell_start_;
+  std::vector<Entry> entries_;
 };
 
 }  // namespace vedette
