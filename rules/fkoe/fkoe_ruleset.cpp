@@ -485,9 +485,9 @@ class FkoeRuleset : public Ruleset {
                                 << " mm) and is eliminated (seed 54)\n";
         if (disorder >= 4) text << "    4 Disorder Markers: the unit recoils and is eliminated (seed 55)\n";
       }
-      units.push_back(ju);
+      units.push_back(std::move(ju));  // moved, not copied: a large list on a big table
     }
-    f.report = {{"ruleset", "fkoe"}, {"unit", c.unit_name}, {"mm_per_unit", c.mm_per_unit}, {"units", units},
+    f.report = {{"ruleset", "fkoe"}, {"unit", c.unit_name}, {"mm_per_unit", c.mm_per_unit}, {"units", std::move(units)},
                 {"turn_sequence", c.turn_sequence},
                 {"settings", {{"step4_markers", c.step4_markers}, {"frontal_contact", c.frontal_contact}, {"withdrawal", c.withdrawal}}}};
     f.text = text.str();

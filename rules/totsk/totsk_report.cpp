@@ -104,7 +104,7 @@ Findings MakeFindings(const TotskData& data, const TotskSettings& settings, cons
     nlohmann::json j = {{"id", a.id}, {"side", u.side}, {"type", std::string(ToString(u.type))}};
     if (a.general) {
       j["general"] = true;
-      units.push_back(j);
+      units.push_back(std::move(j));
       continue;
     }
     j["zoc_of"] = a.zoc_of;
@@ -307,9 +307,9 @@ Findings MakeFindings(const TotskData& data, const TotskSettings& settings, cons
   f.report = {{"ruleset", "totsk"},
               {"settings", SettingsJson(data, settings)},
               {"active_side", active.empty() ? nlohmann::json(nullptr) : nlohmann::json(active)},
-              {"test_targets", choices},
+              {"test_targets", std::move(choices)},
               {"notes", analysis.notes},
-              {"units", units}};
+              {"units", std::move(units)}};  // moved, not copied: a large list on a big table
   for (const std::string& n : analysis.notes) text << "  note: " << n << "\n";
   f.text = text.str();
   return f;
