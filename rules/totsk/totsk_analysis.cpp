@@ -392,12 +392,18 @@ TerrainState Analyzer::TerrainOf(size_t u) const {
   const double area = b.width_mm * b.depth_mm;
   const geom::Segment front = geom::EdgeSegment(b, geom::Edge::kFront);
   double bad_area = 0.0, covered_area = 0.0;
-  for (const Terrain& tr : scene_.terrain) {
+  for (size_t ti = 0; ti < scene_.terrain.size(); ++ti) {
+    const Terrain& tr = scene_.terrain[ti];
     const TerrainKind* k = FindTerrainKind(tr.type);
     if (!k || tr.polygon.size() < 3) continue;
-    const double inside = geom::OverlapArea(b, tr.polygon);
+    // A piece whose bounding circle is further from the unit's than the contact tolerance neither
+    // overlaps it (the clipped area is exactly 0: every clipped vertex stays outside the base) nor is
+    // touched by its front: the exact measures are skipped.
+    const auto& [centre, radius] = terrain_circle_[ti];
+    const bool apart = (centre - b.centre_mm).norm() - radius - radius_[u] > tol_.contact_mm + 1e-6;
+    const double inside = apart ? 0.0 : geom::OverlapArea(b, tr.polygon);
     const bool in = inside >= 0.5 * area;
-    const bool behind = IsLinearObstacle(tr.type) && SegmentToPolygon(front, tr.polygon) <= tol_.contact_mm;
+    const bool behind = !apart && IsLinearObstacle(tr.type) && SegmentToPolygon(front, tr.polygon) <= tol_.contact_mm;
     if (k->bad_going) bad_area += inside;
     if (k->bad_going || k->cover) covered_area += inside;
     // FAQ: a fortification adds +1 to cover or defending terrain; it is not also the cover itself.
