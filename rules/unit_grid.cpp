@@ -136,8 +136,8 @@ geom::Arc UnitGrid::ArcOf(int i, int j, geom::ArcModel model, double gap_mm) con
   return geom::ArcOfBase(u, footprint_[j], model);
 }
 
-bool UnitGrid::Far(int i, int j, double reach_mm) const {
-  return (footprint_[i].centre_mm - footprint_[j].centre_mm).norm() - radius_[i] - radius_[j] > reach_mm + 1e-6;
+double UnitGrid::CircleGap(int i, int j) const {
+  return (footprint_[i].centre_mm - footprint_[j].centre_mm).norm() - radius_[i] - radius_[j];
 }
 
 }  // namespace vedette

@@ -30,7 +30,10 @@ class UnitGrid {
   double Radius(int index) const { return radius_[index]; }                     // half the footprint's diagonal, mm
   // True when the bounding circles of units i and j are more than reach_mm apart: no part of one can
   // be within reach_mm of the other.
-  bool Far(int i, int j, double reach_mm) const;
+  bool Far(int i, int j, double reach_mm) const { return CircleGap(i, j) > reach_mm + 1e-6; }
+  // How far apart the bounding circles of units i and j are, mm (< 0 when they overlap): one square
+  // root for a caller that asks Far of a pair at several reaches.
+  double CircleGap(int i, int j) const;
   // geom::BaseGap of the two footprints, from the corners and axes worked out once per unit.
   double Gap(int i, int j) const;
   // geom::ArcOfBase(footprint i, footprint j, model): the arc of unit i that unit j is in, from the

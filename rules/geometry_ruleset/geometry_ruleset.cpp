@@ -27,24 +27,26 @@ struct Neighbours {
   nlohmann::json contacts = nlohmann::json::array();
 };
 
-Neighbours NeighboursOf(const Scene& scene, const UnitGrid& grid, int ui, geom::ArcModel model, double reach_mm,
-                        double max_bw) {
+// bw_mm: every unit's BW (scene.BwFor), by index into scene.units.
+Neighbours NeighboursOf(const Scene& scene, const UnitGrid& grid, const std::vector<double>& bw_mm, int ui,
+                        geom::ArcModel model, double reach_mm, double max_bw) {
   Neighbours nb;
   const Unit& u = scene.units[ui];
   const geom::Base& fu = grid.FootprintOf(ui);
   for (int oi : grid.Near(ui, std::max(reach_mm, max_bw))) {
     const Unit& o = scene.units[oi];
     const bool enemy = o.side != u.side;
+    const double circles = grid.CircleGap(ui, oi);  // grid.Far(ui, oi, r) is circles > r + 1e-6
     double gap = -1.0;  // grid.Gap(ui, oi), worked out when first needed
     auto gap_mm = [&] { return gap >= 0.0 ? gap : (gap = grid.Gap(ui, oi)); };
     if (enemy) {
-      const double bw = scene.BwFor(o);
-      if (!grid.Far(ui, oi, bw) && geom::InsideCorridor(grid.FootprintOf(oi), geom::Edge::kFront, bw, fu))
+      const double bw = bw_mm[oi];
+      if (circles <= bw + 1e-6 && geom::InsideCorridor(grid.FootprintOf(oi), geom::Edge::kFront, bw, fu))
         nb.zoc_of.push_back(&o.id);
-      if (!grid.Far(ui, oi, reach_mm) && gap_mm() <= reach_mm)
+      if (circles <= reach_mm + 1e-6 && gap_mm() <= reach_mm)
         nb.arcs[static_cast<int>(grid.ArcOf(ui, oi, model, gap))].push_back(&o.id);
     }
-    if (grid.Far(ui, oi, 2.0) || gap_mm() > 2.0 + 1e-6) continue;
+    if (circles > 2.0 + 1e-6 || gap_mm() > 2.0 + 1e-6) continue;
     const geom::Contact c = geom::FindContact(fu, grid.FootprintOf(oi));
     if (!c.in_contact) continue;
     nb.contact_ids.push_back(&o.id);
@@ -103,11 +105,13 @@ class GeometryRuleset : public Ruleset {
     f.drawing.reserve(f.drawing.size() + scene.units.size());
     double max_bw = scene.bw_mm;
     for (const Side& s : scene.sides) max_bw = std::max(max_bw, s.bw_mm);
+    std::vector<double> bw_mm;  // each unit's BW, looked up once, not once per neighbour
+    for (const Unit& u : scene.units) bw_mm.push_back(scene.BwFor(u));
     for (int ui = 0; ui < static_cast<int>(scene.units.size()); ++ui) {
       const Unit& u = scene.units[ui];
       if (!u.pose) continue;
       AppendZoneOfControl(scene, u, &f.drawing);
-      Neighbours nb = NeighboursOf(scene, grid, ui, model, reach_bw * scene.BwFor(u), max_bw);
+      Neighbours nb = NeighboursOf(scene, grid, bw_mm, ui, model, reach_bw * bw_mm[ui], max_bw);
       text << "  " << u.id << std::string(u.id.size() < 6 ? 6 - u.id.size() : 1, ' ') << "ZOC of: " << List(nb.zoc_of)
            << "   flank L: " << List(nb.arcs[1]) << "  R: " << List(nb.arcs[2]) << "   rear: " << List(nb.arcs[3])
            << "   contact: " << List(nb.contact_ids) << "\n";
