@@ -124,13 +124,14 @@ class FkoeRuleset : public Ruleset {
     std::vector<double> frontage_in(scene.units.size(), 0.0);
     std::vector<char> bad_going(scene.units.size(), 0);
     auto in_bad = [&](const Unit& u) { return bad_going[index_of(u)] != 0; };
-    bool any_bad = false;
+    std::vector<int> in_bad_going;  // the placed units in bad going, by index
     for (const Unit* u : placed) {
       const geom::Base& b = grid.FootprintOf(index_of(*u));
       frontage_in[index_of(*u)] = geom::FrontageInsideAny(b, bad);
       bad_going[index_of(*u)] = frontage_in[index_of(*u)] >= c.bad_going_frontage_share * b.width_mm - 1e-6;
-      any_bad = any_bad || in_bad(*u);
+      if (in_bad(*u)) in_bad_going.push_back(index_of(*u));
     }
+    const bool any_bad = !in_bad_going.empty();
     auto gap = [&](const Unit& a, const Unit& b) {
       return geom::BaseToBase(grid.FootprintOf(index_of(a)), grid.FootprintOf(index_of(b))).distance_mm;
     };
@@ -195,9 +196,12 @@ class FkoeRuleset : public Ruleset {
       const double report_mm = c.visibility_report_in * c.mm_per_unit;
       const bool u_bad = in_bad(u);
       if (any_bad) {
-        for (int oi : grid.Near(index_of(u), report_mm)) {
+        // A unit out of bad going is hidden only from enemies in it: those few are looked at, not every
+        // unit within the report's reach (a bounding circle further than that cannot be within it).
+        for (int oi : u_bad ? grid.Near(index_of(u), report_mm) : in_bad_going) {
           const Unit& o = scene.units[oi];
           if (o.side == u.side || (!u_bad && !in_bad(o))) continue;
+          if (!u_bad && grid.CircleGap(index_of(u), oi) > report_mm + 1e-3) continue;
           // The quick gap decides unless it is within rounding of a threshold; then the exact one does.
           const double g = grid.Gap(index_of(u), oi);
           const double d = std::abs(g - report_mm) < 1e-6 || std::abs(g - visibility_mm) < 1e-6 ? gap(u, o) : g;
