@@ -87,7 +87,7 @@ int main(int argc, char** argv) {
   double min_ms = 300.0;
   std::string json_out, only;
   std::vector<int> sizes = {60, 300};
-  bool print = false;  // print the first table's text report to stderr
+  bool print = false;  // print the first table's text and JSON reports to stderr (to compare two builds)
   bool fresh = false;  // a new ruleset for every call: no reuse between calls
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -117,7 +117,7 @@ int main(int argc, char** argv) {
         o.seed = static_cast<uint64_t>(seed);
         const Scene scene = WithDeclarations(MakeSyntheticTable(o), name);
         const Findings first = ruleset->Analyze(scene);  // warm-up
-        if (seed == 1 && print) std::cerr << first.text;
+        if (seed == 1 && print) std::cerr << first.text << first.report.dump(1) << "\n";
         if (seed == 1) {
           for (char c : first.text) row.text_lines += c == '\n';
           row.tests = first.tests.size();
