@@ -73,6 +73,18 @@ Scene WithDeclarations(Scene s, const std::string& ruleset) {
   return s;
 }
 
+// The text and JSON reports and every drawing primitive (kind, style, points to 1e-9 mm, text), so
+// that two builds' findings can be compared byte for byte.
+void PrintReports(const Findings& f) {
+  std::cerr << f.text << f.report.dump(1) << "\n";
+  for (const DrawPrimitive& d : f.drawing) {
+    std::fprintf(stderr, "draw %d %d %s %s %s %08x %d %d", static_cast<int>(d.kind), static_cast<int>(d.style), d.layer.c_str(),
+                 d.unit_id.c_str(), d.text.c_str(), d.rgba, d.filled, d.dashed);
+    for (const geom::Vec2& p : d.points_mm) std::fprintf(stderr, " %.9f,%.9f", p.x(), p.y());
+    std::fprintf(stderr, "\n");
+  }
+}
+
 struct Row {
   std::string ruleset;
   int units = 0;
@@ -87,7 +99,7 @@ int main(int argc, char** argv) {
   double min_ms = 300.0;
   std::string json_out, only;
   std::vector<int> sizes = {60, 300};
-  bool print = false;  // print the first table's text report to stderr
+  bool print = false;  // print the first table's reports and drawing to stderr (to compare two builds)
   bool fresh = false;  // a new ruleset for every call: no reuse between calls
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -117,7 +129,7 @@ int main(int argc, char** argv) {
         o.seed = static_cast<uint64_t>(seed);
         const Scene scene = WithDeclarations(MakeSyntheticTable(o), name);
         const Findings first = ruleset->Analyze(scene);  // warm-up
-        if (seed == 1 && print) std::cerr << first.text;
+        if (seed == 1 && print) PrintReports(first);
         if (seed == 1) {
           for (char c : first.text) row.text_lines += c == '\n';
           row.tests = first.tests.size();

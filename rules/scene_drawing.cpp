@@ -54,6 +54,9 @@ void AppendStateGlyph(const Unit& unit, Glyph glyph, std::vector<DrawPrimitive>*
 }
 
 void AppendSceneOutlines(const Scene& scene, std::vector<DrawPrimitive>* out) {
+  // At least a base, an arrow and a label per unit, and what a ruleset adds: one growth, not a dozen
+  // copies of every primitive so far.
+  out->reserve(out->size() + scene.terrain.size() + 4 * scene.units.size());
   for (const Terrain& t : scene.terrain) {
     DrawPrimitive p;
     p.kind = DrawKind::kPolygon;
@@ -69,7 +72,10 @@ void AppendSceneOutlines(const Scene& scene, std::vector<DrawPrimitive>* out) {
     auto it = colours.find(u.side);
     if (it == colours.end()) it = colours.emplace(u.side, SideColour(scene, u.side)).first;
     const std::uint32_t colour = it->second;
-    for (const geom::Base& b : BasesOf(u)) {
+    const geom::Base fp = Footprint(u);
+    const geom::Vec2 forward = geom::Forward(fp);
+    // A single base is its footprint (the usual case): not worked out twice.
+    for (const geom::Base& b : u.bases.size() == 1 ? std::vector<geom::Base>{fp} : BasesOf(u)) {
       DrawPrimitive p;
       p.kind = DrawKind::kPolygon;
       p.style = DrawStyle::kBase;
@@ -80,11 +86,11 @@ void AppendSceneOutlines(const Scene& scene, std::vector<DrawPrimitive>* out) {
       p.unit_id = u.id;
       out->push_back(std::move(p));
     }
-    const geom::Base fp = Footprint(u);
     DrawPrimitive arrow;
     arrow.kind = DrawKind::kArrow;
     arrow.style = DrawStyle::kFacing;
-    arrow.points_mm = {fp.centre_mm, geom::LeaderPoint(fp) + geom::Forward(fp) * (fp.depth_mm * 0.5)};
+    const geom::Vec2 leader = fp.centre_mm + (fp.depth_mm / 2.0) * forward;  // geom::LeaderPoint(fp)
+    arrow.points_mm = {fp.centre_mm, leader + forward * (fp.depth_mm * 0.5)};
     arrow.rgba = colour;
     arrow.layer = "bases";
     arrow.unit_id = u.id;
@@ -94,7 +100,7 @@ void AppendSceneOutlines(const Scene& scene, std::vector<DrawPrimitive>* out) {
     DrawPrimitive label;
     label.kind = DrawKind::kLabel;
     label.style = DrawStyle::kBase;
-    label.points_mm = {fp.centre_mm - geom::Forward(fp) * (fp.depth_mm * 0.5 + 7.0)};
+    label.points_mm = {fp.centre_mm - forward * (fp.depth_mm * 0.5 + 7.0)};
     label.text = u.id;
     auto lighten = [](std::uint32_t c, int shift) {
       const int v = static_cast<int>((c >> shift) & 0xFF);

@@ -38,30 +38,38 @@ UnitGrid::UnitGrid(const Scene& scene, double cell_mm) {
   y0_ = ymin;
   nx_ = static_cast<int>(w / cell_) + 1;
   ny_ = static_cast<int>(h / cell_) + 1;
-  cells_.assign(static_cast<size_t>(nx_) * ny_, {});
-  for (size_t i = 0; i < n; ++i) {
-    if (!placed_[i]) continue;
-    const geom::Vec2& c = footprint_[i].centre_mm;
+  auto cell_of = [&](const geom::Vec2& c) {
     const int cx = std::clamp(static_cast<int>((c.x() - x0_) / cell_), 0, nx_ - 1);
     const int cy = std::clamp(static_cast<int>((c.y() - y0_) / cell_), 0, ny_ - 1);
-    cells_[static_cast<size_t>(cy) * nx_ + cx].push_back(static_cast<int>(i));
-  }
+    return static_cast<size_t>(cy) * nx_ + cx;
+  };
+  cell_start_.assign(static_cast<size_t>(nx_) * ny_ + 1, 0);
+  for (size_t i = 0; i < n; ++i)
+    if (placed_[i]) ++cell_start_[cell_of(footprint_[i].centre_mm) + 1];
+  for (size_t c = 1; c < cell_start_.size(); ++c) cell_start_[c] += cell_start_[c - 1];
+  entries_.resize(count);
+  std::vector<int> fill(cell_start_.begin(), cell_start_.end() - 1);  // next free slot of each cell
+  for (size_t i = 0; i < n; ++i)
+    if (placed_[i]) entries_[fill[cell_of(footprint_[i].centre_mm)]++] = {footprint_[i].centre_mm, radius_[i], static_cast<int>(i)};
 }
 
 std::vector<int> UnitGrid::Near(const geom::Vec2& centre, double radius_mm, double reach_mm) const {
   std::vector<int> out;
-  if (cells_.empty()) return out;
+  if (entries_.empty()) return out;
   const double r = radius_mm + reach_mm + max_radius_ + 1e-6;
   const int x_lo = std::max(0, static_cast<int>(std::floor((centre.x() - r - x0_) / cell_)));
   const int x_hi = std::min(nx_ - 1, static_cast<int>(std::floor((centre.x() + r - x0_) / cell_)));
   const int y_lo = std::max(0, static_cast<int>(std::floor((centre.y() - r - y0_) / cell_)));
   const int y_hi = std::min(ny_ - 1, static_cast<int>(std::floor((centre.y() + r - y0_) / cell_)));
-  for (int y = y_lo; y <= y_hi; ++y)
-    for (int x = x_lo; x <= x_hi; ++x)
-      for (int i : cells_[static_cast<size_t>(y) * nx_ + x]) {
-        const double limit = reach_mm + 1e-6 + radius_[i] + radius_mm;  // centres this close, or nearer
-        if ((footprint_[i].centre_mm - centre).squaredNorm() <= limit * limit) out.push_back(i);
-      }
+  for (int y = y_lo; y <= y_hi; ++y) {
+    // A row's cells are contiguous in entries_.
+    const size_t row = static_cast<size_t>(y) * nx_;
+    for (int k = cell_start_[row + x_lo]; k < cell_start_[row + x_hi + 1]; ++k) {
+      const Entry& e = entries_[k];
+      const double limit = reach_mm + 1e-6 + e.radius + radius_mm;  // centres this close, or nearer
+      if ((e.centre - centre).squaredNorm() <= limit * limit) out.push_back(e.index);
+    }
+  }
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -95,7 +103,7 @@ double UnitGrid::Gap(int i, int j) const {
   return 0.0;
 }
 
-geom::Arc UnitGrid::ArcOf(int i, int j, geom::ArcModel model) const {
+geom::Arc UnitGrid::ArcOf(int i, int j, geom::ArcModel model, double gap_mm) const {
   // The same reading as geom::ArcSharesOf's: all four corners in one arc, and (but for kow's wedges)
   // clear of the unit's rectangle.
   const geom::Base& u = footprint_[i];
@@ -119,7 +127,7 @@ geom::Arc UnitGrid::ArcOf(int i, int j, geom::ArcModel model) const {
     }
     return x < 0 ? geom::Arc::kLeftFlank : geom::Arc::kRightFlank;
   };
-  bool clear = model == geom::ArcModel::kKow || Gap(i, j) > 0.0;
+  bool clear = model == geom::ArcModel::kKow || (gap_mm >= 0.0 ? gap_mm : Gap(i, j)) > 0.0;
   if (clear) {
     const auto& c = frame_[j].corners;
     const geom::Arc first = arc_of(c[0]);
@@ -128,8 +136,8 @@ geom::Arc UnitGrid::ArcOf(int i, int j, geom::ArcModel model) const {
   return geom::ArcOfBase(u, footprint_[j], model);
 }
 
-bool UnitGrid::Far(int i, int j, double reach_mm) const {
-  return (footprint_[i].centre_mm - footprint_[j].centre_mm).norm() - radius_[i] - radius_[j] > reach_mm + 1e-6;
+double UnitGrid::CircleGap(int i, int j) const {
+  return (footprint_[i].centre_mm - footprint_[j].centre_mm).norm() - radius_[i] - radius_[j];
 }
 
 }  // namespace vedette

@@ -30,12 +30,16 @@ class UnitGrid {
   double Radius(int index) const { return radius_[index]; }                     // half the footprint's diagonal, mm
   // True when the bounding circles of units i and j are more than reach_mm apart: no part of one can
   // be within reach_mm of the other.
-  bool Far(int i, int j, double reach_mm) const;
+  bool Far(int i, int j, double reach_mm) const { return CircleGap(i, j) > reach_mm + 1e-6; }
+  // How far apart the bounding circles of units i and j are, mm (< 0 when they overlap): one square
+  // root for a caller that asks Far of a pair at several reaches.
+  double CircleGap(int i, int j) const;
   // geom::BaseGap of the two footprints, from the corners and axes worked out once per unit.
   double Gap(int i, int j) const;
   // geom::ArcOfBase(footprint i, footprint j, model): the arc of unit i that unit j is in, from the
-  // cached corners when j lies wholly in one arc of i (most pairs), else exactly.
-  geom::Arc ArcOf(int i, int j, geom::ArcModel model) const;
+  // cached corners when j lies wholly in one arc of i (most pairs), else exactly. gap_mm: Gap(i, j)
+  // when the caller has it already (< 0: worked out here).
+  geom::Arc ArcOf(int i, int j, geom::ArcModel model, double gap_mm = -1.0) const;
   const std::array<geom::Vec2, 4>& CornersOf(int index) const { return frame_[index].corners; }
 
  private:
@@ -49,7 +53,15 @@ class UnitGrid {
   std::vector<Frame> frame_;
   double cell_ = 100.0, x0_ = 0.0, y0_ = 0.0, max_radius_ = 0.0;
   int nx_ = 1, ny_ = 1;
-  std::vector<std::vector<int>> cells_;
+  // The units of cell c are entries_[cell_start_[c] .. cell_start_[c + 1]), in increasing index: one
+  // array scanned in order, with what a query tests beside the index.
+  struct Entry {
+    geom::Vec2 centre;  // footprint centre, table mm
+    double radius = 0.0;
+    int index = 0;
+  };
+  std::vector<int> cell_start_;
+  std::vector<Entry> entries_;
 };
 
 }  // namespace vedette

@@ -4,6 +4,7 @@
 // table decides, the 1D20 morale modifiers, and the totals. Distances in inches; flanks and rear by
 // the edge lines of the target (totsk arc model).
 #include <cmath>
+#include <optional>
 #include <set>
 #include <cstdio>
 #include <sstream>
@@ -64,12 +65,18 @@ class FkoeRuleset : public Ruleset {
   }
 
   Findings Analyze(const Scene& scene) const override {
-    fkoe::FkoeConfig c = config_;
-    std::map<std::string, std::string> scene_settings;
-    for (const auto& [k, d] : scene.declarations.settings)
-      scene_settings[k] = d.value.is_string() ? d.value.get<std::string>() : d.value.dump();
-    fkoe::ApplySettings(scene_settings, &c);
-    fkoe::ApplySettings(options_.settings, &c);  // the command line wins
+    // The configuration with the scene's and the command line's settings applied (copied only when
+    // there are any: a live table calls this every frame).
+    std::optional<fkoe::FkoeConfig> with_settings;
+    if (!scene.declarations.settings.empty() || !options_.settings.empty()) {
+      with_settings = config_;
+      std::map<std::string, std::string> scene_settings;
+      for (const auto& [k, d] : scene.declarations.settings)
+        scene_settings[k] = d.value.is_string() ? d.value.get<std::string>() : d.value.dump();
+      fkoe::ApplySettings(scene_settings, &*with_settings);
+      fkoe::ApplySettings(options_.settings, &*with_settings);  // the command line wins
+    }
+    const fkoe::FkoeConfig& c = with_settings ? *with_settings : config_;
 
     Findings f;
     f.ruleset = "fkoe";
@@ -113,21 +120,24 @@ class FkoeRuleset : public Ruleset {
         fired_at_by[d->value.get<std::string>()].push_back(u);
 
     // Seed 81: in bad going when at least half the base frontage is in the terrain.
-    std::map<std::string, double> frontage_in;
-    std::map<std::string, bool> in_bad;
-    bool any_bad = false;
+    // By index into scene.units, not by id: read for every neighbour of every unit.
+    std::vector<double> frontage_in(scene.units.size(), 0.0);
+    std::vector<char> bad_going(scene.units.size(), 0);
+    auto in_bad = [&](const Unit& u) { return bad_going[index_of(u)] != 0; };
+    std::vector<int> in_bad_going;  // the placed units in bad going, by index
     for (const Unit* u : placed) {
-      const geom::Base b = Footprint(*u);
-      frontage_in[u->id] = geom::FrontageInsideAny(b, bad);
-      in_bad[u->id] = frontage_in[u->id] >= c.bad_going_frontage_share * b.width_mm - 1e-6;
-      any_bad = any_bad || in_bad[u->id];
+      const geom::Base& b = grid.FootprintOf(index_of(*u));
+      frontage_in[index_of(*u)] = geom::FrontageInsideAny(b, bad);
+      bad_going[index_of(*u)] = frontage_in[index_of(*u)] >= c.bad_going_frontage_share * b.width_mm - 1e-6;
+      if (in_bad(*u)) in_bad_going.push_back(index_of(*u));
     }
+    const bool any_bad = !in_bad_going.empty();
     auto gap = [&](const Unit& a, const Unit& b) {
       return geom::BaseToBase(grid.FootprintOf(index_of(a)), grid.FootprintOf(index_of(b))).distance_mm;
     };
     // Seed 80: visibility in or out of bad going is 1".
     auto hidden = [&](const Unit& a, const Unit& b) {
-      return (in_bad[a.id] || in_bad[b.id]) && gap(a, b) > visibility_mm + 1e-9;
+      return (in_bad(a) || in_bad(b)) && gap(a, b) > visibility_mm + 1e-9;
     };
     auto contact = [&](const Unit& a, const Unit& b) {
       auto it = touching.find({&a, &b});
@@ -177,18 +187,21 @@ class FkoeRuleset : public Ruleset {
       }
       const bool cinc_attached = attached && attached->HasTag("cinc") && attached->HasTag("no_command");
       json ju = {{"id", u.id}, {"side", u.side}, {"type", std::string(ToString(u.type))},
-                 {"bad_going", {{"in", in_bad[u.id]}, {"frontage_in_terrain_mm", Round2(frontage_in[u.id])},
+                 {"bad_going", {{"in", in_bad(u)}, {"frontage_in_terrain_mm", Round2(frontage_in[index_of(u)])},
                                 {"frontage_mm", Round2(ub.width_mm)}}},
                  {"disorder", disorder}};
       // Seed 80: in or out of bad going, units see each other only within 1 in. Listed: the enemies within
       // the report's reach (c.visibility_report_in) that the unit would otherwise see.
       std::vector<std::string> hidden_ids;
       const double report_mm = c.visibility_report_in * c.mm_per_unit;
-      const bool u_bad = in_bad[u.id];
+      const bool u_bad = in_bad(u);
       if (any_bad) {
-        for (int oi : grid.Near(index_of(u), report_mm)) {
+        // A unit out of bad going is hidden only from enemies in it: those few are looked at, not every
+        // unit within the report's reach (a bounding circle further than that cannot be within it).
+        for (int oi : u_bad ? grid.Near(index_of(u), report_mm) : in_bad_going) {
           const Unit& o = scene.units[oi];
-          if (o.side == u.side || (!u_bad && !in_bad[o.id])) continue;
+          if (o.side == u.side || (!u_bad && !in_bad(o))) continue;
+          if (!u_bad && grid.CircleGap(index_of(u), oi) > report_mm + 1e-3) continue;
           // The quick gap decides unless it is within rounding of a threshold; then the exact one does.
           const double g = grid.Gap(index_of(u), oi);
           const double d = std::abs(g - report_mm) < 1e-6 || std::abs(g - visibility_mm) < 1e-6 ? gap(u, o) : g;
@@ -224,7 +237,7 @@ class FkoeRuleset : public Ruleset {
         if (e->formation == "road_column") m.Add(c.Cv("road_column"), 1, {e->id});
         if (general) m.Add(c.Cv("general_attached"), 1, {});
         if (disorder == 2) m.Add(c.Cv("two_disorder"), 1, {});
-        if (in_bad[u.id] && !light_inf) m.Add(c.Cv("bad_going"), 1, {});
+        if (in_bad(u) && !light_inf) m.Add(c.Cv("bad_going"), 1, {});
         const fkoe::Defence held = fkoe::DefenceAgainst(scene, c, u, *e);
         if (!held.strong_point_village_works.empty()) m.Add(c.Cv("defending_place"), 1, held.strong_point_village_works);
         melee.push_back(CombatEntry(e->id, m, cv));
@@ -233,7 +246,7 @@ class FkoeRuleset : public Ruleset {
         text << "  " << u.id << " in melee with " << e->id << " (step 5): " << Explain(m) << CvText(cv, m.total)
              << "; each hit: 1 Disorder Marker on " << e->id << " and possibly a recoil (seed 25-26)\n";
       }
-      ju["melee"] = melee;
+      ju["melee"] = std::move(melee);
 
       // Firing at the declared target (seed 10-12, 17-18).
       if (const Unit* t = declared_target(u)) {
@@ -253,7 +266,7 @@ class FkoeRuleset : public Ruleset {
         if (disorder == 2) m.Add(c.Cv("two_disorder"), 1, {});
         const bool muskets = u.type == UnitType::kArtillery || u.HasTag("muskets");
         if (muskets && t->type == UnitType::kInfantry && t->HasTag("light")) m.Add(c.Cv("at_light_infantry"), 1, {t->id});
-        if (in_bad[u.id] && !light_inf) m.Add(c.Cv("bad_going"), 1, {});
+        if (in_bad(u) && !light_inf) m.Add(c.Cv("bad_going"), 1, {});
         const fkoe::Defence held = fkoe::DefenceAgainst(scene, c, u, *t);
         if (!held.strong_point_village_works.empty()) m.Add(c.Cv("defending_place"), 1, held.strong_point_village_works);
         json fire = CombatEntry(t->id, m, cv);
@@ -266,7 +279,7 @@ class FkoeRuleset : public Ruleset {
           if (c.artillery_short_range_in) fire["artillery"]["short_range_in"] = *c.artillery_short_range_in;
           if (c.artillery_long_range_in) fire["artillery"]["long_range_in"] = *c.artillery_long_range_in;
         }
-        ju["firing"] = fire;
+        ju["firing"] = std::move(fire);
         AddTestLabel(u, "fire at " + t->id, m, cv, &f);
         if (u.type == UnitType::kArtillery && artillery_band(u, *t) == "beyond long range") {
           text << "  " << u.id << " fires at " << t->id << ": cannot, " << t->id << " is beyond its long range ("
@@ -425,13 +438,13 @@ class FkoeRuleset : public Ruleset {
           in_melee = true;
           if (heavy_cav && frontal(ce) && (unlimbered_guns(*e) || e->HasTag("muskets"))) add("heavy_cavalry_frontal", e->id);
           if (light_cav && frontal(ce) && unlimbered_guns(*e)) add("light_cavalry_frontal", e->id);
-          if (muskets_u && !in_bad[u.id] && e->type == UnitType::kCavalry && e->HasTag("heavy")) add("muskets_heavy_cavalry", e->id);
+          if (muskets_u && !in_bad(u) && e->type == UnitType::kCavalry && e->HasTag("heavy")) add("muskets_heavy_cavalry", e->id);
           if ((muskets_u || light_inf) && frontal(ce) && unlimbered_guns(*e)) add("foot_frontal_artillery", e->id);
-          if (light_inf && !in_bad[u.id] && e->type == UnitType::kCavalry) add("light_infantry_mounted", e->id);
+          if (light_inf && !in_bad(u) && e->type == UnitType::kCavalry) add("light_infantry_mounted", e->id);
           if (u.type == UnitType::kArtillery) add("artillery_contact", e->id);
         }
         const bool shot_at = !firers.empty();
-        if (mounted && in_bad[u.id] && (in_melee || shot_at)) add("mounted_bad_going", "");
+        if (mounted && in_bad(u) && (in_melee || shot_at)) add("mounted_bad_going", "");
         for (const std::string& id : fired_flank) add("flank_rear", id);
         for (const std::string& id : melee_flank) add("flank_rear", id);
         json bullets = json::array();
@@ -452,7 +465,8 @@ class FkoeRuleset : public Ruleset {
                << (if_hit ? " if hit" : "") << " (seed 29-40: " << words << ")\n";
       }
       // Seed 53, 73-75: what a failed test (or 4 markers) means: recoil one base depth, then withdraw.
-      {
+      // Worked out only for a unit with 2 or more markers: the only ones whose report and text show it.
+      if (disorder >= 2) {
         const bool mounted = u.type == UnitType::kCavalry;
         const int dice = mounted ? c.mounted_withdraw_dice : c.withdraw_dice;
         json on_fail = {{"recoil_mm", Round2(ub.depth_mm)}, {"recoil_in", Round2(ub.depth_mm / c.mm_per_unit)}};
@@ -473,11 +487,11 @@ class FkoeRuleset : public Ruleset {
         w << ", ending the turn facing away from the enemy (seed 75)";
         on_fail["text"] = w.str();
         fail_text = w.str();
-        if (disorder >= 2) morale["on_fail"] = on_fail;  // a failed long-range test only adds a marker (seed 27)
+        morale["on_fail"] = std::move(on_fail);  // a failed long-range test only adds a marker (seed 27)
       }
-      ju["morale"] = morale;
+      ju["morale"] = std::move(morale);
       if (!mm.modifiers.empty() || disorder >= 2 || !long_guns.empty()) {
-        text << "  " << u.id << (in_bad[u.id] ? " (in bad going)" : "") << " morale on 1D20: " << Explain(mm) << "\n";
+        text << "  " << u.id << (in_bad(u) ? " (in bad going)" : "") << " morale on 1D20: " << Explain(mm) << "\n";
         for (const RequiredTest& rt : f.tests)
           if (rt.unit == u.id && rt.kind == "morale") text << "    morale test: " << rt.reason << ": " << rt.odds << "\n";
         if (disorder == 2) text << "    if it fails: " << fail_text << "\n";
@@ -485,9 +499,9 @@ class FkoeRuleset : public Ruleset {
                                 << " mm) and is eliminated (seed 54)\n";
         if (disorder >= 4) text << "    4 Disorder Markers: the unit recoils and is eliminated (seed 55)\n";
       }
-      units.push_back(ju);
+      units.push_back(std::move(ju));  // moved, not copied: a large list on a big table
     }
-    f.report = {{"ruleset", "fkoe"}, {"unit", c.unit_name}, {"mm_per_unit", c.mm_per_unit}, {"units", units},
+    f.report = {{"ruleset", "fkoe"}, {"unit", c.unit_name}, {"mm_per_unit", c.mm_per_unit}, {"units", std::move(units)},
                 {"turn_sequence", c.turn_sequence},
                 {"settings", {{"step4_markers", c.step4_markers}, {"frontal_contact", c.frontal_contact}, {"withdrawal", c.withdrawal}}}};
     f.text = text.str();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <initializer_list>
 
 namespace vedette::geom {
 
@@ -66,8 +67,50 @@ Arc ArcInBaseFrame(double u, double v, double w, double d, ArcModel model) {
   return u < 0 ? Arc::kLeftFlank : Arc::kRightFlank;
 }
 
+// A convex polygon of a few vertices, on the stack: an arc piece has at most 4, and a base's 4
+// corners clipped by one of them at most 8. The share computation runs for thousands of pairs a frame.
+class SmallPolygon {
+ public:
+  SmallPolygon() = default;
+  SmallPolygon(std::initializer_list<Vec2> v) {
+    for (const Vec2& p : v) push_back(p);
+  }
+  size_t size() const { return n_; }
+  const Vec2& operator[](size_t i) const { return v_[i]; }
+  Vec2& operator[](size_t i) { return v_[i]; }
+  void clear() { n_ = 0; }
+  void push_back(const Vec2& p) { v_[n_++] = p; }
+  Vec2* begin() { return v_.data(); }
+  Vec2* end() { return v_.data() + n_; }
+
+ private:
+  std::array<Vec2, 12> v_;
+  size_t n_ = 0;
+};
+
+// Clip(subject by convex ccw clip)'s area, as Area(ClipConvex(...)) computes it.
+double ClippedArea(const SmallPolygon& subject, const SmallPolygon& clip) {
+  SmallPolygon out = subject, next;
+  for (size_t i = 0; i < clip.size() && out.size() > 0; ++i) {
+    ClipHalfPlaneInto(out, clip[i], clip[(i + 1) % clip.size()], &next);
+    std::swap(out, next);
+  }
+  return std::abs(SignedAreaOf(out));
+}
+
+// The pieces of an arc region (one or two), in base frame, counter-clockwise.
+struct Pieces {
+  std::array<SmallPolygon, 2> piece;
+  size_t n = 0;
+  void push_back(const SmallPolygon& p) {
+    piece[n] = p;
+    if (SignedAreaOf(piece[n]) < 0) std::reverse(piece[n].begin(), piece[n].end());  // as MakeCcw
+    ++n;
+  }
+};
+
 // The interior pieces of the medial-axis split of the rectangle, in base frame.
-Polygon InteriorPiece(Arc arc, double w, double d) {
+SmallPolygon InteriorPiece(Arc arc, double w, double d) {
   if (w >= d) {
     const Vec2 pl(-(w - d), 0), pr(w - d, 0);
     switch (arc) {
@@ -87,8 +130,8 @@ Polygon InteriorPiece(Arc arc, double w, double d) {
   return {};
 }
 
-std::vector<Polygon> PiecesInBaseFrame(Arc arc, double w, double d, ArcModel model, double L) {
-  std::vector<Polygon> pieces;
+Pieces PiecesInBaseFrame(Arc arc, double w, double d, ArcModel model, double L) {
+  Pieces pieces;
   if (model == ArcModel::kKow) {
     const double n = std::hypot(w, d);
     const Vec2 fl = Vec2(-w, d) * (L / n), fr = Vec2(w, d) * (L / n);
@@ -141,35 +184,48 @@ Arc ArcOfPoint(const Base& unit, const Vec2& point, ArcModel model) {
 }
 
 std::vector<Polygon> ArcRegion(const Base& unit, Arc arc, ArcModel model, double extent_mm) {
-  std::vector<Polygon> pieces = PiecesInBaseFrame(arc, unit.width_mm / 2.0, unit.depth_mm / 2.0, model, extent_mm);
-  for (Polygon& p : pieces) {
-    for (Vec2& v : p) v = ToTableFrame(unit, v);
-    p = MakeCcw(std::move(p));
+  const Pieces in_base = PiecesInBaseFrame(arc, unit.width_mm / 2.0, unit.depth_mm / 2.0, model, extent_mm);
+  std::vector<Polygon> pieces;
+  for (size_t i = 0; i < in_base.n; ++i) {
+    Polygon p;
+    for (size_t k = 0; k < in_base.piece[i].size(); ++k) p.push_back(ToTableFrame(unit, in_base.piece[i][k]));
+    pieces.push_back(MakeCcw(std::move(p)));
   }
   return pieces;
 }
 
 ArcShares ArcSharesOf(const Base& unit, const Base& other, ArcModel model) {
   ArcShares s;
+  // Everything in the unit's own frame (one sine and cosine per call, not one per vertex): the
+  // rules ask this for every pair in reach, thousands of times a frame.
+  const Vec2 f = Forward(unit), r(f.y(), -f.x());
+  const double w = unit.width_mm / 2.0, d = unit.depth_mm / 2.0;
+  auto in_base = [&](const Vec2& p) {
+    const Vec2 q = p - unit.centre_mm;
+    return Vec2(q.dot(r), q.dot(f));  // as ToBaseFrame
+  };
+  const std::array<Vec2, 4> corners = Corners(other);
+  std::array<Vec2, 4> q;
+  for (size_t i = 0; i < 4; ++i) q[i] = in_base(corners[i]);
   // Most bases lie wholly in one arc: all four corners in it, and (except for kow's wedges, which
   // reach into the base) clear of the unit's own rectangle, whose inside is split among the arcs. Every
   // arc region outside the rectangle is convex, so the whole base is then in it.
-  const std::array<Vec2, 4> corners = Corners(other);
-  const Arc first = ArcOfPoint(unit, corners[0], model);
+  const Arc first = ArcInBaseFrame(q[0].x(), q[0].y(), w, d, model);
   bool one_arc = true;
-  for (size_t i = 1; i < 4 && one_arc; ++i) one_arc = ArcOfPoint(unit, corners[i], model) == first;
+  for (size_t i = 1; i < 4 && one_arc; ++i) one_arc = ArcInBaseFrame(q[i].x(), q[i].y(), w, d, model) == first;
   if (one_arc && (model == ArcModel::kKow || !RectanglesOverlap(unit, other))) {
     s.share[static_cast<int>(first)] = 1.0;
     return s;
   }
-  const Polygon poly = PolygonCcw(other);
-  const double total = Area(poly);
+  const SmallPolygon poly = {q[3], q[2], q[1], q[0]};  // PolygonCcw(other), in the unit's frame
+  const double total = std::abs(SignedAreaOf(poly));
   // Large enough to hold `other` whole, small enough to keep clipping well conditioned.
   const double extent = 4.0 * ((other.centre_mm - unit.centre_mm).norm() + other.width_mm + other.depth_mm +
                                unit.width_mm + unit.depth_mm);
   for (Arc a : {Arc::kFront, Arc::kLeftFlank, Arc::kRightFlank, Arc::kRear}) {
     double area = 0.0;
-    for (const Polygon& piece : ArcRegion(unit, a, model, extent)) area += Area(ClipConvex(poly, piece));
+    const Pieces pieces = PiecesInBaseFrame(a, w, d, model, extent);
+    for (size_t i = 0; i < pieces.n; ++i) area += ClippedArea(poly, pieces.piece[i]);
     s.share[static_cast<int>(a)] = total > 0 ? area / total : 0.0;
   }
   return s;
@@ -177,8 +233,16 @@ ArcShares ArcSharesOf(const Base& unit, const Base& other, ArcModel model) {
 
 Arc ArcOfBase(const Base& unit, const Base& other, ArcModel model) {
   const ArcShares s = ArcSharesOf(unit, other, model);
+  constexpr Arc kArcs[] = {Arc::kFront, Arc::kLeftFlank, Arc::kRightFlank, Arc::kRear};
+  // An arc ahead of every other by more than the tie margin wins wherever the centre is (the loop
+  // below would end on it too): no need to place the centre.
+  Arc top = Arc::kFront;
+  for (Arc a : kArcs) top = s[a] > s[top] ? a : top;
+  bool clear_winner = true;
+  for (Arc a : kArcs) clear_winner = clear_winner && (a == top || s[top] > s[a] + 1e-9);
+  if (clear_winner) return top;
   Arc best = ArcOfPoint(unit, other.centre_mm, model);  // tie-break: where the centre is
-  for (Arc a : {Arc::kFront, Arc::kLeftFlank, Arc::kRightFlank, Arc::kRear})
+  for (Arc a : kArcs)
     if (s[a] > s[best] + 1e-9) best = a;
   return best;
 }

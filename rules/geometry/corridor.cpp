@@ -16,12 +16,13 @@ struct EdgeFrame {
 
 EdgeFrame FrameOf(const Base& base, Edge edge) {
   const Segment s = EdgeSegment(base, edge);
-  Vec2 out = Forward(base);
+  const Vec2 forward = Forward(base), right(forward.y(), -forward.x());  // as Right(base): one sine and cosine
+  Vec2 out = forward;
   switch (edge) {
-    case Edge::kFront: out = Forward(base); break;
-    case Edge::kRear: out = -Forward(base); break;
-    case Edge::kRight: out = Right(base); break;
-    case Edge::kLeft: out = -Right(base); break;
+    case Edge::kFront: out = forward; break;
+    case Edge::kRear: out = -forward; break;
+    case Edge::kRight: out = right; break;
+    case Edge::kLeft: out = -right; break;
   }
   return {s.a, s.b, out};
 }

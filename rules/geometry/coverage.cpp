@@ -89,10 +89,21 @@ double AreaInsideAny(const Base& b, const std::vector<Polygon>& polys) {
   const double w = b.width_mm / 2.0, d = b.depth_mm / 2.0;
   const Polygon rect{{-w, -d}, {w, -d}, {w, d}, {-w, d}};
   std::vector<Polygon> pieces;
+  const Vec2 f = Forward(b), r(f.y(), -f.x());  // ToBaseFrame's axes, worked out once, not per vertex
   for (const Polygon& p : polys) {
     if (p.size() < 3) continue;
     Polygon q;
-    for (const Vec2& v : p) q.push_back(ToBaseFrame(b, v));
+    q.reserve(p.size());
+    Vec2 lo(1e300, 1e300), hi(-1e300, -1e300);
+    for (const Vec2& v : p) {
+      const Vec2 dv = v - b.centre_mm;
+      q.emplace_back(dv.dot(r), dv.dot(f));  // ToBaseFrame(b, v)
+      lo = lo.cwiseMin(q.back());
+      hi = hi.cwiseMax(q.back());
+    }
+    // Wholly beyond a side of the rectangle (by more than rounding): every vertex falls outside that
+    // side's half-plane, so the clip would leave nothing.
+    if (lo.x() > w + 1e-6 || hi.x() < -w - 1e-6 || lo.y() > d + 1e-6 || hi.y() < -d - 1e-6) continue;
     q = ClipConvex(MakeCcw(std::move(q)), rect);
     if (q.size() >= 3 && Area(q) > 0) pieces.push_back(std::move(q));
   }

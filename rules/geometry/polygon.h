@@ -25,6 +25,35 @@ Polygon ClipConvex(const Polygon& subject, const Polygon& convex_ccw_clip);
 // The part of `subject` on the left of the directed line a->b (the half-plane cross(b-a, p-a) >= 0).
 Polygon ClipHalfPlane(const Polygon& subject, const Vec2& a, const Vec2& b);
 
+// The same steps on any vertex list with size(), operator[], clear() and push_back(), so that a hot
+// caller can clip in buffers of its own (no allocation per step); *out is cleared first.
+template <class Poly>
+void ClipHalfPlaneInto(const Poly& subject, const Vec2& a, const Vec2& b, Poly* out) {
+  out->clear();
+  const size_t n = subject.size();
+  if (n == 0) return;
+  const Vec2 d = b - a;
+  auto side = [&](const Vec2& p) { return Cross(d, p - a); };
+  for (size_t i = 0; i < n; ++i) {
+    const Vec2& cur = subject[i];
+    const Vec2& nxt = subject[(i + 1) % n];
+    const double sc = side(cur), sn = side(nxt);
+    if (sc >= 0) out->push_back(cur);
+    if ((sc >= 0) != (sn >= 0)) {
+      const double t = sc / (sc - sn);
+      out->push_back(cur + t * (nxt - cur));
+    }
+  }
+}
+
+// SignedArea on any vertex list with size() and operator[].
+template <class Poly>
+double SignedAreaOf(const Poly& p) {
+  double a = 0.0;
+  for (size_t i = 0; i < p.size(); ++i) a += Cross(p[i], p[(i + 1) % p.size()]);
+  return a / 2.0;
+}
+
 struct ClosestPoints {
   double distance_mm = 0.0;  // 0 when the shapes touch or overlap
   Vec2 on_a{0.0, 0.0};       // closest point on the first shape, table mm

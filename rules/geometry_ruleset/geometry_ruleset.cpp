@@ -19,6 +19,71 @@ namespace vedette {
 
 namespace {
 
+// What one unit's line lists: ids point into the scene's units.
+struct Neighbours {
+  std::vector<const std::string*> zoc_of;   // enemies whose zone of control the unit is in
+  std::vector<const std::string*> arcs[4];  // enemies within reach, by geom::Arc
+  std::vector<const std::string*> contact_ids;
+  nlohmann::json contacts = nlohmann::json::array();
+};
+
+// bw_mm: every unit's BW (scene.BwFor), by index into scene.units.
+Neighbours NeighboursOf(const Scene& scene, const UnitGrid& grid, const std::vector<double>& bw_mm, int ui,
+                        geom::ArcModel model, double reach_mm, double max_bw) {
+  Neighbours nb;
+  const Unit& u = scene.units[ui];
+  const geom::Base& fu = grid.FootprintOf(ui);
+  for (int oi : grid.Near(ui, std::max(reach_mm, max_bw))) {
+    const Unit& o = scene.units[oi];
+    const bool enemy = o.side != u.side;
+    const double circles = grid.CircleGap(ui, oi);  // grid.Far(ui, oi, r) is circles > r + 1e-6
+    double gap = -1.0;  // grid.Gap(ui, oi), worked out when first needed
+    auto gap_mm = [&] { return gap >= 0.0 ? gap : (gap = grid.Gap(ui, oi)); };
+    if (enemy) {
+      const double bw = bw_mm[oi];
+      if (circles <= bw + 1e-6 && geom::InsideCorridor(grid.FootprintOf(oi), geom::Edge::kFront, bw, fu))
+        nb.zoc_of.push_back(&o.id);
+      if (circles <= reach_mm + 1e-6 && gap_mm() <= reach_mm)
+        nb.arcs[static_cast<int>(grid.ArcOf(ui, oi, model, gap))].push_back(&o.id);
+    }
+    if (circles > 2.0 + 1e-6 || gap_mm() > 2.0 + 1e-6) continue;
+    const geom::Contact c = geom::FindContact(fu, grid.FootprintOf(oi));
+    if (!c.in_contact) continue;
+    nb.contact_ids.push_back(&o.id);
+    nb.contacts.push_back({{"unit", o.id},
+                           {"enemy", enemy},
+                           {"edge", std::string(geom::ToString(c.edge_a))},
+                           {"their_edge", std::string(geom::ToString(c.edge_b))},
+                           {"corner_only", c.corner_only}});
+  }
+  return nb;
+}
+
+std::string List(const std::vector<const std::string*>& ids) {
+  std::string s;
+  for (const std::string* id : ids) s += (s.empty() ? "" : ", ") + *id;
+  return s.empty() ? std::string("-") : s;
+}
+
+nlohmann::json ToJson(const std::vector<const std::string*>& ids) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const std::string* id : ids) a.push_back(*id);
+  return a;
+}
+
+nlohmann::json ToJson(const Unit& u, Neighbours& nb) {
+  nlohmann::json arcs = nlohmann::json::object();
+  for (geom::Arc a : {geom::Arc::kFront, geom::Arc::kLeftFlank, geom::Arc::kRightFlank, geom::Arc::kRear})
+    arcs[std::string(geom::ToString(a))] = ToJson(nb.arcs[static_cast<int>(a)]);
+  nlohmann::json ju = nlohmann::json::object();  // moved in, not copied: a 300-unit table has many lists
+  ju["id"] = u.id;
+  ju["side"] = u.side;
+  ju["zoc_of"] = ToJson(nb.zoc_of);
+  ju["arcs"] = std::move(arcs);
+  ju["contacts"] = std::move(nb.contacts);
+  return ju;
+}
+
 class GeometryRuleset : public Ruleset {
  public:
   explicit GeometryRuleset(const RulesetOptions& options) : options_(options) {}
@@ -37,55 +102,20 @@ class GeometryRuleset : public Ruleset {
          << " mm)\n";
     AppendSceneOutlines(scene, &f.drawing);
     const UnitGrid grid(scene);
+    f.drawing.reserve(f.drawing.size() + scene.units.size());
     double max_bw = scene.bw_mm;
     for (const Side& s : scene.sides) max_bw = std::max(max_bw, s.bw_mm);
+    std::vector<double> bw_mm;  // each unit's BW, looked up once, not once per neighbour
+    for (const Unit& u : scene.units) bw_mm.push_back(scene.BwFor(u));
     for (int ui = 0; ui < static_cast<int>(scene.units.size()); ++ui) {
       const Unit& u = scene.units[ui];
       if (!u.pose) continue;
       AppendZoneOfControl(scene, u, &f.drawing);
-      const geom::Base& fu = grid.FootprintOf(ui);
-      const double reach_mm = reach_bw * scene.BwFor(u);
-      nlohmann::json zoc_of = nlohmann::json::array();
-      nlohmann::json arcs = {{"front", nlohmann::json::array()},
-                             {"left_flank", nlohmann::json::array()},
-                             {"right_flank", nlohmann::json::array()},
-                             {"rear", nlohmann::json::array()}};
-      nlohmann::json contacts = nlohmann::json::array();
-      for (int oi : grid.Near(ui, std::max(reach_mm, max_bw))) {
-        const Unit& o = scene.units[oi];
-        const geom::Base& fo = grid.FootprintOf(oi);
-        const bool enemy = o.side != u.side;
-        if (enemy) {
-          if (!grid.Far(ui, oi, scene.BwFor(o)) && geom::InsideCorridor(fo, geom::Edge::kFront, scene.BwFor(o), fu))
-            zoc_of.push_back(o.id);
-          if (!grid.Far(ui, oi, reach_mm) && grid.Gap(ui, oi) <= reach_mm)
-            arcs[std::string(geom::ToString(grid.ArcOf(ui, oi, model)))].push_back(o.id);
-        }
-        if (grid.Far(ui, oi, 2.0) || grid.Gap(ui, oi) > 2.0 + 1e-6) continue;
-        const geom::Contact c = geom::FindContact(fu, fo);
-        if (c.in_contact) {
-          contacts.push_back({{"unit", o.id},
-                              {"enemy", enemy},
-                              {"edge", std::string(geom::ToString(c.edge_a))},
-                              {"their_edge", std::string(geom::ToString(c.edge_b))},
-                              {"corner_only", c.corner_only}});
-        }
-      }
-      auto list = [](const nlohmann::json& a) {
-        std::string s;
-        for (const auto& e : a) s += (s.empty() ? "" : ", ") + (e.is_string() ? e.get<std::string>() : e["unit"].get<std::string>());
-        return s.empty() ? std::string("-") : s;
-      };
-      text << "  " << u.id << std::string(u.id.size() < 6 ? 6 - u.id.size() : 1, ' ') << "ZOC of: " << list(zoc_of)
-           << "   flank L: " << list(arcs["left_flank"]) << "  R: " << list(arcs["right_flank"])
-           << "   rear: " << list(arcs["rear"]) << "   contact: " << list(contacts) << "\n";
-      nlohmann::json ju = nlohmann::json::object();  // moved in, not copied: a 300-unit table has many lists
-      ju["id"] = u.id;
-      ju["side"] = u.side;
-      ju["zoc_of"] = std::move(zoc_of);
-      ju["arcs"] = std::move(arcs);
-      ju["contacts"] = std::move(contacts);
-      units.push_back(std::move(ju));
+      Neighbours nb = NeighboursOf(scene, grid, bw_mm, ui, model, reach_bw * bw_mm[ui], max_bw);
+      text << "  " << u.id << std::string(u.id.size() < 6 ? 6 - u.id.size() : 1, ' ') << "ZOC of: " << List(nb.zoc_of)
+           << "   flank L: " << List(nb.arcs[1]) << "  R: " << List(nb.arcs[2]) << "   rear: " << List(nb.arcs[3])
+           << "   contact: " << List(nb.contact_ids) << "\n";
+      units.push_back(ToJson(u, nb));
     }
     nlohmann::json overlaps = nlohmann::json::array();
     for (const UnitOverlap& o : FindOverlaps(scene, grid)) {

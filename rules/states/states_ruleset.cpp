@@ -108,7 +108,7 @@ class StatesRuleset : public Ruleset {
       if (s.firing) add("firing");
       if (s.type == "artillery") add(s.limbered ? "limbered" : "unlimbered");
       json ju = {{"id", s.unit}, {"side", u.side}, {"type", s.type}, {"state", s.state}, {"state_source", s.state_source},
-                 {"firing", s.firing}, {"limbered", s.limbered}, {"effects", effects}, {"modifiers", mods}, {"notes", s.notes}};
+                 {"firing", s.firing}, {"limbered", s.limbered}, {"effects", std::move(effects)}, {"modifiers", mods}, {"notes", s.notes}};
       if (passed_by.count(s.unit)) {
         ju["passed_through_by"] = passed_by[s.unit];
         ju["state_after"] = after[s.unit];
@@ -134,7 +134,7 @@ class StatesRuleset : public Ruleset {
                               {"odds", nullptr},
                               {"note", "the seed gives no dice, pass score or size of these factors for any Morale Check"}};
       }
-      units.push_back(ju);
+      units.push_back(std::move(ju));  // moved, not copied: 300 units make a large report
       // Text: only what differs from a unit's normal state (eager, not firing, artillery unlimbered), where
       // it comes from in words, and its effects by name.
       const bool normal = s.state == c.states.at(s.type).front() && !s.firing && !s.limbered && !passed_by.count(s.unit);
@@ -196,13 +196,17 @@ class StatesRuleset : public Ruleset {
       json jt = {{"marker", a.token.marker}, {"x_mm", a.token.x_mm}, {"y_mm", a.token.y_mm}, {"meaning", a.meaning},
                  {"unit", a.unit.empty() ? json(nullptr) : json(a.unit)}, {"distance_mm", Round2(a.distance_mm)}};
       if (!a.note.empty()) jt["note"] = a.note;
-      tokens.push_back(jt);
+      tokens.push_back(std::move(jt));
       DrawPrimitive token = Prim(DrawKind::kLabel, DrawStyle::kInfo, {{a.token.x_mm, a.token.y_mm}}, "labels", a.unit,
                                  "token " + std::to_string(a.token.marker) + ": " + a.meaning);
       token.own_place = true;  // said at the token, where the players see it
       f.drawing.push_back(std::move(token));
     }
-    f.report = {{"ruleset", "states"}, {"units", units}, {"tokens", tokens}, {"flights", flights}};
+    f.report = json::object();  // the lists moved in, not copied
+    f.report["ruleset"] = "states";
+    f.report["units"] = std::move(units);
+    f.report["tokens"] = std::move(tokens);
+    f.report["flights"] = std::move(flights);
     f.text = text.str();
     AppendOverlaps(scene, kOverlapToleranceMm, &f);
     return f;

@@ -55,6 +55,14 @@ class Analyzer {
         radius_.push_back(std::hypot(fp_.back().width_mm, fp_.back().depth_mm) / 2.0);
       }
     n_ = units_.size();
+    for (const Terrain& t : scene.terrain) {
+      geom::Vec2 lo(1e300, 1e300), hi(-1e300, -1e300);
+      for (const geom::Vec2& p : t.polygon) lo = lo.cwiseMin(p), hi = hi.cwiseMax(p);
+      const geom::Vec2 centre = t.polygon.empty() ? geom::Vec2(0, 0) : geom::Vec2((lo + hi) / 2.0);
+      double radius = 0.0;
+      for (const geom::Vec2& p : t.polygon) radius = std::max(radius, (p - centre).norm());
+      terrain_circle_.push_back({centre, radius});
+    }
     std::map<std::string, int> sides;
     for (const Unit* u : units_) side_.push_back(sides.emplace(u->side, int(sides.size())).first->second);
     tol_ = d.tolerances;
@@ -157,6 +165,7 @@ class Analyzer {
   std::vector<std::vector<std::string>> rear_support_;  // per unit, filled in step 3
   std::set<std::string> supporting_;                // units giving rear support to some unit
   std::vector<std::pair<bool, bool>> secure_sides_;
+  std::vector<std::pair<geom::Vec2, double>> terrain_circle_;  // per terrain piece: a circle holding it (centre, radius mm)
 };
 
 std::optional<bool> Analyzer::Flag(size_t i, const std::string& key) const {
@@ -353,13 +362,21 @@ void Analyzer::Secure(size_t u, UnitAnalysis* a) const {
        {std::tuple{geom::Edge::kLeft, geom::OutsideLeftLine(fp_[u]), &a->secure_left},
         std::tuple{geom::Edge::kRight, geom::OutsideRightLine(fp_[u]), &a->secure_right}}) {
     const geom::Segment seg = geom::EdgeSegment(fp_[u], edge);
+    // Nothing within `radius` of `centre` comes within reach of the flank when the centre is further
+    // than both (the margin covers rounding): the exact measure is skipped, the answer is the same.
+    auto beyond_reach = [&](const geom::Vec2& centre, double radius) {
+      return geom::PointToSegment(centre, seg).distance_mm - radius > reach + 1e-6;
+    };
     for (size_t f : nbr_[u]) {
       if (f == u || Enemy(f, u) || IsGeneral(*units_[f])) continue;
       if (line.SignedDistance(fp_[f].centre_mm) <= 0.0 || Far(f, u, reach)) continue;  // not on that side / far
+      if (beyond_reach(fp_[f].centre_mm, radius_[f])) continue;
       if (SegmentToPolygon(seg, geom::PolygonCcw(fp_[f])) <= reach) list->push_back(Id(f));
     }
-    for (const Terrain& t : scene_.terrain) {
+    for (size_t ti = 0; ti < scene_.terrain.size(); ++ti) {
+      const Terrain& t = scene_.terrain[ti];
       if (std::find(d_.secure_terrain.begin(), d_.secure_terrain.end(), t.type) == d_.secure_terrain.end()) continue;
+      if (beyond_reach(terrain_circle_[ti].first, terrain_circle_[ti].second)) continue;
       // Only the part of the terrain beyond the flank's line secures that flank.
       const geom::Polygon beyond = geom::ClipHalfPlane(geom::MakeCcw(t.polygon), line.point,
                                                        line.point + geom::Vec2(line.normal.y(), -line.normal.x()));
@@ -375,12 +392,18 @@ TerrainState Analyzer::TerrainOf(size_t u) const {
   const double area = b.width_mm * b.depth_mm;
   const geom::Segment front = geom::EdgeSegment(b, geom::Edge::kFront);
   double bad_area = 0.0, covered_area = 0.0;
-  for (const Terrain& tr : scene_.terrain) {
+  for (size_t ti = 0; ti < scene_.terrain.size(); ++ti) {
+    const Terrain& tr = scene_.terrain[ti];
     const TerrainKind* k = FindTerrainKind(tr.type);
     if (!k || tr.polygon.size() < 3) continue;
-    const double inside = geom::OverlapArea(b, tr.polygon);
+    // A piece whose bounding circle is further from the unit's than the contact tolerance neither
+    // overlaps it (the clipped area is exactly 0: every clipped vertex stays outside the base) nor is
+    // touched by its front: the exact measures are skipped.
+    const auto& [centre, radius] = terrain_circle_[ti];
+    const bool apart = (centre - b.centre_mm).norm() - radius - radius_[u] > tol_.contact_mm + 1e-6;
+    const double inside = apart ? 0.0 : geom::OverlapArea(b, tr.polygon);
     const bool in = inside >= 0.5 * area;
-    const bool behind = IsLinearObstacle(tr.type) && SegmentToPolygon(front, tr.polygon) <= tol_.contact_mm;
+    const bool behind = !apart && IsLinearObstacle(tr.type) && SegmentToPolygon(front, tr.polygon) <= tol_.contact_mm;
     if (k->bad_going) bad_area += inside;
     if (k->bad_going || k->cover) covered_area += inside;
     // FAQ: a fortification adds +1 to cover or defending terrain; it is not also the cover itself.

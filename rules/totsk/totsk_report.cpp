@@ -104,7 +104,7 @@ Findings MakeFindings(const TotskData& data, const TotskSettings& settings, cons
     nlohmann::json j = {{"id", a.id}, {"side", u.side}, {"type", std::string(ToString(u.type))}};
     if (a.general) {
       j["general"] = true;
-      units.push_back(j);
+      units.push_back(std::move(j));
       continue;
     }
     j["zoc_of"] = a.zoc_of;
@@ -122,13 +122,13 @@ Findings MakeFindings(const TotskData& data, const TotskSettings& settings, cons
                            {"distance_mm", std::round(r.distance_mm * 10.0) / 10.0},
                            {"distance_bw", std::round(r.distance_mm / scene.BwFor(u) * 100.0) / 100.0}};
       if (!r.group.empty()) rj["guns"] = r.group;
-      reasons.push_back(rj);
+      reasons.push_back(std::move(rj));
     }
     // Passive units test; with no active side declared, every unit is shown as if passive.
     const bool passive = active.empty() || u.side != active;
     const bool tests = a.must_test && passive;
     j["morale"] = {{"tests", tests},
-                   {"reasons", reasons},
+                   {"reasons", std::move(reasons)},
                    {"modifiers", ModifiersJson(a.modifiers)},
                    {"total", a.total},
                    {"p_pass", a.odds.p_pass},
@@ -166,7 +166,7 @@ Findings MakeFindings(const TotskData& data, const TotskSettings& settings, cons
     nlohmann::json actions = nlohmann::json::array();
     if (acts)
       for (const ActionTest& t : a.action_tests) actions.push_back(ActionTestJson(t));
-    j["action_tests"] = actions;
+    j["action_tests"] = std::move(actions);
     j["assumptions"] = a.assumptions;
     units.push_back(std::move(j));
 
@@ -307,9 +307,9 @@ Findings MakeFindings(const TotskData& data, const TotskSettings& settings, cons
   f.report = {{"ruleset", "totsk"},
               {"settings", SettingsJson(data, settings)},
               {"active_side", active.empty() ? nlohmann::json(nullptr) : nlohmann::json(active)},
-              {"test_targets", choices},
+              {"test_targets", std::move(choices)},
               {"notes", analysis.notes},
-              {"units", units}};
+              {"units", std::move(units)}};  // moved, not copied: a large list on a big table
   for (const std::string& n : analysis.notes) text << "  note: " << n << "\n";
   f.text = text.str();
   return f;
