@@ -47,12 +47,20 @@ cv::Mat ReadMatrix(const cv::FileStorage& fs, const std::string& path, const cha
 void RequireConsistentIndentation(const std::string& text, const std::string& path) {
   std::vector<size_t> levels = {0};
   int depth = 0, line_number = 0;
+  bool content = false;  // a line of the document has come
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) {
     ++line_number;
     const size_t indent = line.find_first_not_of(' ');
     const bool blank = indent == std::string::npos || line[indent] == '#' || line[indent] == '\r';
-    if (!blank && depth == 0 && line_number > 1 && line.rfind("---", 0) != 0 && line.rfind("...", 0) != 0) {
+    // OpenCV writes one document ("---" first) and never its end marker; its reader loops on text
+    // after a "..." (fuzzing found "...-" then a line) and on a second document.
+    if (line.rfind("...", 0) == 0)
+      throw InputError(path, line_number, "'...' (a YAML document end): a camera file is one document, written by vedette calibrate");
+    if (line.rfind("---", 0) == 0 && content)
+      throw InputError(path, line_number, "a second YAML document ('---'): a camera file is one document");
+    content = content || (!blank && line.rfind("---", 0) != 0);
+    if (!blank && depth == 0 && line_number > 1 && line.rfind("---", 0) != 0) {
       if (indent > levels.back()) levels.push_back(indent);
       while (levels.back() > indent) levels.pop_back();
       if (levels.back() != indent)
