@@ -59,6 +59,11 @@ void RequireConsistentIndentation(const std::string& text, const std::string& pa
       throw InputError(path, line_number, "'...' (a YAML document end): a camera file is one document, written by vedette calibrate");
     if (line.rfind("---", 0) == 0 && content)
       throw InputError(path, line_number, "a second YAML document ('---'): a camera file is one document");
+    // And on a directive after the first line ("---%YAML:1.0"): '---' stands alone, '%' only on line 1.
+    if (line.rfind("---", 0) == 0 && line.find_first_not_of(" \t\r", 3) != std::string::npos)
+      throw InputError(path, line_number, "'---' must stand alone on its line");
+    if (line_number > 1 && line.rfind("%", 0) == 0)
+      throw InputError(path, line_number, "a YAML directive ('%') is allowed on the first line only");
     content = content || (!blank && line.rfind("---", 0) != 0);
     if (!blank && depth == 0 && line_number > 1 && line.rfind("---", 0) != 0) {
       if (indent > levels.back()) levels.push_back(indent);
