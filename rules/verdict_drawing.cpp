@@ -142,7 +142,11 @@ std::string MoveRulerText(const Scene& scene, const ObservedMove& m, const MoveV
   }
   // What stopping here would be, in as few words as the card's, on the ruler's second line.
   if (!v.judged) return s;
-  if (!v.check.legal) return s + "\nILLEGAL here";
+  if (!v.check.legal) {  // and why, briefly (the 1-inch rule, too far, ...): the card says it in full
+    std::string why = v.check.illegal_reason;
+    if (why.size() > 70) why = why.substr(0, std::min(why.size(), why.rfind(' ', 67))) + "...";
+    return s + "\nILLEGAL here" + (why.empty() ? "" : ": " + why);
+  }
   s += "\n" + Kinds(v.check.kinds);
   for (size_t i = 0; i < v.check.contacts.size(); ++i) s += (i ? ", " : " with ") + v.check.contacts[i];
   if (!v.check.tests.empty()) s += ", test " + Percent(v.check.tests[0].p_success);

@@ -7,6 +7,7 @@
 
 #include "rules/input_error.h"
 #include "rules/ruleset.h"
+#include "rules/verdict_drawing.h"
 #include "rules/scene/scene_io.h"
 
 namespace vedette {
@@ -135,6 +136,18 @@ TEST(KowMove, OneInchRule) {
   EXPECT_FALSE(m.legal);
   EXPECT_TRUE(Has(m.illegal_reason, "within 1 in of R1")) << m.illegal_reason;
   EXPECT_TRUE(Has(m.illegal_reason, "0.96 in")) << m.illegal_reason;
+  // The ruler says why stopping there is illegal, in short: the 1-inch rule and the unit it is too near.
+  ObservedMove so_far;
+  so_far.unit = "N1";
+  const Scene s = LoadScene(kScene);
+  so_far.from = *s.FindUnit("N1")->pose;
+  so_far.to = {300, 775.6, 90};
+  MoveVerdict v;
+  v.judged = true;
+  v.check = m;
+  const std::string ruler = MoveRulerText(s, so_far, v);
+  EXPECT_TRUE(Has(ruler, "\nILLEGAL here: ")) << ruler;
+  EXPECT_TRUE(Has(ruler, "R1")) << ruler;
 }
 
 // N2 stands 20 mm from R2; sliding 30 mm along it keeps 20 mm. Approach reading: allowed; strict: not.
