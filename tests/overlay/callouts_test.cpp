@@ -15,6 +15,7 @@
 #include "overlay/legibility.h"
 #include "overlay/projection.h"
 #include "overlay/style.h"
+#include "tests/overlay/imgui_frame.h"
 
 namespace vedette::overlay {
 namespace {
@@ -161,27 +162,20 @@ TEST(Callouts, BothRenderersDrawTheIconInTheSamePlace) {
   const cv::Rect cv_box = cv::boundingRect(mask);
   ASSERT_GT(cv_box.area(), 0);
 
-  ImGui::CreateContext();
-  ImGuiIO& io = ImGui::GetIO();
-  io.DisplaySize = ImVec2(640, 400);
-  io.DeltaTime = 1.0f / 60;
-  unsigned char* pixels = nullptr;
-  int w = 0, h = 0;
-  io.Fonts->GetTexDataAsAlpha8(&pixels, &w, &h);
-  ImGui::NewFrame();
-  ImDrawList* dl = ImGui::GetForegroundDrawList();
-  const int first = dl->VtxBuffer.Size;
-  ImGuiRenderScratch is;
-  RenderCommands(c, dl, &is);
   float x0 = 1e9f, x1 = -1e9f, y0 = 1e9f, y1 = -1e9f;
-  const ImU32 want = ImColour(g);
-  for (int i = first; i < dl->VtxBuffer.Size; ++i) {
-    const ImDrawVert& v = dl->VtxBuffer[i];
-    if ((v.col | IM_COL32_A_MASK) != (want | IM_COL32_A_MASK)) continue;
-    x0 = std::min(x0, v.pos.x), x1 = std::max(x1, v.pos.x), y0 = std::min(y0, v.pos.y), y1 = std::max(y1, v.pos.y);
+  {  // ImGui's frame: its draw list's vertices, read back
+    testing::ImGuiFrame frame_scope(640, 400);
+    ImDrawList* dl = ImGui::GetForegroundDrawList();
+    const int first = dl->VtxBuffer.Size;
+    ImGuiRenderScratch is;
+    RenderCommands(c, dl, &is);
+    const ImU32 want = ImColour(g);
+    for (int i = first; i < dl->VtxBuffer.Size; ++i) {
+      const ImDrawVert& v = dl->VtxBuffer[i];
+      if ((v.col | IM_COL32_A_MASK) != (want | IM_COL32_A_MASK)) continue;
+      x0 = std::min(x0, v.pos.x), x1 = std::max(x1, v.pos.x), y0 = std::min(y0, v.pos.y), y1 = std::max(y1, v.pos.y);
+    }
   }
-  ImGui::EndFrame();
-  ImGui::DestroyContext();
   ASSERT_LT(x0, x1);
   EXPECT_NEAR(x0, cv_box.x, 2.5);
   EXPECT_NEAR(x1, cv_box.x + cv_box.width, 2.5);

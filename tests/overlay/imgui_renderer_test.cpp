@@ -8,6 +8,7 @@
 #include "overlay/cv_renderer.h"
 #include "overlay/imgui_renderer.h"
 #include "overlay/label_layout.h"
+#include "tests/overlay/imgui_frame.h"
 
 namespace vedette::overlay {
 namespace {
@@ -16,14 +17,7 @@ namespace {
 // centred on y = 200 to a pixel (ImGui floors the text's origin) (OpenCV's Hershey capitals are 15 px tall at scale 15/22 too); the box lies
 // inside LabelBox (what the layout keeps apart), give or take ImGui's 0.5 px antialiased fringe.
 TEST(ImGuiRenderer, CapitalsAreAsTallAsOpenCvsAndTheBoxIsInsideLabelBox) {
-  ImGui::CreateContext();
-  ImGuiIO& io = ImGui::GetIO();
-  io.DisplaySize = ImVec2(640, 400);
-  io.DeltaTime = 1.0f / 60;
-  unsigned char* pixels = nullptr;
-  int w = 0, h = 0;
-  io.Fonts->GetTexDataAsAlpha8(&pixels, &w, &h);
-  ImGui::NewFrame();
+  testing::ImGuiFrame frame_scope(640, 400);
   // The default font is the shape LabelBox assumes.
   const ImFont* font = ImGui::GetFont();
   const ImGuiFontShape shape;
@@ -70,8 +64,6 @@ TEST(ImGuiRenderer, CapitalsAreAsTallAsOpenCvsAndTheBoxIsInsideLabelBox) {
   EXPECT_LE(by1, box.y + box.height + 0.5f);
   EXPECT_LE(by0, gy0) << "the box covers the capitals";
   EXPECT_GE(by1, gy1);
-  ImGui::EndFrame();
-  ImGui::DestroyContext();
 }
 
 }  // namespace
