@@ -10,6 +10,7 @@ class ImGuiFrame {
   ImGuiFrame(float width_px, float height_px) {
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;  // no imgui.ini left in the working folder
     io.DisplaySize = ImVec2(width_px, height_px);
     io.DeltaTime = 1.0f / 60;
     unsigned char* pixels = nullptr;
