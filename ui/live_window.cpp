@@ -119,6 +119,7 @@ class LiveApp {
   void DrawView(const ImVec2& pos, const ImVec2& size);
   void DrawPanels(const ImVec2& pos, const ImVec2& size);
   float PanelTextScale(const ImVec2& display) const;
+  float PlayerTextFactor() const;
   void DrawSetupPanel();
   void CollectSetupCheck(bool wait);  // takes a finished (or, with wait, the pending) check
   void HandleKeys();
@@ -437,12 +438,11 @@ void LiveApp::DrawView(const ImVec2& pos, const ImVec2& size) {
     bo.canvas_px = cv::Rect2f(pos.x, pos.y, size.x, size.y);
     // Text and lines grow with the view (read from a step back at a 1080p screen) and the display's
     // DPI, times the player's own size setting (+ and -).
-    float dpi_x = 1, dpi_y = 1;
-    glfwGetWindowContentScale(window_, &dpi_x, &dpi_y);
-    bo.scale = ui_->settings().text_size * std::max(1.0f, dpi_y) * std::clamp(size.y / 720.0f, 1.0f, 2.5f);
+    const float player = PlayerTextFactor();
+    bo.scale = player * std::clamp(size.y / 720.0f, 1.0f, 2.5f);
     // Text as in a recording of the view's height (overlay/style.h: the 1080-line sizes, 14 px at
     // least), times the display's DPI and the player's setting; labels kept off the markers.
-    bo.text_scale = ui_->settings().text_size * std::max(1.0f, dpi_y) * TextScaleForHeight(static_cast<int>(size.y));
+    bo.text_scale = player * TextScaleForHeight(static_cast<int>(size.y));
     std::vector<TableQuad> markers;
     MarkerQuadsOnTable(f.scene, AnnotateOptions{}.marker_margin_mm, &markers);
     bo.markers_mm = &markers;
@@ -537,9 +537,14 @@ void LiveApp::DrawSetupPanel() {
 // The panels' text: ImGui's 13 px at 720 lines, growing with the window to 1.4x at 1080 (as tall
 // as the picture's labels' words read), times the display's DPI and the player's +/-.
 float LiveApp::PanelTextScale(const ImVec2& display) const {
+  return PlayerTextFactor() * std::clamp(display.y / 770.0f, 1.0f, 2.5f);
+}
+
+// The display's DPI (never below 1) times the player's +/- setting: what every text size is multiplied by.
+float LiveApp::PlayerTextFactor() const {
   float dpi_x = 1, dpi_y = 1;
   glfwGetWindowContentScale(window_, &dpi_x, &dpi_y);
-  return static_cast<float>(ui_->settings().text_size) * std::max(1.0f, dpi_y) * std::clamp(display.y / 770.0f, 1.0f, 2.5f);
+  return static_cast<float>(ui_->settings().text_size) * std::max(1.0f, dpi_y);
 }
 
 void LiveApp::DrawPanels(const ImVec2& pos, const ImVec2& size) {
