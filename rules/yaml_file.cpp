@@ -18,7 +18,15 @@ class LimitChecker : public YAML::EventHandler {
  public:
   LimitChecker(const YamlLimits& limits, const std::string& source) : limits_(limits), source_(source) {}
 
-  void OnDocumentStart(const YAML::Mark&) override {}
+  // A Vedette file is one document. yaml-cpp also starts new, empty documents without end at a
+  // token it cannot place (a ',' at the start of a line), never moving on: refused, not looped.
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    if (++documents_ > 1 && mark.pos == first_document_pos_)
+      throw InputError(source_, Line(mark), "YAML syntax: cannot be read past here (a ',' outside [ ] or { }?)");
+    if (documents_ > 1)
+      throw InputError(source_, Line(mark), "a second YAML document ('---'): a Vedette file is one document");
+    first_document_pos_ = mark.pos;
+  }
   void OnDocumentEnd() override {}
   void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { Count(mark); }
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override {
@@ -55,6 +63,8 @@ class LimitChecker : public YAML::EventHandler {
   const std::string& source_;
   int depth_ = 0;
   long nodes_ = 0;
+  int documents_ = 0;
+  int first_document_pos_ = -1;  // where the first document started, in bytes
 };
 
 // Length of the UTF-8 sequence at text[i] (RFC 3629: no overlong forms, no surrogates, at most

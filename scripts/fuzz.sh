@@ -57,6 +57,11 @@ for name in scene_fuzz roster_fuzz camera_file_fuzz live_settings_fuzz event_log
   else
     result="CRASH (see $log and $BUILD/crashes/)"
     status=1
+    # CI keeps neither file: what went wrong and the input that did it go to the output.
+    { echo "---- $name: the end of its log"; grep -v -E '^#[0-9]+' "$log" | tail -n 40
+      find "$BUILD/crashes" -name "$name-*" -newermt "@$start" | while read -r f; do
+        echo "---- $f (base64)"; head -c 4096 "$f" | base64
+      done; } >&2
   fi
   secs=$(($(date +%s) - start))
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)

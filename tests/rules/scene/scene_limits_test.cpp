@@ -76,6 +76,23 @@ TEST(SceneLimits, AliasBombIsRefusedAtOnce) {
   EXPECT_TRUE(Has(e, "aliases (*name) are not accepted")) << e.what();
 }
 
+// Slow input found by the camera file's fuzzer (CI): yaml-cpp starts empty documents for ever at a
+// ',' that begins a line, a million of them before the node limit stopped it (seconds under ASan).
+TEST(SceneLimits, ACommaThatStartsALineIsRefusedAtOnceNotLooped) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const InputError e = Refusal("\n,--\n" + OneUnit("B1"), 2);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 0.05);
+  EXPECT_TRUE(Has(e, "cannot be read past here")) << e.what();
+  EXPECT_THROW(ParseYamlText(",", "r.yaml"), InputError);
+}
+
+// YAML::Load reads the first document only: the rest of a file after a '---' would be lost unseen.
+TEST(SceneLimits, ASecondDocumentIsRefusedNotDropped) {
+  const InputError e = Refusal(OneUnit("B1") + "---\n" + OneUnit("B2"), 5);
+  EXPECT_TRUE(Has(e, "a second YAML document")) << e.what();
+  ParseScene("---\n" + OneUnit("B1"), "ok.yaml");  // one document with its start marker is fine
+}
+
 TEST(SceneLimits, DeepNestingIsRefusedWithTheLimit) {
   const std::string deep = std::string(200, '[') + "1" + std::string(200, ']');
   const InputError e = Refusal(OneUnit("B1") + "declarations:\n  settings:\n    x: " + deep + "\n", 7);
