@@ -6,9 +6,12 @@
 //
 // A ruleset may reuse results between calls on an unchanged table (Kings of War does: a live table
 // stands still most frames), so the default figure is a repeated frame; --fresh times every call on a
-// new ruleset instance (made outside the timing), the first frame on a table.
+// new ruleset instance (made outside the timing), the first frame on a table; --moving times the
+// live frame in which one unit moves: each call one unit (a different one each time) is 3 mm away
+// from where the last call saw it, every other unit where it was (the pipeline holds resting units'
+// poses, pipeline/table_scene.h), on the same ruleset instance.
 //
-//   rules_bench [--seeds N] [--min-ms M] [--json FILE] [--only RULESET] [--units N] [--print] [--fresh]
+//   rules_bench [--seeds N] [--min-ms M] [--json FILE] [--only RULESET] [--units N] [--print] [--fresh|--moving]
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -100,7 +103,8 @@ int main(int argc, char** argv) {
   std::string json_out, only;
   std::vector<int> sizes = {60, 300};
   bool print = false;  // print the first table's reports and drawing to stderr (to compare two builds)
-  bool fresh = false;  // a new ruleset for every call: no reuse between calls
+  bool fresh = false;   // a new ruleset for every call: no reuse between calls
+  bool moving = false;  // one unit moved 3 mm before each call
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--seeds" && i + 1 < argc) seeds = std::atoi(argv[++i]);
@@ -110,8 +114,9 @@ int main(int argc, char** argv) {
     else if (a == "--units" && i + 1 < argc) sizes = {std::atoi(argv[++i])};
     else if (a == "--print") print = true;
     else if (a == "--fresh") fresh = true;
+    else if (a == "--moving") moving = true;
     else {
-      std::cerr << "usage: rules_bench [--seeds N] [--min-ms M] [--json FILE] [--only RULESET] [--units N] [--print] [--fresh]\n";
+      std::cerr << "usage: rules_bench [--seeds N] [--min-ms M] [--json FILE] [--only RULESET] [--units N] [--print] [--fresh|--moving]\n";
       return 2;
     }
   }
@@ -127,7 +132,7 @@ int main(int argc, char** argv) {
         SyntheticTableOptions o;
         o.units = units;
         o.seed = static_cast<uint64_t>(seed);
-        const Scene scene = WithDeclarations(MakeSyntheticTable(o), name);
+        Scene scene = WithDeclarations(MakeSyntheticTable(o), name);
         const Findings first = ruleset->Analyze(scene);  // warm-up
         if (seed == 1 && print) PrintReports(first);
         if (seed == 1) {
@@ -138,6 +143,9 @@ int main(int argc, char** argv) {
         const double start = WallMs();
         int calls = 0;
         while (calls < 5 || WallMs() - start < min_ms / seeds) {
+          if (moving) {
+            if (auto& p = scene.units[calls % scene.units.size()].pose) p->x_mm += (calls / scene.units.size()) % 2 ? -3.0 : 3.0;
+          }
           const auto own = fresh ? MakeRuleset(name) : nullptr;
           const double w0 = WallMs(), c0 = ThreadCpuMs();
           const Findings f = (own ? own : ruleset)->Analyze(scene);

@@ -17,20 +17,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double MsSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
-// Did anything the rules read change between two scenes (same roster, so units line up)?
-bool SceneChanged(const Scene& a, const Scene& b, double mm, double deg) {
-  if (a.units.size() != b.units.size()) return true;
-  for (size_t i = 0; i < a.units.size(); ++i) {
-    const auto &pa = a.units[i].pose, &pb = b.units[i].pose;
-    if (pa.has_value() != pb.has_value()) return true;
-    if (!pa) continue;
-    if (std::hypot(pa->x_mm - pb->x_mm, pa->y_mm - pb->y_mm) > mm) return true;
-    double d = std::fmod(std::abs(pa->heading_deg - pb->heading_deg), 360.0);
-    if (std::min(d, 360.0 - d) > deg) return true;
-  }
-  return false;
-}
-
 // What the picture shows: the findings (a unit under a hand dashed: its pose is remembered, not
 // seen) and the verdicts of the moves of this turn.
 void BuildPrimitives(PipelineFrame* f, const std::vector<ShownVerdict>& shown) {
@@ -162,8 +148,8 @@ void Pipeline::AcknowledgeVerdicts() {
 void Pipeline::Analyze(PipelineFrame* f) {
   auto t0 = Clock::now();
   Scene scene = TableScene(roster_, f->track.units, TablePoses::kNow);
-  const bool changed = frames_ == 0 || declarations_changed_ ||
-                       SceneChanged(scene, f->scene, options_.reanalyze_mm, options_.reanalyze_deg);
+  const bool moved = HoldStillPoses(&scene, f->scene, options_.reanalyze_mm, options_.reanalyze_deg);
+  const bool changed = frames_ == 0 || declarations_changed_ || moved;
   f->timings.scene_ms = MsSince(t0);
   f->analyzed = false;
   if (!changed) return;

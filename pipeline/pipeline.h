@@ -31,7 +31,7 @@ struct PipelineOptions {
   std::string ruleset = "totsk";        // name for MakeRuleset; "": no rules (poses and events only)
   RulesetOptions ruleset_options;       // --set and the scene's settings: they reach analysis and move verdicts alike
   vision::TrackerOptions tracker;
-  double reanalyze_mm = 0.05;           // the rules run again when a unit moved more than this, mm
+  double reanalyze_mm = 0.05;           // the rules run again when a unit moved more than this from where they last saw it, mm
   double reanalyze_deg = 0.05;          // ... or turned more than this, deg
   bool Check(std::string* error) const;
 };

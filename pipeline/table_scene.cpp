@@ -1,5 +1,8 @@
 #include "pipeline/table_scene.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace vedette::pipeline {
 
 Scene TableScene(const Scene& roster, const std::vector<vision::TrackedUnit>& units, TablePoses poses,
@@ -21,6 +24,30 @@ Scene TableScene(const Scene& roster, const std::vector<vision::TrackedUnit>& un
     scene.units = std::move(kept);
   }
   return scene;
+}
+
+// Whether pose `a` is within `mm` and `deg` of `b`.
+static bool WithinOf(const Pose& a, const Pose& b, double mm, double deg) {
+  if (std::hypot(a.x_mm - b.x_mm, a.y_mm - b.y_mm) > mm) return false;
+  const double d = std::fmod(std::abs(a.heading_deg - b.heading_deg), 360.0);
+  return std::min(d, 360.0 - d) <= deg;
+}
+
+bool HoldStillPoses(Scene* now, const Scene& analysed, double mm, double deg) {
+  if (now->units.size() != analysed.units.size()) return true;
+  bool changed = false;
+  for (size_t i = 0; i < now->units.size(); ++i) {
+    auto &pa = now->units[i].pose;
+    const auto& pb = analysed.units[i].pose;
+    if (now->units[i].id != analysed.units[i].id || pa.has_value() != pb.has_value()) {
+      changed = true;
+    } else if (pa && WithinOf(*pa, *pb, mm, deg)) {
+      pa = pb;
+    } else if (pa) {
+      changed = true;
+    }
+  }
+  return changed;
 }
 
 }  // namespace vedette::pipeline

@@ -21,4 +21,12 @@ enum class TablePoses {
 Scene TableScene(const Scene& roster, const std::vector<vision::TrackedUnit>& units, TablePoses poses,
                  const std::map<std::string, Pose>& at = {});
 
+// Each unit of `now` keeps its pose in `analysed` (the table the rules last saw) until it has moved
+// more than `mm` or turned more than `deg` from it, so that a resting unit, whose tracked running
+// mean differs in the hundredths of a mm from frame to frame, is the same input to the rules each
+// time: a ruleset that reuses its results per unit (Kings of War's) is then served while one unit
+// moves. Both scenes are of one roster, units in the same order. Returns whether any unit's pose
+// changed, or a unit came onto or left the table.
+bool HoldStillPoses(Scene* now, const Scene& analysed, double mm, double deg);
+
 }  // namespace vedette::pipeline
