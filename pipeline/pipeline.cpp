@@ -83,6 +83,7 @@ void Pipeline::JudgeEvents(PipelineFrame* f) {
       const Scene before = TableScene(roster_, f->track.units, TablePoses::kAtRest, {{e.move.unit, e.move.from}});
       fe.move = judge_->JudgeMove(before, e.move);
       ShowVerdict(e, *fe.move, f->track.frame);
+      ApplyStateChanges(fe.move->turn_start, f);
       if (fe.move->judged) ApplyStateChanges(fe.move->check.state_changes, f);
     } else if (e.type == vision::TrackEventType::kGroupMove) {
       std::map<std::string, Pose> starts;

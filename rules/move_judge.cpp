@@ -37,7 +37,13 @@ MoveVerdict MoveJudge::JudgeMove(const Scene& before, const ObservedMove& move) 
   const Unit* mover = before.FindUnit(move.unit);
   if (!before.declarations.Routed(move.unit) && mover && mover->side == turn_side_) ++moves_this_turn_[move.unit];
   last_second_move_[move.unit] = v.second_move;
-  return Check(before, move, v);
+  if (!restart || !ruleset_) return Check(before, move, v);
+  // The move that starts a turn is judged on the table as the new turn has it.
+  v.turn_start = ruleset_->TurnStartChanges(before, v.turn_side);
+  if (v.turn_start.empty()) return Check(before, move, v);
+  Scene turned = before;
+  for (const StateChange& c : v.turn_start) turned.declarations.units[c.unit][c.key] = Declared{c.value, 0};
+  return Check(turned, move, v);
 }
 
 MoveVerdict MoveJudge::PreviewMove(const Scene& before, const ObservedMove& move) const {

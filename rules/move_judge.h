@@ -22,6 +22,7 @@ struct MoveVerdict {
   std::string note;           // why not judged ("ruleset 'kow' does not judge moves", an error)
   std::string turn_side;      // the side whose turn it is after this move
   bool second_move = false;   // a second or later ordered move of the unit this turn
+  std::vector<StateChange> turn_start;  // this move started a turn: what the ruleset clears for it (Ruleset::TurnStartChanges)
   MoveCheck check;            // the ruleset's answer, when judged
 };
 

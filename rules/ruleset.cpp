@@ -26,6 +26,8 @@ GroupMoveCheck Ruleset::CheckGroupMove(const Scene&, const std::vector<MoveReque
 
 std::vector<DeclarationChoice> Ruleset::UnitChoices(const Scene&, const Unit&) const { return {}; }
 
+std::vector<StateChange> Ruleset::TurnStartChanges(const Scene&, const std::string&) const { return {}; }
+
 const DeclarationChoice* FindChoice(const std::vector<DeclarationChoice>& choices, const std::string& key) {
   for (const DeclarationChoice& c : choices)
     if (c.key == key) return &c;

@@ -143,6 +143,10 @@ class Ruleset {
   virtual GroupMoveCheck CheckGroupMove(const Scene& scene, const std::vector<MoveRequest>& moves) const;
   // What a player may declare for `unit` in the live window (orders, flags). Default: nothing.
   virtual std::vector<DeclarationChoice> UnitChoices(const Scene& scene, const Unit& unit) const;
+  // What a new turn of `side` clears of the last one (the move judge asks when a move starts it; the
+  // pipeline applies the changes as declarations). TotSK: the side's bonus moves, whose command points
+  // are the General's again. Default: nothing.
+  virtual std::vector<StateChange> TurnStartChanges(const Scene& scene, const std::string& side) const;
 };
 
 // The choice of `choices` with this key, nullptr when none; and whether `value` is one it accepts.

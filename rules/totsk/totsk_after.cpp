@@ -12,6 +12,7 @@
 #include "rules/geometry/contact.h"
 #include "rules/geometry/distance.h"
 #include "rules/input_error.h"
+#include "rules/totsk/command_points.h"
 #include "rules/totsk/totsk_dice.h"
 #include "rules/totsk/totsk_units.h"
 
@@ -42,11 +43,6 @@ nlohmann::json ModsJson(const std::vector<Modifier>& mods) {
   nlohmann::json out = nlohmann::json::array();
   for (const Modifier& m : mods) out.push_back({{"rule", m.rule}, {"value", m.value}, {"by", m.by}});
   return out;
-}
-
-int Rating(const Unit& g) {
-  const auto r = g.stats.find("rating");
-  return r == g.stats.end() ? 0 : static_cast<int>(std::lround(r->second));
 }
 
 bool LostItself(const Scene& scene, const Unit& u) {
@@ -267,83 +263,28 @@ AfterCombatFindings AnalyzeAfterCombat(const TotskData& d, const TotskSettings& 
   // Step 2: the generals' bonus moves and action tests (QRS 103): one per level, for units within 6 BW.
   // Units declared `bonus_move: true` are matched to the generals' points (each point serves one unit).
   {
-    std::vector<const Unit*> generals;
-    for (const Unit& g : scene.units)
-      if (g.pose && IsGeneral(g) && !is_lost(g)) generals.push_back(&g);
-    std::vector<std::vector<std::string>> reach(generals.size());
-    std::map<std::string, std::vector<size_t>> can_use;  // unit id -> generals in reach (with a rating)
     std::vector<std::string> declared;
-    std::vector<geom::Base> gfp;
-    std::vector<double> gradius;
-    for (const Unit* g : generals) {
-      gfp.push_back(Footprint(*g));
-      gradius.push_back(std::hypot(gfp.back().width_mm, gfp.back().depth_mm) / 2.0);
-    }
-    for (const Unit& u : scene.units) {
-      if (!u.pose || IsGeneral(u)) continue;
-      if (scene.declarations.Flag(u.id, "bonus_move")) declared.push_back(u.id);
-      std::optional<geom::Base> ufp;
-      double uradius = 0.0;
-      for (size_t gi = 0; gi < generals.size(); ++gi) {
-        const Unit& g = *generals[gi];
-        if (g.side != u.side) continue;
-        if (!ufp) {
-          ufp = Footprint(u);
-          uradius = std::hypot(ufp->width_mm, ufp->depth_mm) / 2.0;
-        }
-        const double reach_mm = a.bonus_general_bw * scene.BwFor(u) + tol.line_mm;
-        // Bounding circles further apart than the reach: out of reach without the exact distance.
-        if ((ufp->centre_mm - gfp[gi].centre_mm).norm() - uradius - gradius[gi] > reach_mm) continue;
-        if (geom::BaseToBase(*ufp, gfp[gi]).distance_mm <= reach_mm) {
-          reach[gi].push_back(u.id);
-          if (Rating(g) > 0) can_use[u.id].push_back(gi);
-        }
-      }
-    }
-    // Match declared bonus moves to points (Kuhn's augmenting paths over the generals' points).
-    std::vector<size_t> slot_general;
-    for (size_t gi = 0; gi < generals.size(); ++gi)
-      for (int k = 0; k < Rating(*generals[gi]); ++k) slot_general.push_back(gi);
-    std::vector<int> owner(slot_general.size(), -1);  // slot -> index in `declared`
-    std::function<bool(int, std::vector<bool>&)> place = [&](int ui, std::vector<bool>& seen) {
-      for (size_t sl = 0; sl < slot_general.size(); ++sl) {
-        const std::vector<size_t>& ok = can_use[declared[ui]];
-        if (seen[sl] || std::find(ok.begin(), ok.end(), slot_general[sl]) == ok.end()) continue;
-        seen[sl] = true;
-        if (owner[sl] < 0 || place(owner[sl], seen)) {
-          owner[sl] = ui;
-          return true;
-        }
-      }
-      return false;
-    };
-    std::vector<std::string> unserved;
-    for (size_t ui = 0; ui < declared.size(); ++ui) {
-      std::vector<bool> seen(slot_general.size(), false);
-      if (!place(static_cast<int>(ui), seen)) unserved.push_back(declared[ui]);
-    }
-    std::vector<std::vector<std::string>> used(generals.size());
-    for (size_t sl = 0; sl < slot_general.size(); ++sl)
-      if (owner[sl] >= 0) used[slot_general[sl]].push_back(declared[owner[sl]]);
-    for (size_t gi = 0; gi < generals.size(); ++gi) {
-      const Unit& g = *generals[gi];
-      std::sort(used[gi].begin(), used[gi].end());
+    for (const Unit& u : scene.units)
+      if (u.pose && !IsGeneral(u) && scene.declarations.Flag(u.id, "bonus_move")) declared.push_back(u.id);
+    const CommandPoints cp = MatchCommandPoints(scene, declared, {a.bonus_general_bw, tol.line_mm}, is_lost);
+    for (const CommandPoints::General& cg : cp.generals) {
+      const Unit& g = *cg.unit;
       out.report["bonus_moves"].push_back({{"general", g.id},
                                            {"side", g.side},
                                            {"rating", Rating(g)},
                                            {"reach_bw", a.bonus_general_bw},
-                                           {"units_within", reach[gi]},
-                                           {"declared_bonus_moves", used[gi]}});
+                                           {"units_within", cg.in_reach},
+                                           {"declared_bonus_moves", cg.used_by}});
       if ((!active.empty() && g.side != active) || Rating(g) <= 0) continue;
       text << "  " << g.id << " (rating " << Rating(g) << "): " << Rating(g) << " bonus move" << (Rating(g) == 1 ? "" : "s")
            << " or action test" << (Rating(g) == 1 ? "" : "s") << " this turn for units within " << Num(a.bonus_general_bw)
            << " BW (QRS 103)";
-      if (Rating(g) > 0) text << ": " << (reach[gi].empty() ? "none in reach" : Join(reach[gi]));
-      if (!used[gi].empty()) text << "; used by " << Join(used[gi]);
+      if (Rating(g) > 0) text << ": " << (cg.in_reach.empty() ? "none in reach" : Join(cg.in_reach));
+      if (!cg.used_by.empty()) text << "; used by " << Join(cg.used_by);
       text << "\n";
     }
-    for (const std::string& id : unserved) {
-      const bool none = can_use[id].empty();
+    for (const std::string& id : cp.unserved) {
+      const bool none = !cp.servers.count(id);
       out.report["bonus_moves_unserved"].push_back(id);
       text << "  " << id << " is declared to have made a bonus move, but "
            << (none ? "no General with a rating is within " + Num(a.bonus_general_bw) + " BW of it"

@@ -13,6 +13,7 @@
 #include "rules/geometry/sweep.h"
 #include "rules/input_error.h"
 #include "rules/overlaps.h"
+#include "rules/totsk/command_points.h"
 #include "rules/totsk/totsk_analysis.h"
 #include "rules/totsk/totsk_geometry.h"
 #include "rules/totsk/totsk_report.h"
@@ -106,6 +107,8 @@ class MoveJudge {
   // the movement table (break-off, pursuit, light troops' pull back, lining up). True when the move is
   // one of them: kinds_, tests_, notes_ and the legality are then set and `extra` holds its report.
   bool Reaction(const geom::Base& from_fp, const geom::Base& to_fp, const Unit& moved, nlohmann::json* extra);
+  // A second or later move is a bonus move: it spends a command point of a General in reach.
+  void BonusMove(const geom::Base& from_fp, nlohmann::json* report);
   // A placed enemy-or-friend footprint cache is not needed: the scene is small around a reaction.
   const std::string& Difficulty(const std::string& key) const {
     const MoveTest& t = d_.move_tests.at(key);
@@ -121,6 +124,7 @@ class MoveJudge {
   std::string reason_;
   std::vector<std::string> kinds_, notes_;
   std::vector<PlannedTest> tests_;
+  std::vector<StateChange> changes_;  // the mover's own, when the move is legal
 };
 
 void MoveJudge::AddTest(int phase, const std::string& key, std::vector<Modifier> extra, const std::string& where,
@@ -134,6 +138,77 @@ void MoveJudge::AddTest(int phase, const std::string& key, std::vector<Modifier>
   t.halt_where = where;
   t.halt = halt;
   tests_.push_back(std::move(t));
+}
+
+// "G1 (rating 2, spent on B4, B5)": a General with the moves its points went to, one of `leave_out`'s
+// left out (the move being judged, when it is served).
+std::string GeneralWithPoints(const CommandPoints::General& g, const std::string& leave_out) {
+  std::vector<std::string> on = g.used_by;
+  if (const auto it = std::find(on.begin(), on.end(), leave_out); it != on.end()) on.erase(it);
+  std::string list;
+  for (const std::string& id : on) list += (list.empty() ? "" : ", ") + id;
+  return g.unit->id + " (rating " + std::to_string(g.rating) + (list.empty() ? "" : ", spent on " + list) + ")";
+}
+
+// QRS 103: "1 bonus move/action test permitted per level of the General if unit within 6 BW of a
+// General"; FAQ "Extra moves": "A general need to use one of his command ratings to give a chance of a
+// second or more moves". The points already spent this turn are the side's other units declared
+// `bonus_move` (the pipeline declares it as it sees each bonus move, and clears the side's at the start
+// of its next turn). A table with no general of the side placed cannot be judged (said).
+void MoveJudge::BonusMove(const geom::Base& from_fp, nlohmann::json* report) {
+  const Unit& U = *u_;
+  const double bw = scene_.BwFor(U);
+  std::vector<std::string> moves;  // this turn's bonus moves of the side, then this one
+  for (const Unit& o : scene_.units)
+    if (o.pose && o.side == U.side && !IsGeneral(o) && scene_.declarations.Flag(o.id, "bonus_move")) moves.push_back(o.id);
+  moves.push_back(U.id);
+  auto lost = [&](const Unit& g) { return scene_.declarations.Flag(g.id, "lost") || scene_.declarations.Routed(g.id); };
+  const CommandPoints cp = MatchCommandPoints(scene_, moves, {d_.after.bonus_general_bw, d_.tolerances.line_mm}, lost);
+  const auto served_by = cp.servers.find(U.id);
+  nlohmann::json by = nlohmann::json::array();
+  bool any_general = false;  // a general of the side with a rating given (stats: rating)
+  double nearest = std::numeric_limits<double>::infinity();
+  const bool unserved = !cp.unserved.empty() && cp.unserved.back() == U.id;
+  std::string spent, exhausted;  // whose point this move spends; the generals in reach with none left
+  for (size_t gi = 0; gi < cp.generals.size(); ++gi) {
+    const CommandPoints::General& cg = cp.generals[gi];
+    const Unit& g = *cg.unit;
+    if (g.side != U.side || !g.stats.count("rating")) continue;
+    any_general = true;
+    const double gap = geom::BaseToBase(from_fp, Footprint(g)).distance_mm;
+    nearest = std::min(nearest, gap);
+    if (served_by == cp.servers.end() || std::find(served_by->second.begin(), served_by->second.end(), gi) == served_by->second.end())
+      continue;
+    by.push_back({{"general", g.id}, {"rating", cg.rating}, {"distance_bw", std::round(gap / bw * 100.0) / 100.0},
+                  {"spent_on", cg.used_by}});
+    const bool own = std::find(cg.used_by.begin(), cg.used_by.end(), U.id) != cg.used_by.end();
+    if (unserved) exhausted += (exhausted.empty() ? "" : ", ") + GeneralWithPoints(cg, "");
+    else if (own) spent += (spent.empty() ? "" : " or ") + GeneralWithPoints(cg, U.id);
+  }
+  (*report)["bonus_move_generals"] = by;
+  if (!any_general) {
+    notes_.push_back("a second move is a General's bonus move (QRS 103): no general of " + U.side +
+                     " with a rating (stats: rating) is on the table, so whose command point it spends is not checked");
+  } else if (by.empty()) {
+    std::ostringstream s;
+    s.precision(3);
+    s << "a second or later move is a bonus move: it needs a General with a rating of 1 or more within "
+      << d_.after.bonus_general_bw << " BW (QRS 103); the nearest general is " << nearest / bw << " BW ("
+      << std::lround(nearest) << " mm) away";
+    Illegal(s.str());
+  } else if (unserved) {
+    std::ostringstream s;
+    s << "a second or later move is a bonus move and spends one of a General's command points (QRS 103: one per level "
+         "of the General, each turn): every General within " << d_.after.bonus_general_bw << " BW has spent his this turn: "
+      << exhausted;
+    Illegal(s.str());
+  } else {
+    notes_.push_back("a bonus move spends one command point of " + spent + " (QRS 103: one per level of the General)");
+    (*report)["command_point_spent"] = true;
+    changes_.push_back({U.id, "bonus_move", true,
+                        "made a bonus move on a General's command point (QRS 103): it causes no morale test and gives "
+                        "no morale modifier in the enemy's next turn"});
+  }
 }
 
 bool MoveJudge::Reaction(const geom::Base& from_fp, const geom::Base& to_fp, const Unit& moved, nlohmann::json* extra) {
@@ -471,6 +546,7 @@ MoveCheck MoveJudge::Run() {
     m.legal = legal_;
     m.illegal_reason = reason_;
     m.kinds = kinds_;
+    if (legal_) m.state_changes = changes_;
     std::stable_sort(tests_.begin(), tests_.end(), [](const PlannedTest& a, const PlannedTest& b) { return a.phase < b.phase; });
     nlohmann::json tests = nlohmann::json::array();
     double p_all = 1.0;
@@ -788,40 +864,7 @@ MoveCheck MoveJudge::Run() {
   if (move_.second_move && !general) {
     const std::string key = s_.second_move == "qrs" && IsIm(U) ? "second_move_qrs_im" : "second_move";
     AddTest(2, key, {}, "where it stands (it does not move)", start);
-    // QRS 103: "1 bonus move/action test permitted per level of the General if unit within 6 BW of a
-    // General"; FAQ "Extra moves": "A general need to use one of his command ratings to give a chance of
-    // a second or more moves". A table with no general of the side placed cannot be judged (said).
-    const double reach = d_.after.bonus_general_bw * bw;
-    nlohmann::json by = nlohmann::json::array();
-    bool any_general = false;  // a general of the side with a rating given (stats: rating)
-    double nearest = std::numeric_limits<double>::infinity();
-    for (const Unit& g : scene_.units) {
-      if (!g.pose || !IsGeneral(g) || g.side != U.side || !g.stats.count("rating")) continue;
-      any_general = true;
-      const double gap = geom::BaseToBase(from_fp, Footprint(g)).distance_mm;
-      nearest = std::min(nearest, gap);
-      const auto r = g.stats.find("rating");
-      const int rating = r == g.stats.end() ? 0 : static_cast<int>(r->second);
-      if (gap <= reach + tol.line_mm && rating > 0)
-        by.push_back({{"general", g.id}, {"rating", rating}, {"distance_bw", std::round(gap / bw * 100.0) / 100.0}});
-    }
-    report["bonus_move_generals"] = by;
-    if (!any_general) {
-      notes_.push_back("a second move is a General's bonus move (QRS 103): no general of " + U.side +
-                       " with a rating (stats: rating) is on the table, so whose command point it spends is not checked");
-    } else if (by.empty()) {
-      std::ostringstream s;
-      s.precision(3);
-      s << "a second or later move is a bonus move: it needs a General with a rating of 1 or more within "
-        << d_.after.bonus_general_bw << " BW (QRS 103); the nearest general is " << nearest / bw << " BW ("
-        << std::lround(nearest) << " mm) away";
-      Illegal(s.str());
-    } else {
-      std::string list;
-      for (const auto& g : by)
-        list += (list.empty() ? "" : " or ") + g["general"].get<std::string>() + " (rating " + std::to_string(g["rating"].get<int>()) + ")";
-      notes_.push_back("a bonus move spends one command point of " + list + " (QRS 103: one per level of the General)");
-    }
+    BonusMove(from_fp, &report);
   }
   auto has = [&](const std::string& k) { return std::find(kinds_.begin(), kinds_.end(), k) != kinds_.end(); };
   const std::string stays = "where it stands (it does not move)";

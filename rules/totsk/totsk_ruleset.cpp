@@ -167,6 +167,16 @@ class TotskRuleset : public Ruleset {
     return rules;
   }
 
+  // QRS 103: a General's points are "per level" each turn, and a unit's bonus move costs it its morale
+  // effect only in the enemy's next turn: both end when its own side's next turn starts.
+  std::vector<StateChange> TurnStartChanges(const Scene& scene, const std::string& side) const override {
+    std::vector<StateChange> out;
+    for (const Unit& u : scene.units)
+      if (u.side == side && scene.declarations.Flag(u.id, "bonus_move"))
+        out.push_back({u.id, "bonus_move", false, "a new turn of " + side + ": last turn's bonus moves are over (QRS 103)"});
+    return out;
+  }
+
   MoveCheck CheckMove(const Scene& scene, const MoveRequest& move) const override {
     return totsk::CheckTotskMove(data_, settings_, scene, move);
   }
