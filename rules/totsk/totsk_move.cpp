@@ -573,6 +573,12 @@ MoveCheck MoveJudge::Run() {
       else text << "  all pass: " << static_cast<int>(std::lround(p_all * 100)) << "%\n";
     }
     for (const auto& n : notes_) text << "  note: " << n << "\n";
+    nlohmann::json changes = nlohmann::json::array();
+    for (const StateChange& c : m.state_changes) {
+      changes.push_back({{"unit", c.unit}, {"key", c.key}, {"value", c.value}, {"reason", c.reason}});
+      text << "  then " << c.unit << " " << c.reason << "\n";
+    }
+    report["state_changes"] = changes;
     report["legal"] = legal_;
     report["illegal_reason"] = legal_ ? nlohmann::json(nullptr) : nlohmann::json(reason_);
     report["kinds"] = kinds_;
