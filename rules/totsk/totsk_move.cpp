@@ -109,6 +109,9 @@ class MoveJudge {
   bool Reaction(const geom::Base& from_fp, const geom::Base& to_fp, const Unit& moved, nlohmann::json* extra);
   // A second or later move is a bonus move: it spends a command point of a General in reach.
   void BonusMove(const geom::Base& from_fp, nlohmann::json* report);
+  // Who aligns to whom after each new contact (FAQ 249 and "Moving into the flank a single unit").
+  void Conformation(const geom::Base& to_fp, const std::vector<const Unit*>& contacted,
+                    const std::vector<std::string>& kinds, nlohmann::json* report);
   // A placed enemy-or-friend footprint cache is not needed: the scene is small around a reaction.
   const std::string& Difficulty(const std::string& key) const {
     const MoveTest& t = d_.move_tests.at(key);
@@ -138,6 +141,45 @@ void MoveJudge::AddTest(int phase, const std::string& key, std::vector<Modifier>
   t.halt_where = where;
   t.halt = halt;
   tests_.push_back(std::move(t));
+}
+
+// FAQ "Can you wheel while moving into contact?": "you just have to touch the 'target' and then they
+// will align". Who moves: front to front, FAQ 249 "normal conformation for cavalry units, exception if
+// they are infantry": infantry stand and the attacker lines up with them; cavalry and artillery (the
+// FAQ's case 2 turns both to the attacker) conform to the attacker. A front met askew or off centre by
+// more than the pivot slack needs it; a square, centred contact does not. A flank or rear contacted, FAQ
+// "Moving into the flank a single unit": "During its next turn, the unit conforms to the enemy unit. This
+// is automatic and doesn't require an action test." Said in notes and the report; legality unchanged.
+void MoveJudge::Conformation(const geom::Base& to_fp, const std::vector<const Unit*>& contacted,
+                             const std::vector<std::string>& kinds, nlohmann::json* report) {
+  const Unit& U = *u_;
+  const Tolerances& tol = d_.tolerances;
+  nlohmann::json out = nlohmann::json::array();
+  for (size_t i = 0; i < contacted.size(); ++i) {
+    const Unit& o = *contacted[i];
+    const geom::Base ofp = Footprint(o);
+    std::string who, rule, note;
+    if (kinds[i] == "contact_front") {
+      const bool square = HeadingGap(to_fp.heading_deg, ofp.heading_deg + 180.0) <= tol.straight_deg &&
+                          LateralOffset(ofp, to_fp) <= tol.pivot_bw * scene_.BwFor(U);
+      if (square) continue;
+      rule = "FAQ 249";
+      if (o.type == UnitType::kInfantry) {
+        who = U.id;
+        note = U.id + " lines up with " + o.id + "'s front: infantry do not conform to the attacker (FAQ 249)";
+      } else {
+        who = o.id;
+        note = o.id + " conforms to " + U.id + " (" + std::string(ToString(o.type)) + ", FAQ 249: normal conformation)";
+      }
+    } else {
+      who = o.id;
+      rule = "FAQ \"Moving into the flank a single unit\"";
+      note = o.id + " turns to face " + U.id + " in its next turn: automatic, no action test (" + rule + ")";
+    }
+    out.push_back({{"unit", who}, {"to", who == U.id ? o.id : U.id}, {"rule", rule}});
+    notes_.push_back(note);
+  }
+  (*report)["conformation"] = out;
 }
 
 // "G1 (rating 2, spent on B4, B5)": a General with the moves its points went to, one of `leave_out`'s
@@ -796,6 +838,7 @@ MoveCheck MoveJudge::Run() {
         std::find(contact_kinds.begin(), contact_kinds.end(), "contact_front") != contact_kinds.end())
       Illegal("light horse cannot contact the front of regular cavalry (FAQ)");
   }
+  Conformation(to_fp, contacted, contact_kinds, &report);
 
   // Step 5: ground and the movement table.
   bool rough = false, road = true, impassable = false;
