@@ -84,14 +84,22 @@ size_t Utf8Length(const std::string& text, size_t i) {
   return 0;
 }
 
-// YAML is Unicode text: a byte that is not UTF-8 (a binary file, a Latin-1 editor) is refused at
-// its line, before yaml-cpp passes it through into names that JSON and the screen cannot show.
+// YAML is Unicode text: a byte that is not UTF-8 (a binary file, a Latin-1 editor) or a control
+// character is refused at its line, before yaml-cpp passes it through into names that JSON and the
+// screen cannot show.
 void RequireUtf8(const std::string& text, const std::string& source) {
   int line = 1;
   for (size_t i = 0; i < text.size();) {
     const char c = text[i];
     if (c == '\n') ++line;
     if (c == '\0') throw InputError(source, line, "a NUL byte: this is not a text file");
+    // YAML 1.2 allows tab, line feed and carriage return among the C0 controls, and DEL nowhere
+    // (yaml-cpp passes the others through into names its own reader then chokes on).
+    if ((static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(c));
+      throw InputError(source, line, std::string("control character ") + hex + " is not text: this is not a text file, or it was damaged");
+    }
     const size_t n = Utf8Length(text, i);
     if (n == 0) {
       char hex[8];

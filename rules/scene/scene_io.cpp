@@ -311,6 +311,31 @@ Scene LoadScene(const std::string& path, const SceneLoadOptions& options) {
   return ParseScene(ss.str(), path, options);
 }
 
+namespace {
+
+// A JSON value as YAML flow: strings double-quoted (escaped by the emitter, and never read back as a
+// number or a boolean), numbers as JSON writes them (the shortest text that reads back exactly).
+void EmitJson(YAML::Emitter& out, const nlohmann::json& v) {
+  if (v.is_object()) {
+    out << YAML::Flow << YAML::BeginMap;
+    for (const auto& [k, x] : v.items()) {
+      out << YAML::Key << YAML::DoubleQuoted << k << YAML::Value;
+      EmitJson(out, x);
+    }
+    out << YAML::EndMap;
+  } else if (v.is_array()) {
+    out << YAML::Flow << YAML::BeginSeq;
+    for (const nlohmann::json& x : v) EmitJson(out, x);
+    out << YAML::EndSeq;
+  } else if (v.is_string()) {
+    out << YAML::DoubleQuoted << v.get<std::string>();
+  } else {
+    out << v.dump();  // a number, true, false or null: plain, as in JSON
+  }
+}
+
+}  // namespace
+
 std::string SceneToYaml(const Scene& s) {
   YAML::Emitter out;
   out.SetDoublePrecision(10);
@@ -394,13 +419,14 @@ std::string SceneToYaml(const Scene& s) {
   }
   const Declarations& d = s.declarations;
   if (!d.active_side.empty() || !d.settings.empty() || !d.units.empty()) {
-    // JSON is valid YAML flow syntax: declarations keep their exact values.
+    // Written as the JSON they are, so declarations keep their exact values and types.
     nlohmann::json decl = nlohmann::json::object();
     if (!d.active_side.empty()) decl["active_side"] = d.active_side;
     for (const auto& [k, v] : d.settings) decl["settings"][k] = v.value;
     for (const auto& [unit, kv] : d.units)
       for (const auto& [k, v] : kv) decl[unit][k] = v.value;
-    out << YAML::Key << "declarations" << YAML::Value << YAML::Load(decl.dump());
+    out << YAML::Key << "declarations" << YAML::Value;
+    EmitJson(out, decl);
   }
   out << YAML::EndMap;
   return std::string(out.c_str()) + "\n";

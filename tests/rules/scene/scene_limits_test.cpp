@@ -93,6 +93,20 @@ TEST(SceneLimits, ASecondDocumentIsRefusedNotDropped) {
   ParseScene("---\n" + OneUnit("B1"), "ok.yaml");  // one document with its start marker is fine
 }
 
+// Crash found by the scene fuzzer's long run: a declaration key holding control characters was read,
+// and the writer, which went through yaml-cpp's reader again, threw out of SceneToYaml.
+TEST(SceneLimits, ControlCharactersAreRefusedAndEscapedOnesWrittenBack) {
+  const InputError e = Refusal(OneUnit("B1") + "declarations:\n  B1: {sta\x0f\x0bte: shaken}\n", 6);
+  EXPECT_TRUE(Has(e, "control character 0x0F is not text")) << e.what();
+  // Written as escapes they are text: read, written and read back the same.
+  const Scene s = ParseScene(OneUnit("B1") + "declarations:\n  B1: {\"sta\\x0fte\": \"a\\x0bb\", n: 0.1, t: \"true\"}\n", "ok.yaml");
+  const Scene again = ParseScene(SceneToYaml(s), "written.yaml");
+  const auto& d = again.declarations.units.at("B1");
+  EXPECT_EQ(d.at("sta\x0fte").value, "a\x0b" "b");
+  EXPECT_EQ(d.at("n").value, 0.1);
+  EXPECT_EQ(d.at("t").value, "true") << "a string stays a string";
+}
+
 TEST(SceneLimits, DeepNestingIsRefusedWithTheLimit) {
   const std::string deep = std::string(200, '[') + "1" + std::string(200, ']');
   const InputError e = Refusal(OneUnit("B1") + "declarations:\n  settings:\n    x: " + deep + "\n", 7);
