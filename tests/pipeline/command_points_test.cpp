@@ -12,6 +12,7 @@
 #include "pipeline/pipeline.h"
 #include "synth/clip_script.h"
 #include "tests/overlay/test_scenes.h"
+#include "tests/pipeline/clip_of.h"
 
 namespace vedette::pipeline {
 
@@ -39,10 +40,7 @@ constexpr const char* kThreeMovesClip =
     "      - {t: 4.0, x_mm: 300, y_mm: 210, heading_deg: 90}\n";
 
 TEST(CommandPoints, ThePointIsSpentOnTheSecondMoveAndTheThirdIsIllegalOnThePicture) {
-  const std::string dir = testing::TempDir("command_points");
-  testing::WriteFile(dir + "/roster.yaml", kRoster);
-  testing::WriteFile(dir + "/clip.yaml", kThreeMovesClip);
-  auto renderer = std::make_shared<synth::ClipRenderer>(synth::LoadClipScript(dir + "/clip.yaml"));
+  const auto renderer = testing_clip::ClipOf("command_points", kRoster, kThreeMovesClip);
   ClipSource source(renderer);
   PipelineOptions po;
   po.ruleset = "totsk";

@@ -14,6 +14,7 @@
 #include "pipeline/pipeline.h"
 #include "synth/clip_script.h"
 #include "tests/overlay/test_scenes.h"
+#include "tests/pipeline/clip_of.h"
 
 namespace vedette::pipeline {
 
@@ -44,10 +45,7 @@ bool GunsFiring(const PipelineFrame& f) {
 }
 
 TEST(MoveStateChanges, GunsChargedFromTheFrontBeginFiring) {
-  const std::string dir = testing::TempDir("guns_charged");
-  testing::WriteFile(dir + "/roster.yaml", kGunsRoster);
-  testing::WriteFile(dir + "/clip.yaml", kChargeClip);
-  auto renderer = std::make_shared<synth::ClipRenderer>(synth::LoadClipScript(dir + "/clip.yaml"));
+  const auto renderer = testing_clip::ClipOf("guns_charged", kGunsRoster, kChargeClip);
   ClipSource source(renderer);
   PipelineOptions po;
   po.ruleset = "states";
