@@ -121,7 +121,12 @@ DecodeResult DecodeMarker(const DecodeOptions& o, const cv::Mat& gray, const Qua
     return e;
   };
   if (light - dark < o.min_contrast || border_errors() > allowed_border) return DecodeResult::kNotMarker;
-  if (!SharpenedCellMeans(gray, h, cells, 3, o.sharpening, means)) return DecodeResult::kNotMarker;
+  // The read itself samples each cell at its centre, as AprilTag 3 does: under blur the centre is
+  // where a cell's own level is strongest, and the sharpening already takes the neighbours' bleed out
+  // (the middle half's 3x3 mean read fewer markers: condition benchmark, 8 tables a condition, 36h11
+  // at 720p 82.6 -> 83.9 %, 20 deg tilt 96.4 -> 96.9 %, DICT_4X4_50 defocused 88.4 -> 89.7 %, none
+  // lower, no wrong ID). The check of a refined quad (CellsAgreeWithId) keeps the 3x3 mean.
+  if (!SharpenedCellMeans(gray, h, cells, 1, o.sharpening, means)) return DecodeResult::kNotMarker;
   OtsuSplit(means, cells * cells, &t, &dark, &light);
   if (light - dark < o.min_contrast || border_errors() > allowed_border) return DecodeResult::kUnreadable;
   cv::Mat bits(n, n, CV_8UC1);

@@ -1,8 +1,9 @@
 #pragma once
-// Reading a marker's cells where they are: each cell's brightness is the mean of a 3x3 grid of
-// bilinear samples in the middle of the cell, mapped through the quad's homography (no warped
-// patch), with the blur that bleeds between neighbouring cells taken back out (sharpening), split
-// into dark and light at the largest gap between classes (Otsu over the cells).
+// Reading a marker's cells where they are: each cell's brightness is a bilinear sample at its
+// centre (for reading) or the mean of a 3x3 grid in its middle half (for checking a refined quad),
+// mapped through the quad's homography (no warped patch), with the blur that bleeds between
+// neighbouring cells taken back out (sharpening), split into dark and light at the largest gap
+// between classes (Otsu over the cells).
 // Used twice: to identify a candidate quad (rough corners) and to check a refined quad against the
 // code its ID says it carries.
 #include <string>
