@@ -174,7 +174,18 @@ void MoveJudge::Conformation(const geom::Base& to_fp, const std::vector<const Un
     } else {
       who = o.id;
       rule = "FAQ \"Moving into the flank a single unit\"";
-      note = o.id + " turns to face " + U.id + " in its next turn: automatic, no action test (" + rule + ")";
+      // "If the unit contacted on the flank is also in contact on its front, it can also do that but
+      // this requires an action test".
+      std::string held_by;
+      for (const Unit& x : scene_.units) {
+        if (&x == u_ || !x.pose || x.side == o.side || IsGeneral(x)) continue;
+        const geom::Contact fc = geom::FindContact(ofp, Footprint(x), tol.contact_mm);
+        if (fc.in_contact && !fc.corner_only && fc.edge_a == geom::Edge::kFront) held_by = x.id;
+      }
+      note = held_by.empty()
+                 ? o.id + " turns to face " + U.id + " in its next turn: automatic, no action test (" + rule + ")"
+                 : o.id + " may turn to face " + U.id + " in its next turn only with an action test, as " + held_by +
+                       " holds its front (" + rule + ")";
     }
     out.push_back({{"unit", who}, {"to", who == U.id ? o.id : U.id}, {"rule", rule}});
     notes_.push_back(note);

@@ -53,5 +53,17 @@ TEST(TotskConformation, AFlankContactedTurnsInItsNextTurn) {
   EXPECT_TRUE(Notes(c, "R3 turns to face B3 in its next turn: automatic, no action test")) << c.text;
 }
 
+// "If the unit contacted on the flank is also in contact on its front, it can also do that but this
+// requires an action test": B4 holds R3's front (R3 faces +x: front edge x = 1110).
+TEST(TotskConformation, AFlankContactedWhileHeldInFrontNeedsATestToTurn) {
+  Scene s = LoadScene(ScenePath("conformation.yaml"));
+  Unit b4 = *s.FindUnit("B3");
+  b4.id = "B4";
+  b4.pose = Pose{1120, 400, 180};  // facing -x: its front edge x = 1110, on R3's front
+  s.units.push_back(b4);
+  const MoveCheck c = Move(s, "B3", 1100, 370, 90);
+  EXPECT_TRUE(Notes(c, "R3 may turn to face B3 in its next turn only with an action test, as B4 holds its front")) << c.text;
+}
+
 }  // namespace
 }  // namespace vedette
