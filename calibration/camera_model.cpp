@@ -1,5 +1,7 @@
 #include "calibration/camera_model.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <sstream>
@@ -76,7 +78,35 @@ void RequireConsistentIndentation(const std::string& text, const std::string& pa
   }
 }
 
+// OpenCV 4.6's readers recurse once per nesting level of JSON brackets and XML elements, and once per
+// character of a run like "a:----..." in YAML (which yaml-cpp reads as one plain scalar): tens of
+// thousands overflow the stack (found by the camera file's fuzzer). A camera file nests three deep and
+// OpenCV writes it in lines under a hundred characters, so deeper or longer is refused first.
+void RequireShallowText(const std::string& text, const std::string& path) {
+  constexpr int kMaxDepth = 64;
+  constexpr size_t kMaxLine = 4096;
+  int depth = 0, line = 1;
+  size_t line_start = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const char next = i + 1 < text.size() ? text[i + 1] : '\0';
+    if (c == '\n') {
+      ++line;
+      line_start = i + 1;
+      continue;
+    }
+    if (i - line_start >= kMaxLine)
+      throw InputError(path, line, "a line longer than " + std::to_string(kMaxLine) +
+                                       " characters: not a camera file (OpenCV writes short lines)");
+    if (c == '[' || c == '{' || (c == '<' && std::isalpha(static_cast<unsigned char>(next)))) ++depth;
+    if (c == ']' || c == '}' || (c == '<' && next == '/') || (c == '/' && next == '>')) depth = std::max(0, depth - 1);
+    if (depth > kMaxDepth)
+      throw InputError(path, line, "nested more than " + std::to_string(kMaxDepth) + " deep: not a camera file");
+  }
+}
+
 void RequireWellFormedYaml(std::string text, const std::string& path) {
+  RequireShallowText(text, path);
   if (text.rfind("%YAML", 0) != 0) return;  // XML or JSON: OpenCV's own readers
   text.replace(0, text.find('\n') == std::string::npos ? text.size() : text.find('\n'), "");
   RequireConsistentIndentation(text, path);

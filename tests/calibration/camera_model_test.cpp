@@ -76,6 +76,28 @@ TEST(LoadIntrinsics, NamesMissingAndBadKeys) {
   EXPECT_THROW(LoadIntrinsics("/nonexistent/cam.yaml"), InputError);
 }
 
+// Stack overflows found by the camera file's fuzzer in OpenCV 4.6's readers: deep JSON brackets, deep
+// XML elements, and a long run of '-' after a YAML key. Each is refused with its line before OpenCV reads it.
+TEST(LoadIntrinsics, DeepOrLongTextIsRefusedBeforeOpenCvRecursesOnIt) {
+  auto refusal = [](const std::string& text) -> std::string {
+    try {
+      ParseIntrinsics(text, "cam.txt");
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  const std::string json = refusal("{\"a\": " + std::string(60000, '[') + std::string(60000, ']') + "}");
+  EXPECT_NE(json.find("cam.txt:1: nested more than 64 deep"), std::string::npos) << json;
+  std::string xml = "<?xml version=\"1.0\"?>\n<opencv_storage>\n";
+  for (int i = 0; i < 100; ++i) xml += "<a>\n";
+  EXPECT_NE(refusal(xml).find("cam.txt:66: nested more than 64 deep"), std::string::npos) << refusal(xml);
+  const std::string yaml = refusal("%YAML:1.0\n---\nimage_width:" + std::string(36000, '-') + "\n");
+  EXPECT_NE(yaml.find("cam.txt:3: a line longer than 4096 characters"), std::string::npos) << yaml;
+  // What OpenCV writes still reads.
+  EXPECT_NO_THROW(LoadIntrinsics(RealData("aruco/tutorial_camera_params.yml")));
+}
+
 TEST(ScaledTo, DoublesFocalAndKeepsPixelCentres) {
   const CameraIntrinsics k = TestIntrinsics();
   const CameraIntrinsics k2 = ScaledTo(k, cv::Size(3840, 2160));
