@@ -1,7 +1,8 @@
 #include "pipeline/table_scene.h"
 
-#include <algorithm>
 #include <cmath>
+
+#include "rules/geometry/vec.h"
 
 namespace vedette::pipeline {
 
@@ -29,8 +30,7 @@ Scene TableScene(const Scene& roster, const std::vector<vision::TrackedUnit>& un
 // Whether pose `a` is within `mm` and `deg` of `b`.
 static bool WithinOf(const Pose& a, const Pose& b, double mm, double deg) {
   if (std::hypot(a.x_mm - b.x_mm, a.y_mm - b.y_mm) > mm) return false;
-  const double d = std::fmod(std::abs(a.heading_deg - b.heading_deg), 360.0);
-  return std::min(d, 360.0 - d) <= deg;
+  return std::abs(geom::NormalizeDeg(a.heading_deg - b.heading_deg)) <= deg;
 }
 
 bool HoldStillPoses(Scene* now, const Scene& analysed, double mm, double deg) {
