@@ -25,11 +25,10 @@
 #include <string>
 #include <vector>
 
-#include <apriltag/apriltag.h>
-#include <apriltag/tag36h11.h>
 #include <nlohmann/json.hpp>
 #include <opencv2/core/utility.hpp>
 
+#include "bench/apriltag_reference.h"
 #include "bench/bench_stats.h"
 #include "calibration/dictionary.h"
 #include "synth/detection_score.h"
@@ -55,29 +54,6 @@ Observations Vedette(const ConditionTable& t, const cv::Mat& gray, const cv::aru
   return vision::DetectMarkers(vision::DetectorOptionsFor(t.scene, t.camera.intrinsics), gray, dict).markers;
 }
 
-Observations AprilTag(const cv::Mat& gray, float quad_decimate) {
-  apriltag_family_t* family = tag36h11_create();
-  apriltag_detector_t* td = apriltag_detector_create();
-  apriltag_detector_add_family(td, family);
-  td->quad_decimate = quad_decimate;
-  td->nthreads = 1;
-  image_u8_t im{gray.cols, gray.rows, int(gray.step), gray.data};
-  zarray_t* dets = apriltag_detector_detect(td, &im);
-  Observations out;
-  for (int i = 0; i < zarray_size(dets); ++i) {
-    apriltag_detection_t* d;
-    zarray_get(dets, i, &d);
-    calib::MarkerObservation m;
-    m.id = d->id;
-    for (int j = 0; j < 4; ++j) m.corners_px[j] = cv::Point2f(float(d->p[j][0] - 0.5), float(d->p[j][1] - 0.5));
-    out.push_back(m);
-  }
-  apriltag_detections_destroy(dets);
-  apriltag_detector_destroy(td);
-  tag36h11_destroy(family);
-  return out;
-}
-
 std::vector<Contender> Contenders(bool with_apriltag) {
   std::vector<Contender> c = {
       {"Vedette", false, Vedette},
@@ -87,8 +63,8 @@ std::vector<Contender> Contenders(bool with_apriltag) {
        [](const ConditionTable&, const cv::Mat& g, const cv::aruco::Dictionary& d) { return vision::DetectMarkersStockBest(g, d).markers; }},
   };
   if (with_apriltag) {
-    c.push_back({"AprilTag qd1", true, [](const ConditionTable&, const cv::Mat& g, const cv::aruco::Dictionary&) { return AprilTag(g, 1); }});
-    c.push_back({"AprilTag qd2", true, [](const ConditionTable&, const cv::Mat& g, const cv::aruco::Dictionary&) { return AprilTag(g, 2); }});
+    c.push_back({"AprilTag qd1", true, [](const ConditionTable&, const cv::Mat& g, const cv::aruco::Dictionary&) { return bench::AprilTag36h11(g, 1); }});
+    c.push_back({"AprilTag qd2", true, [](const ConditionTable&, const cv::Mat& g, const cv::aruco::Dictionary&) { return bench::AprilTag36h11(g, 2); }});
   }
   return c;
 }

@@ -1,9 +1,11 @@
 #include "calibration/dictionary.h"
 
 #include <algorithm>
-#include <climits>
 #include <filesystem>
+#include <map>
+#include <mutex>
 
+#include <opencv2/core/hal/hal.hpp>
 #include <opencv2/core/persistence.hpp>
 
 #include "rules/input_error.h"
@@ -45,18 +47,37 @@ std::string Upper(std::string s) {
   return s;
 }
 
-// Hamming distance between two markers' codes, the minimum over the second one's four rotations.
-int RotatedDistance(const cv::Mat& bits_a, const cv::Mat& bits_b) {
-  int best = INT_MAX;
-  cv::Mat rotated = bits_b.clone();
-  for (int r = 0; r < 4; ++r) {
-    best = std::min(best, cv::countNonZero(bits_a != rotated));
-    cv::rotate(rotated, rotated, cv::ROTATE_90_CLOCKWISE);
+// OpenCV 4.6 declares no correctable bits for the AprilTag families and DICT_ARUCO_ORIGINAL, so
+// their markers would be read only when every bit is right, where AprilTag 3 itself corrects two
+// bits of 36h11 (whose codes are 11 apart). Those dictionaries get what their codes' distance
+// allows, once per process (2320 codes of 36h10: about 0.2 s).
+int CorrectableBitsOnce(const std::string& name, const cv::aruco::Dictionary& d) {
+  static std::mutex mutex;
+  static std::map<std::string, int> known;
+  const std::lock_guard<std::mutex> lock(mutex);
+  const auto it = known.find(name);
+  if (it != known.end()) return it->second;
+  return known[name] = CorrectableBits(d);
+}
+
+}  // namespace
+
+int MinCodeDistance(const cv::aruco::Dictionary& d) {
+  // bytesList holds each code's four rotations one after the other (as Dictionary::identify reads them).
+  const int n = d.bytesList.rows, nbytes = d.bytesList.cols;
+  int best = d.markerSize * d.markerSize;
+  for (int a = 0; a < n; ++a) {
+    const uchar* code_a = d.bytesList.ptr(a);
+    for (int r = 1; r < 4; ++r) best = std::min(best, cv::hal::normHamming(code_a, code_a + r * nbytes, nbytes));
+    for (int b = a + 1; b < n; ++b) {
+      const uchar* code_b = d.bytesList.ptr(b);
+      for (int r = 0; r < 4; ++r) best = std::min(best, cv::hal::normHamming(code_a, code_b + r * nbytes, nbytes));
+    }
   }
   return best;
 }
 
-}  // namespace
+int CorrectableBits(const cv::aruco::Dictionary& d) { return std::max(0, (MinCodeDistance(d) - 1) / 2); }
 
 const std::vector<std::string>& PredefinedDictionaryNames() {
   static const std::vector<std::string> names = [] {
@@ -72,7 +93,11 @@ cv::Ptr<cv::aruco::Dictionary> DictionaryByName(const std::string& name) {
   // OpenCV's spelling in messages.
   const std::string wanted = Upper(name);
   for (const auto& d : kPredefined)
-    if (Upper(d.name) == wanted) return cv::aruco::getPredefinedDictionary(d.value);
+    if (Upper(d.name) == wanted) {
+      auto dict = cv::makePtr<cv::aruco::Dictionary>(*cv::aruco::getPredefinedDictionary(d.value));
+      if (dict->maxCorrectionBits == 0) dict->maxCorrectionBits = CorrectableBitsOnce(d.name, *dict);
+      return dict;
+    }
   std::string list;
   for (const auto& d : kPredefined) list += (list.empty() ? "" : ", ") + std::string(d.name);
   throw InputError(name.empty() ? "dictionary" : name, 0,
@@ -103,7 +128,6 @@ cv::Ptr<cv::aruco::Dictionary> LoadDictionaryFile(const std::string& path) {
   if (marker_size < 3 || marker_size > 12) throw InputError(path, 0, "markersize must be between 3 and 12 bits");
   const int n_bits = marker_size * marker_size;
 
-  std::vector<cv::Mat> all_bits;
   cv::Mat bytes_list;
   for (int i = 0; i < n_markers; ++i) {
     const std::string key = "marker_" + std::to_string(i);
@@ -115,26 +139,13 @@ cv::Ptr<cv::aruco::Dictionary> LoadDictionaryFile(const std::string& path) {
       throw InputError(path, 0, "key '" + key + "' must hold exactly " + std::to_string(n_bits) + " characters 0 or 1");
     cv::Mat bits(marker_size, marker_size, CV_8UC1);
     for (int k = 0; k < n_bits; ++k) bits.at<uchar>(k / marker_size, k % marker_size) = code[k] == '1' ? 1 : 0;
-    all_bits.push_back(bits);
     bytes_list.push_back(cv::aruco::Dictionary::getByteListFromBits(bits));
   }
 
-  int max_correction = read_int("maxCorrectionBits", false, -1);
-  if (max_correction < 0) {
-    int min_distance = INT_MAX;
-    for (size_t a = 0; a < all_bits.size(); ++a) {
-      // A code must also differ from its own rotations, or a turned marker reads as itself.
-      cv::Mat self = all_bits[a].clone();
-      for (int r = 1; r < 4; ++r) {
-        cv::rotate(self, self, cv::ROTATE_90_CLOCKWISE);
-        min_distance = std::min(min_distance, cv::countNonZero(all_bits[a] != self));
-      }
-      for (size_t b = a + 1; b < all_bits.size(); ++b)
-        min_distance = std::min(min_distance, RotatedDistance(all_bits[a], all_bits[b]));
-    }
-    max_correction = std::max(0, (min_distance - 1) / 2);
-  }
-  return cv::makePtr<cv::aruco::Dictionary>(bytes_list, marker_size, max_correction);
+  auto dict = cv::makePtr<cv::aruco::Dictionary>(bytes_list, marker_size, 0);
+  const int max_correction = read_int("maxCorrectionBits", false, -1);
+  dict->maxCorrectionBits = max_correction >= 0 ? max_correction : CorrectableBits(*dict);
+  return dict;
 }
 
 cv::Ptr<cv::aruco::Dictionary> ResolveDictionary(const std::string& name_or_path) {

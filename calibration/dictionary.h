@@ -10,7 +10,9 @@ namespace vedette::calib {
 
 // One of OpenCV's predefined dictionaries by its enum name ("DICT_4X4_50", "DICT_6X6_250",
 // "DICT_ARUCO_ORIGINAL", "DICT_APRILTAG_36h11", ...). Throws vedette::InputError naming the unknown
-// name and listing the valid ones.
+// name and listing the valid ones. Where OpenCV 4.6 declares no correctable bits (the AprilTag
+// families, DICT_ARUCO_ORIGINAL), the dictionary corrects what its codes' distance allows
+// (CorrectableBits: 36h11, 11 apart, 5 bits; the detectors' rate of 0.6 then corrects 3).
 cv::Ptr<cv::aruco::Dictionary> DictionaryByName(const std::string& name);
 
 // The names DictionaryByName accepts, in OpenCV's enum order.
@@ -27,6 +29,12 @@ cv::Ptr<cv::aruco::Dictionary> LoadDictionaryFile(const std::string& path);
 // A predefined name, or else a path to a custom dictionary file (anything with a '/' or a
 // .yml/.yaml/.xml/.json ending). What a --dict option or a scene's `dictionary:` accepts.
 cv::Ptr<cv::aruco::Dictionary> ResolveDictionary(const std::string& name_or_path);
+
+// The least Hamming distance between two codes of the dictionary over every relative rotation,
+// a code's own rotations included (a turned marker must not read as another or as itself turned).
+int MinCodeDistance(const cv::aruco::Dictionary& d);
+// Bits a reading may get wrong and still name the nearest code safely: (MinCodeDistance - 1) / 2.
+int CorrectableBits(const cv::aruco::Dictionary& d);
 
 // Number of markers in a dictionary.
 inline int DictionarySize(const cv::aruco::Dictionary& d) { return d.bytesList.rows; }

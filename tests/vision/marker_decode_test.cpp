@@ -90,7 +90,9 @@ TEST(CellsAgreeWithId, RightIdAgreesOthersDoNotAndDoubtfulCellsFailTheMargin) {
 }
 
 // 2 px cells under a 1 px blur: a light cell among dark ones reads grey and the split misreads
-// the code; taking the neighbours' bleed back out (sharpening) reads it, as AprilTag 3 does.
+// the code; taking the neighbours' bleed back out (sharpening) reads it, as AprilTag 3 does. Read
+// with no bit corrected, so the comparison is of the cells' levels alone (36h11's correction
+// reads most of them either way).
 TEST(DecodeMarker, SharpeningReadsSmallBlurredCells) {
   const auto dict = calib::DictionaryByName("DICT_APRILTAG_36h11");
   const int cell = 8, cells = 8, quiet = 2;  // drawn at 8x the final size, then shrunk 4x: 2 px cells
@@ -106,6 +108,7 @@ TEST(DecodeMarker, SharpeningReadsSmallBlurredCells) {
     const Quad q = {cv::Point2f(a, a), cv::Point2f(b, a), cv::Point2f(b, b), cv::Point2f(a, b)};
     DecodedMarker m;
     DecodeOptions o;
+    o.correction_rate = 0;
     o.sharpening = 0;
     plain += DecodeMarker(o, small, q, *dict, &m) == DecodeResult::kMarker && m.id == id;
     o.sharpening = 0.25;
@@ -115,6 +118,35 @@ TEST(DecodeMarker, SharpeningReadsSmallBlurredCells) {
   }
   EXPECT_GE(sharpened, 38);
   EXPECT_LT(plain, sharpened - 10) << "plain " << plain << ", sharpened " << sharpened;
+}
+
+// A tag with cells misread (a speck of dust, a glint, blur) is still read when its code stays
+// far nearer its own than any other: 36h11 codes are 11 apart, so 3 wrong cells leave it 8 from
+// the next, as AprilTag 3 reads them (2 by default). OpenCV 4.6 declares none for the AprilTag
+// families, so 1 wrong cell lost the tag; DICT_4X4_50's codes are 4 apart and correct none.
+TEST(DecodeMarker, ReadsATagWithCellsWrongAsFarAsItsCodesDistanceAllows) {
+  auto read_with_wrong_cells = [](const std::string& dict_name, int id, int wrong) {
+    const auto dict = calib::DictionaryByName(dict_name);
+    const int cells = dict->markerSize + 2, cell = 8, quiet = 2;
+    cv::Mat marker, image(cell * (cells + 2 * quiet), cell * (cells + 2 * quiet), CV_8UC1, cv::Scalar(255));
+    cv::aruco::drawMarker(dict, id, cell * cells, marker, 1);
+    marker.copyTo(image(cv::Rect(cell * quiet, cell * quiet, cell * cells, cell * cells)));
+    for (int k = 0; k < wrong; ++k) {  // inner cells along the diagonal, flipped
+      cv::Mat c = image(cv::Rect(cell * (quiet + 1 + k), cell * (quiet + 1 + k), cell, cell));
+      c.setTo(c.at<uchar>(cell / 2, cell / 2) > 127 ? 0 : 255);
+    }
+    const float a = cell * quiet - 0.5f, b = a + cell * cells;
+    const Quad q = {cv::Point2f(a, a), cv::Point2f(b, a), cv::Point2f(b, b), cv::Point2f(a, b)};
+    DecodedMarker m;
+    return DecodeMarker(DecodeOptions{}, image, q, *dict, &m) == DecodeResult::kMarker ? m.id : -1;
+  };
+  for (int id : {0, 17, 300, 586}) {
+    EXPECT_EQ(read_with_wrong_cells("DICT_APRILTAG_36h11", id, 0), id);
+    EXPECT_EQ(read_with_wrong_cells("DICT_APRILTAG_36h11", id, 3), id) << "3 wrong cells, 3 correctable at the rate of 0.6";
+    EXPECT_EQ(read_with_wrong_cells("DICT_APRILTAG_36h11", id, 4), -1) << "4 wrong cells: beyond the correction";
+  }
+  EXPECT_EQ(read_with_wrong_cells("DICT_4X4_50", 7, 0), 7);
+  EXPECT_EQ(read_with_wrong_cells("DICT_4X4_50", 7, 1), -1);
 }
 
 }  // namespace

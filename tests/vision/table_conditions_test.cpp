@@ -1,12 +1,14 @@
 // Marker detection under each condition a real table has (synth/table_conditions.h), on one small
-// render per condition, against the renderer's truth and against stock OpenCV at its best
-// documented settings on the same image (DetectMarkersStockBest). The full matrix, with AprilTag 3
-// beside them, is bench/condition_bench.
+// render per condition, against the renderer's truth, against stock OpenCV at its best documented
+// settings on the same image (DetectMarkersStockBest, DICT_4X4_50) and against AprilTag 3 at its
+// best for small tags (quad_decimate 1, AprilTag 36h11). The full matrix is bench/condition_bench.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 #include <string>
 
+#include "bench/apriltag_reference.h"
 #include "calibration/dictionary.h"
 #include "synth/detection_score.h"
 #include "synth/table_conditions.h"
@@ -52,6 +54,59 @@ TEST_P(TableConditionTest, FindsAtLeastWhatStockFindsWithNoWrongIdsAndSmallerErr
 }
 
 INSTANTIATE_TEST_SUITE_P(Conditions, TableConditionTest, ::testing::ValuesIn(synth::StandardConditions()),
+                         [](const ::testing::TestParamInfo<TableCondition>& info) { return info.param.name; });
+
+// The same on AprilTag 36h11 codes against AprilTag 3 itself. OpenCV 4.6 declares no correctable
+// bits for the AprilTag families, so a tag with one cell misread was lost where AprilTag corrects
+// two: 11 markers of 84 under defocus in the benchmark (calib::CorrectableBits).
+// Under motion blur AprilTag still finds one or two more: a 5 px streak breaks the black border's
+// outline that Vedette's candidates come from, where AprilTag's clustering of edge pixels holds.
+int AllowedShortfallBehindAprilTag(const std::string& condition) { return condition == "motion_blur" ? 2 : 0; }
+// Corners: as good as AprilTag's within 0.02 px, except under blur and compression, where its
+// gradient-weighted edge fit is 0.01-0.04 px better on these 13-40 px tags (still open, issue 21).
+double CornerSlackBehindAprilTag(const std::string& condition) {
+  for (const char* worse : {"defocus", "motion_blur", "mjpeg", "h264"})
+    if (condition == worse) return 0.05;
+  return 0.02;
+}
+
+// The detections of markers in `ids` alone.
+std::vector<calib::MarkerObservation> OnlyIds(const std::vector<calib::MarkerObservation>& found, const std::set<int>& ids) {
+  std::vector<calib::MarkerObservation> out;
+  for (const auto& m : found)
+    if (ids.count(m.id)) out.push_back(m);
+  return out;
+}
+
+class TableCondition36h11Test : public ::testing::TestWithParam<TableCondition> {};
+
+TEST_P(TableCondition36h11Test, FindsWhatAprilTagFindsWithNoWrongIdsAndCornersAsGood) {
+  const TableCondition& c = GetParam();
+  const synth::ConditionTable t = synth::MakeConditionTable(c, "DICT_APRILTAG_36h11", 20, 1);
+  const auto dict = calib::DictionaryByName("DICT_APRILTAG_36h11");
+  const cv::Mat gray = GreyFrame(t.rendering.image);
+  const auto ours_found = DetectMarkers(DetectorOptionsFor(t.scene, t.camera.intrinsics), gray, *dict).markers;
+  const auto apriltag_found = bench::AprilTag36h11(gray, 1);
+  const DetectionScore ours = synth::ScoreDetections({}, t.rendering.truth, ours_found);
+  const DetectionScore apriltag = synth::ScoreDetections({}, t.rendering.truth, apriltag_found);
+  SCOPED_TRACE(c.name + " (" + c.what + "): Vedette " + std::to_string(ours.found) + "/" + std::to_string(ours.expected) +
+               ", AprilTag 3 " + std::to_string(apriltag.found) + "/" + std::to_string(apriltag.expected));
+  ASSERT_GE(ours.expected, 18);
+  EXPECT_EQ(ours.wrong, 0);
+  EXPECT_GE(ours.found, apriltag.found - AllowedShortfallBehindAprilTag(c.name));
+  // Corners compared on the markers both found: the one that finds more also finds the harder ones.
+  std::set<int> ours_ids, both;
+  for (const auto& m : ours_found) ours_ids.insert(m.id);
+  for (const auto& m : apriltag_found)
+    if (ours_ids.count(m.id)) both.insert(m.id);
+  ASSERT_GE(both.size(), 10u);
+  const DetectionScore ours_common = synth::ScoreDetections({}, t.rendering.truth, OnlyIds(ours_found, both));
+  const DetectionScore apriltag_common = synth::ScoreDetections({}, t.rendering.truth, OnlyIds(apriltag_found, both));
+  EXPECT_LE(synth::Median(ours_common.corner_error_px),
+            synth::Median(apriltag_common.corner_error_px) + CornerSlackBehindAprilTag(c.name));
+}
+
+INSTANTIATE_TEST_SUITE_P(Conditions, TableCondition36h11Test, ::testing::ValuesIn(synth::StandardConditions()),
                          [](const ::testing::TestParamInfo<TableCondition>& info) { return info.param.name; });
 
 // The cause behind small turned markers going unseen: a contour's point count is not its length.
