@@ -1,6 +1,7 @@
 #include "rules/geometry/polygon.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -42,7 +43,14 @@ bool PolygonContains(const Polygon& poly, const Vec2& p, double tolerance_mm) {
   const size_t n = poly.size();
   if (n < 3) return false;
   for (size_t i = 0; i < n; ++i) {
-    if (PointToSegment(p, {poly[i], poly[(i + 1) % n]}).distance_mm <= tolerance_mm) return true;
+    const Vec2& a = poly[i];
+    const Vec2& b = poly[(i + 1) % n];
+    // A point further than the tolerance outside the edge's bounding box is further from the edge:
+    // most edges are ruled out without the exact distance (sight lines ask this millions of times).
+    if (p.x() < std::min(a.x(), b.x()) - tolerance_mm || p.x() > std::max(a.x(), b.x()) + tolerance_mm ||
+        p.y() < std::min(a.y(), b.y()) - tolerance_mm || p.y() > std::max(a.y(), b.y()) + tolerance_mm)
+      continue;
+    if (PointToSegment(p, {a, b}).distance_mm <= tolerance_mm) return true;
   }
   bool inside = false;
   for (size_t i = 0, j = n - 1; i < n; j = i++) {
@@ -170,9 +178,12 @@ ClosestPoints PointToPolygon(const Vec2& p, const Polygon& poly) {
   return best;
 }
 
-double SegmentLengthInside(const Segment& s, const Polygon& poly) {
+namespace {
+
+// SegmentLengthInside's steps, with the crossing parameters in `ts` (holding 0 and 1 on entry).
+template <class List>
+double LengthInside(const Segment& s, const Polygon& poly, List& ts, size_t n) {
   // Parameters where the segment crosses polygon edges split it into pieces wholly in or out.
-  std::vector<double> ts{0.0, 1.0};
   const Vec2 r = s.b - s.a;
   for (size_t i = 0; i < poly.size(); ++i) {
     const Vec2 a = poly[i], b = poly[(i + 1) % poly.size()];
@@ -181,15 +192,37 @@ double SegmentLengthInside(const Segment& s, const Polygon& poly) {
     if (std::abs(denom) < 1e-12) continue;
     const Vec2 w = a - s.a;
     const double t = Cross(w, q) / denom, u = Cross(w, r) / denom;
-    if (t > 0 && t < 1 && u >= 0 && u <= 1) ts.push_back(t);
+    if (t > 0 && t < 1 && u >= 0 && u <= 1) ts[n++] = t;
   }
-  std::sort(ts.begin(), ts.end());
+  std::sort(ts.begin(), ts.begin() + n);
   double inside = 0.0;
-  for (size_t i = 0; i + 1 < ts.size(); ++i) {
+  for (size_t i = 0; i + 1 < n; ++i) {
     const double tm = (ts[i] + ts[i + 1]) / 2.0;
     if (PolygonContains(poly, s.a + tm * r)) inside += (ts[i + 1] - ts[i]);
   }
   return inside * r.norm();
+}
+
+}  // namespace
+
+double SegmentLengthInside(const Segment& s, const Polygon& poly) {
+  // A segment whose box is clear of the polygon's (by more than PolygonContains' 1e-9 mm tolerance)
+  // has nothing inside: lines of sight ask this of every occluder near the line, most of them aside.
+  Vec2 lo = s.a.cwiseMin(s.b), hi = s.a.cwiseMax(s.b), plo = lo, phi = hi;
+  if (!poly.empty()) plo = phi = poly[0];
+  for (const Vec2& v : poly) plo = plo.cwiseMin(v), phi = phi.cwiseMax(v);
+  constexpr double kMargin = 1e-6;  // mm
+  if (poly.empty() || plo.x() > hi.x() + kMargin || phi.x() < lo.x() - kMargin || plo.y() > hi.y() + kMargin ||
+      phi.y() < lo.y() - kMargin)
+    return 0.0;
+  // 0, 1 and at most one crossing per edge: on the stack for the shapes the rules use.
+  if (poly.size() <= 30) {
+    std::array<double, 32> ts{0.0, 1.0};
+    return LengthInside(s, poly, ts, 2);
+  }
+  std::vector<double> ts(poly.size() + 2);
+  ts[0] = 0.0, ts[1] = 1.0;
+  return LengthInside(s, poly, ts, 2);
 }
 
 }  // namespace vedette::geom

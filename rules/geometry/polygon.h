@@ -2,6 +2,7 @@
 // Polygons on the table (terrain, arc regions, swept corridors): area, containment, convex
 // clipping, and closest distances. Polygons are vertex lists in table mm; orientation is free unless
 // a function says otherwise.
+#include <array>
 #include <vector>
 
 #include "rules/geometry/base.h"
@@ -45,6 +46,24 @@ void ClipHalfPlaneInto(const Poly& subject, const Vec2& a, const Vec2& b, Poly* 
     }
   }
 }
+
+// A vertex list in a fixed array, for clipping in hot loops without allocating. A push_back past
+// the capacity is dropped and sets `overflowed` (kept until the list is made again), so that the
+// caller can tell and clip in a Polygon instead.
+template <size_t N>
+struct FixedPolygon {
+  std::array<Vec2, N> v;
+  size_t n = 0;
+  bool overflowed = false;
+  size_t size() const { return n; }
+  bool empty() const { return n == 0; }
+  const Vec2& operator[](size_t i) const { return v[i]; }
+  void clear() { n = 0; }
+  void push_back(const Vec2& p) {
+    if (n < N) v[n++] = p;
+    else overflowed = true;
+  }
+};
 
 // SignedArea on any vertex list with size() and operator[].
 template <class Poly>

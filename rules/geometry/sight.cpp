@@ -77,27 +77,36 @@ SightResult TraceSight(const Vec2& eye, const Polygon& target, const std::vector
   // gets the whole circle). A line meets only occluders whose span holds its direction.
   std::vector<const Occluder*> near;
   std::vector<std::pair<double, double>> span;
+  std::vector<size_t> first_angle;  // where each near occluder's corner angles start in `angles`
+  std::vector<double> angles;       // the corners' angles, worked out once for the span and the cuts
   for (const Occluder& o : occluders) {
     if (o.polygon.size() < 3) continue;
+    const size_t first = angles.size();
     double a_lo = kInf, a_hi = -kInf;
     for (const Vec2& v : o.polygon) {
       const double a = RelAngle(ref, v - eye);
+      angles.push_back(a);
       a_lo = std::min(a_lo, a);
       a_hi = std::max(a_hi, a);
     }
     if (a_hi - a_lo > std::numbers::pi - 1e-9 || PolygonContains(o.polygon, eye, 1e-9)) a_lo = -kInf, a_hi = kInf;
-    if (a_hi < lo - 1e-12 || a_lo > hi + 1e-12) continue;  // never in the way of a line to the target
-    if (PointToPolygon(eye, o.polygon).distance_mm > reach) continue;
+    if ((a_hi < lo - 1e-12 || a_lo > hi + 1e-12) ||  // never in the way of a line to the target
+        PointToPolygon(eye, o.polygon).distance_mm > reach) {
+      angles.resize(first);
+      continue;
+    }
     near.push_back(&o);
     span.push_back({a_lo, a_hi});
+    first_angle.push_back(first);
   }
   std::vector<double> cuts{lo, hi};
   for (const Vec2& v : target) cuts.push_back(RelAngle(ref, v - eye));
-  for (const Occluder* o : near) {
+  for (size_t k = 0; k < near.size(); ++k) {
+    const Occluder* o = near[k];
     for (size_t i = 0; i < o->polygon.size(); ++i) {
       const Vec2& a = o->polygon[i];
       const Vec2& b = o->polygon[(i + 1) % o->polygon.size()];
-      cuts.push_back(RelAngle(ref, a - eye));
+      cuts.push_back(angles[first_angle[k] + i]);
       for (size_t j = 0; j < target.size(); ++j) {
         const Segment s{a, b}, t{target[j], target[(j + 1) % target.size()]};
         if (!SegmentsIntersect(s, t)) continue;
@@ -113,6 +122,7 @@ SightResult TraceSight(const Vec2& eye, const Polygon& target, const std::vector
   std::set<int> blocking, obscuring;
   double clear = 0, obscured = 0, blocked = 0, best_clear = -1, best_obscured = -1;
   Vec2 clear_point = centroid, obscured_point = centroid;
+  std::vector<int> over;  // the obscuring occluders of one line (one buffer for every line)
   for (size_t i = 0; i + 1 < cuts.size(); ++i) {
     const double width = cuts[i + 1] - cuts[i];
     if (width < 1e-12) continue;
@@ -122,7 +132,7 @@ SightResult TraceSight(const Vec2& eye, const Polygon& target, const std::vector
     const Segment line{eye, eye + t * dir};
     const double mid = (cuts[i] + cuts[i + 1]) / 2.0;
     bool is_blocked = false;
-    std::vector<int> over;
+    over.clear();
     for (size_t k = 0; k < near.size(); ++k) {
       const Occluder* o = near[k];
       if (mid < span[k].first - 1e-12 || mid > span[k].second + 1e-12) continue;

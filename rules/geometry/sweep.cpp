@@ -1,7 +1,9 @@
 #include "rules/geometry/sweep.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <utility>
 
 namespace vedette::geom {
 
@@ -69,35 +71,40 @@ std::vector<Polygon> SweptBetween(const Base& from, const Base& to, double step_
   return pieces;
 }
 
-double OverlapArea(const Base& b, const Polygon& shape) { return Area(ClipConvex(shape, PolygonCcw(b))); }
+namespace {
 
-AheadContact ContactAhead(const Base& b, const Polygon& shape, double lane_inset_mm) {
+// The charge search asks for overlaps and contacts thousands of times a frame, mostly of four-cornered
+// bases: those are clipped in fixed buffers (the same steps and arithmetic as ClipConvex and
+// ClipHalfPlane, so the same results), larger shapes and a buffer that overflows in Polygons.
+using Buffer = FixedPolygon<64>;
+constexpr size_t kFixedShapeMax = 16;  // vertices; 4 clips of a simple polygon stay well under 64 for these
+
+template <class Poly>
+double OverlapAreaIn(const std::array<Vec2, 4>& ccw, const Polygon& shape, Poly* a, Poly* b) {
+  for (const Vec2& p : shape) a->push_back(p);
+  for (size_t i = 0; i < ccw.size() && !a->empty(); ++i) {
+    ClipHalfPlaneInto(*a, ccw[i], ccw[(i + 1) % ccw.size()], b);
+    std::swap(a, b);
+  }
+  return std::abs(SignedAreaOf(*a));
+}
+
+// ContactAhead's clip and measure, in buffers of the caller's type; *a holds the shape in the base
+// frame (u to the right, v forward).
+template <class Poly>
+AheadContact AheadIn(const Base& b, double lane, Poly* a, Poly* q) {
   AheadContact c;
-  if (OverlapArea(b, shape) > 1.0) {
-    c.overlapping = c.ahead = true;
-    c.distance_mm = 0.0;
-    c.point = b.centre_mm;
-    return c;
-  }
-  const double d = b.depth_mm / 2.0, lane = b.width_mm / 2.0 - lane_inset_mm;
-  if (lane <= 0) return c;
-  // ToBaseFrame for every vertex, with the heading's sine and cosine worked out once.
-  const Vec2 f = Forward(b), r(f.y(), -f.x());
-  Polygon q;
-  q.reserve(shape.size());
-  for (const Vec2& p : shape) {
-    const Vec2 dp = p - b.centre_mm;
-    q.emplace_back(dp.dot(r), dp.dot(f));
-  }
+  const double d = b.depth_mm / 2.0;
   // Keep what lies in the lane (|u| <= lane) and at or beyond the front edge line (v >= d).
-  q = ClipHalfPlane(q, {lane, 0.0}, {lane, 1.0});
-  q = ClipHalfPlane(q, {-lane, 1.0}, {-lane, 0.0});
-  q = ClipHalfPlane(q, {0.0, d - 1e-9}, {1.0, d - 1e-9});
-  if (q.empty()) return c;
-  double vmin = q[0].y();
-  for (const Vec2& p : q) vmin = std::min(vmin, p.y());
+  ClipHalfPlaneInto(*a, {lane, 0.0}, {lane, 1.0}, q);
+  ClipHalfPlaneInto(*q, {-lane, 1.0}, {-lane, 0.0}, a);
+  ClipHalfPlaneInto(*a, {0.0, d - 1e-9}, {1.0, d - 1e-9}, q);
+  if (q->empty()) return c;
+  double vmin = (*q)[0].y();
+  for (size_t i = 0; i < q->size(); ++i) vmin = std::min(vmin, (*q)[i].y());
   double umin = lane, umax = -lane;
-  for (const Vec2& p : q) {
+  for (size_t i = 0; i < q->size(); ++i) {
+    const Vec2& p = (*q)[i];
     if (p.y() > vmin + 1e-7) continue;
     umin = std::min(umin, p.x());
     umax = std::max(umax, p.x());
@@ -108,6 +115,47 @@ AheadContact ContactAhead(const Base& b, const Polygon& shape, double lane_inset
   c.point = ToTableFrame(b, {(umin + umax) / 2.0, vmin});
   c.at_front_corner = c.touch_length_mm < 1e-6 && std::abs(umin) >= lane - 1e-6;
   return c;
+}
+
+}  // namespace
+
+double OverlapArea(const Base& b, const Polygon& shape) {
+  const auto c = Corners(b);
+  const std::array<Vec2, 4> ccw{c[3], c[2], c[1], c[0]};  // PolygonCcw(b) without its allocation
+  if (shape.size() <= kFixedShapeMax) {
+    Buffer x, y;
+    const double area = OverlapAreaIn(ccw, shape, &x, &y);
+    if (!x.overflowed && !y.overflowed) return area;
+  }
+  Polygon x, y;
+  return OverlapAreaIn(ccw, shape, &x, &y);
+}
+
+AheadContact ContactAhead(const Base& b, const Polygon& shape, double lane_inset_mm) {
+  AheadContact c;
+  if (OverlapArea(b, shape) > 1.0) {
+    c.overlapping = c.ahead = true;
+    c.distance_mm = 0.0;
+    c.point = b.centre_mm;
+    return c;
+  }
+  const double lane = b.width_mm / 2.0 - lane_inset_mm;
+  if (lane <= 0) return c;
+  // ToBaseFrame for every vertex, with the heading's sine and cosine worked out once.
+  const Vec2 f = Forward(b), r(f.y(), -f.x());
+  auto to_base = [&](const Vec2& p) {
+    const Vec2 dp = p - b.centre_mm;
+    return Vec2(dp.dot(r), dp.dot(f));
+  };
+  if (shape.size() <= kFixedShapeMax) {
+    Buffer x, y;
+    for (const Vec2& p : shape) x.push_back(to_base(p));
+    c = AheadIn(b, lane, &x, &y);
+    if (!x.overflowed && !y.overflowed) return c;
+  }
+  Polygon x, y;
+  for (const Vec2& p : shape) x.push_back(to_base(p));
+  return AheadIn(b, lane, &x, &y);
 }
 
 }  // namespace vedette::geom

@@ -298,10 +298,12 @@ ChargeCheck CheckCharge(const Scene& scene, const KowConfig& c, const Unit& char
     // covers (from where it stands, through the pivot, into contact) in a difficult terrain piece.
     const geom::Base moved = geom::MovedForward(cb, r.route->advance_mm);
     const geom::Base pivoted = geom::PivotedAboutCentre(moved, r.route->pivot_deg);
+    std::vector<SweptGround> legs;  // the route's three legs, swept only if there is difficult terrain
     for (const Terrain& t : scene.terrain) {
       if (!c.difficult_terrain.count(t.type)) continue;
-      const double area = std::max({SweptOverlapArea(cb, moved, t.polygon), SweptOverlapArea(moved, pivoted, t.polygon),
-                                    SweptOverlapArea(pivoted, r.route->at_contact, t.polygon)});
+      if (legs.empty()) legs = {SweepOf(cb, moved), SweepOf(moved, pivoted), SweepOf(pivoted, r.route->at_contact)};
+      const double area = std::max({SweptOverlapArea(legs[0], t.polygon), SweptOverlapArea(legs[1], t.polygon),
+                                    SweptOverlapArea(legs[2], t.polygon)});
       if (area > o.clear_area_mm2) r.hindered_by.push_back(t.id);
     }
     r.hindered = !r.hindered_by.empty();

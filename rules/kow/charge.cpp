@@ -119,6 +119,7 @@ ChargeRoute FindChargeRoute(const Base& charger, const Base& target, geom::Edge 
   // with it, so this is the same for every angle, worked out once.
   const int steps = static_cast<int>(std::floor(first_leg / o.advance_step_mm));
   const double radius = std::sqrt(charger.width_mm * charger.width_mm + charger.depth_mm * charger.depth_mm) / 2.0;
+  const double target_radius = std::sqrt(target.width_mm * target.width_mm + target.depth_mm * target.depth_mm) / 2.0;
   std::vector<std::vector<int>> near(steps + 2);
   std::vector<char> near_target(steps + 2, 0);
   for (int i = 0; i <= steps + 1; ++i) {
@@ -142,7 +143,11 @@ ChargeRoute FindChargeRoute(const Base& charger, const Base& target, geom::Edge 
       Base pivoted = charger;  // geom::PivotedAboutCentre(geom::MovedForward(charger, a), angle)
       pivoted.centre_mm += a * f0;
       pivoted.heading_deg = geom::NormalizeDeg(charger.heading_deg + angle);
-      if (best.found && a + arc + geom::BaseGap(pivoted, target) > best.length_mm + 1e-9) continue;
+      // The bases' bounding circles bound their gap from below at the cost of one distance (less a
+      // micrometre for rounding), so the exact gap is worked out only where the circles do not decide.
+      if (best.found && (a + arc + (pivoted.centre_mm - target.centre_mm).norm() - radius - target_radius - 1e-6 > best.length_mm + 1e-9 ||
+                         a + arc + geom::BaseGap(pivoted, target) > best.length_mm + 1e-9))
+        continue;
       // Cheapest and most selective tests first (each only rules poses out, so their order does not
       // change the route found): the target ahead in the lane, touched on the facing edge, the route
       // short enough; then the pivot ending clear and nothing in the way.

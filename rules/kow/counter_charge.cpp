@@ -11,15 +11,45 @@ using geom::Base;
 using geom::Polygon;
 using geom::Vec2;
 
-double SweptOverlapArea(const Base& from, const Base& to, const Polygon& shape) {
-  // The swept pieces overlap each other, so the largest piece overlap stands for the whole: it is 0
-  // exactly when the sweep misses the shape, and never more than the true overlap.
+namespace {
+
+using Box = std::array<Vec2, 2>;  // low and high corner, table mm
+Box BoxOf(const Polygon& p) {
+  Box b{p.empty() ? Vec2(0, 0) : p[0], p.empty() ? Vec2(0, 0) : p[0]};
+  for (const Vec2& v : p) {
+    b[0] = b[0].cwiseMin(v);
+    b[1] = b[1].cwiseMax(v);
+  }
+  return b;
+}
+bool Apart(const Box& a, const Box& b) {
+  return a[1].x() < b[0].x() || b[1].x() < a[0].x() || a[1].y() < b[0].y() || b[1].y() < a[0].y();
+}
+
+}  // namespace
+
+SweptGround SweepOf(const Base& from, const Base& to) {
+  SweptGround s{geom::SweptBetween(from, to), {}};
+  for (const Polygon& p : s.pieces) s.boxes.push_back(BoxOf(p));
+  return s;
+}
+
+// The swept pieces overlap each other, so the largest piece overlap stands for the whole: it is 0
+// exactly when the sweep misses the shape, and never more than the true overlap. A piece whose box
+// misses the shape's has none (most shapes on a table are far from any one move).
+double SweptOverlapArea(const SweptGround& sweep, const Polygon& shape) {
+  const Box box = BoxOf(shape);
   double worst = 0.0;
-  for (const Polygon& piece : geom::SweptBetween(from, to)) {
-    const Polygon in = geom::ClipConvex(shape, piece);
+  for (size_t i = 0; i < sweep.pieces.size(); ++i) {
+    if (Apart(sweep.boxes[i], box)) continue;
+    const Polygon in = geom::ClipConvex(shape, sweep.pieces[i]);
     if (in.size() >= 3) worst = std::max(worst, geom::Area(in));
   }
   return worst;
+}
+
+double SweptOverlapArea(const Base& from, const Base& to, const Polygon& shape) {
+  return SweptOverlapArea(SweepOf(from, to), shape);
 }
 
 CounterChargeRoute FindCounterChargeRoute(const Base& charger, const Base& target, const std::vector<Polygon>& obstacles,
@@ -73,9 +103,10 @@ CounterChargeRoute FindCounterChargeRoute(const Base& charger, const Base& targe
   // "" when the straight leg a -> b is clear, else what it runs into.
   auto leg_blocker = [&](const Base& a, const Base& b) -> std::string {
     if ((b.centre_mm - a.centre_mm).norm() < 1e-9) return "";
-    if (SweptOverlapArea(a, b, target_poly) > o.clear_area_mm2) return "the target itself";
+    const SweptGround sweep = SweepOf(a, b);
+    if (SweptOverlapArea(sweep, target_poly) > o.clear_area_mm2) return "the target itself";
     for (size_t i : live)
-      if (SweptOverlapArea(a, b, obstacles[i]) > o.clear_area_mm2) return name(i);
+      if (SweptOverlapArea(sweep, obstacles[i]) > o.clear_area_mm2) return name(i);
     return "";
   };
   std::string first_block;

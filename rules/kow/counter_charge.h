@@ -11,6 +11,7 @@
 // (the seed's "make contact ... and align"), or sliding first and then forward. "Align as normal"
 // (seed 17) lines the leader points up; when that spot cannot be reached the charger ends at the nearest
 // spot along the edge that can, still touching by more than a corner (seed 17: no corner to corner).
+#include <array>
 #include <string>
 #include <vector>
 
@@ -40,7 +41,16 @@ CounterChargeRoute FindCounterChargeRoute(const geom::Base& charger, const geom:
                                           const std::vector<geom::Polygon>& obstacles,
                                           const std::vector<std::string>& names, const ChargeOptions& options = {});
 
-// Area (mm^2) of `shape` inside the ground a base covers moving from `from` to `to` (geom::SweptBetween).
+// The ground a base covers moving from `from` to `to` (geom::SweptBetween), worked out once for every
+// shape it is checked against.
+struct SweptGround {
+  std::vector<geom::Polygon> pieces;                // convex, table mm
+  std::vector<std::array<geom::Vec2, 2>> boxes;     // each piece's bounding box (low, high corner), table mm
+};
+SweptGround SweepOf(const geom::Base& from, const geom::Base& to);
+
+// Area (mm^2) of `shape` inside the ground a base covers moving from `from` to `to`.
+double SweptOverlapArea(const SweptGround& ground, const geom::Polygon& shape);
 double SweptOverlapArea(const geom::Base& from, const geom::Base& to, const geom::Polygon& shape);
 
 }  // namespace vedette::kow

@@ -1,0 +1,135 @@
+// The geometry's shortcuts for hot loops (issue 18) give exactly what the plain computations give:
+// clipping in fixed buffers and its fallback, remembered headings, BaseGap's bounding circles,
+// SegmentLengthInside's box test, a sweep worked out once for many shapes.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+#include <random>
+
+#include "rules/geometry/distance.h"
+#include "rules/geometry/polygon.h"
+#include "rules/geometry/sweep.h"
+#include "rules/kow/counter_charge.h"
+
+namespace vedette::geom {
+namespace {
+
+// A star of `points` tips around (cx, cy): concave, 2 * points vertices, counter-clockwise.
+Polygon Star(double cx, double cy, int points, double r_out, double r_in) {
+  Polygon p;
+  for (int i = 0; i < 2 * points; ++i) {
+    const double a = i * std::numbers::pi / points, r = i % 2 ? r_in : r_out;
+    p.push_back({cx + r * std::cos(a), cy + r * std::sin(a)});
+  }
+  return p;
+}
+
+Base RandomBase(std::mt19937& rng) {
+  std::uniform_real_distribution<double> pos(-150, 150), heading(-180, 180), size(10, 80);
+  return {{pos(rng), pos(rng)}, heading(rng), size(rng), size(rng)};
+}
+
+TEST(FastPaths, OverlapAreaInFixedBuffersIsTheClippedArea) {
+  std::mt19937 rng(7);
+  int overlapping = 0;
+  for (int n = 0; n < 400; ++n) {
+    const Base b = RandomBase(rng);
+    // 6 tips: 12 vertices, clipped on the stack; 40 tips: 80 vertices, clipped in Polygons.
+    for (int tips : {6, 40}) {
+      const Polygon star = Star(0, 0, tips, 120, 45);
+      const double expected = Area(ClipConvex(star, PolygonCcw(b)));
+      EXPECT_EQ(OverlapArea(b, star), expected) << "tips " << tips << " case " << n;
+      overlapping += expected > 0;
+    }
+  }
+  EXPECT_GT(overlapping, 200);  // the cases exercise real overlaps, not only misses
+}
+
+TEST(FastPaths, FixedPolygonSaysWhenItOverflows) {
+  FixedPolygon<4> p;
+  for (int i = 0; i < 4; ++i) p.push_back({double(i), 0});
+  EXPECT_FALSE(p.overflowed);
+  p.push_back({9, 9});
+  EXPECT_TRUE(p.overflowed);
+  EXPECT_EQ(p.size(), 4u);
+  p.clear();
+  EXPECT_TRUE(p.overflowed);  // kept until the list is made again: a clip chain cannot lose it
+}
+
+TEST(FastPaths, ContactAheadOfALargeShapeMatchesTheSameShapeSmall) {
+  // A wall ahead drawn with 4 corners and with 60 points along its outline: the same contact.
+  const Base b{{0, 0}, 90, 100, 40};
+  const Polygon wall{{-200, 100}, {200, 100}, {200, 120}, {-200, 120}};
+  Polygon dense;
+  for (int i = 0; i < 30; ++i) dense.push_back({-200 + 400.0 * i / 30, 100});
+  for (int i = 0; i < 30; ++i) dense.push_back({200 - 400.0 * i / 30, 120});
+  const AheadContact a = ContactAhead(b, wall), d = ContactAhead(b, dense);
+  ASSERT_TRUE(a.ahead && d.ahead);
+  EXPECT_NEAR(a.distance_mm, 80, 1e-9);
+  EXPECT_NEAR(d.distance_mm, 80, 1e-9);
+  EXPECT_NEAR(d.touch_length_mm, a.touch_length_mm, 1e-9);
+  EXPECT_NEAR((d.point - a.point).norm(), 0, 1e-9);
+}
+
+TEST(FastPaths, RememberedHeadingsAreTheSinesAndCosines) {
+  // Alternating and repeating headings, as a charge search asks for them; -0 and 0 kept apart.
+  for (int round = 0; round < 3; ++round) {
+    for (double h : {0.0, -0.0, 37.5, 0.0, 37.5, -112.25, 180.0, -180.0, 1e-300, 37.5}) {
+      const Vec2 v = HeadingVector(h);
+      const double r = DegToRad(h);
+      EXPECT_EQ(v.x(), std::cos(r)) << h;
+      EXPECT_EQ(v.y(), std::sin(r)) << h;
+      EXPECT_EQ(std::signbit(v.y()), std::signbit(std::sin(r))) << h;
+    }
+  }
+  EXPECT_TRUE(std::isnan(HeadingVector(NAN).x()));
+}
+
+TEST(FastPaths, BaseGapMatchesTheClosestPointsOfTheOutlines) {
+  std::mt19937 rng(11);
+  int apart = 0, touching = 0;
+  for (int n = 0; n < 2000; ++n) {
+    const Base a = RandomBase(rng), b = RandomBase(rng);
+    const ClosestPoints c = PolygonToPolygon(PolygonCcw(a), PolygonCcw(b));
+    const double expected = c.overlap ? 0.0 : c.distance_mm;
+    EXPECT_NEAR(BaseGap(a, b), expected, 1e-9) << n;
+    (expected > 0 ? apart : touching)++;
+  }
+  // Bases side by side, flush: 0, though their bounding circles overlap and no corner is inside.
+  EXPECT_EQ(BaseGap({{0, 0}, 90, 40, 20}, {{40, 0}, 90, 40, 20}), 0.0);
+  EXPECT_NEAR(BaseGap({{0, 0}, 90, 40, 20}, {{40.5, 0}, 90, 40, 20}), 0.5, 1e-12);
+  EXPECT_GT(apart, 500);
+  EXPECT_GT(touching, 100);
+}
+
+TEST(FastPaths, SegmentLengthInsideByHand) {
+  const Polygon square{{0, 0}, {10, 0}, {10, 10}, {0, 10}};
+  EXPECT_NEAR(SegmentLengthInside({{-5, 5}, {15, 5}}, square), 10, 1e-12);
+  EXPECT_NEAR(SegmentLengthInside({{2, 5}, {8, 5}}, square), 6, 1e-12);
+  EXPECT_EQ(SegmentLengthInside({{-5, 20}, {15, 20}}, square), 0.0);  // boxes apart
+  EXPECT_EQ(SegmentLengthInside({{-5, 30}, {30, -5}}, square), 0.0);  // boxes overlap, the segment misses
+  // Along an edge: on the boundary counts as inside.
+  EXPECT_NEAR(SegmentLengthInside({{0, 0}, {10, 0}}, square), 10, 1e-12);
+  // A 40-point outline (the length list on the heap) gives the same as the square.
+  Polygon dense;
+  for (int i = 0; i < 10; ++i) dense.push_back({i * 1.0, 0});
+  for (int i = 0; i < 10; ++i) dense.push_back({10, i * 1.0});
+  for (int i = 0; i < 10; ++i) dense.push_back({10 - i * 1.0, 10});
+  for (int i = 0; i < 10; ++i) dense.push_back({0, 10 - i * 1.0});
+  EXPECT_NEAR(SegmentLengthInside({{-5, 5.5}, {15, 4.5}}, dense), SegmentLengthInside({{-5, 5.5}, {15, 4.5}}, square), 1e-9);
+}
+
+TEST(FastPaths, OneSweepServesEveryShape) {
+  const Base from{{0, 0}, 90, 100, 40};
+  const Base to = PivotedAboutCentre(MovedForward(from, 60), 40);
+  const kow::SweptGround ground = kow::SweepOf(from, to);
+  ASSERT_EQ(ground.pieces.size(), ground.boxes.size());
+  const std::vector<Polygon> shapes{Star(0, 60, 5, 30, 12), Star(400, 400, 5, 30, 12), PolygonCcw({{90, 60}, 0, 40, 40})};
+  for (const Polygon& s : shapes) EXPECT_EQ(kow::SweptOverlapArea(ground, s), kow::SweptOverlapArea(from, to, s));
+  EXPECT_GT(kow::SweptOverlapArea(ground, shapes[0]), 100.0);
+  EXPECT_EQ(kow::SweptOverlapArea(ground, shapes[1]), 0.0);  // far away: its box misses every piece
+}
+
+}  // namespace
+}  // namespace vedette::geom
