@@ -14,6 +14,7 @@
 #include "rules/input_error.h"
 #include "rules/ruleset.h"
 #include "synth/clip_script.h"
+#include "rules/path_checks.h"
 
 namespace vedette::app {
 namespace {
@@ -40,7 +41,7 @@ void SetupDemo(CLI::App& root) {
   cmd->callback([args] {
     UseOneOpenCvThread();
     const std::string script_path = args->script.empty() ? AssetsDir() + "/demo/battle.clip.yaml" : args->script;
-    if (!std::filesystem::exists(script_path)) throw InputError(script_path, 0, "demo script not found");
+    if (!PathExists(script_path)) throw InputError(script_path, 0, "demo script not found");
     std::cerr << "demo: " << script_path << "\n";
     synth::ClipScript script = synth::LoadClipScript(script_path);
     auto renderer = std::make_shared<synth::ClipRenderer>(script);

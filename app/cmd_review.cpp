@@ -13,6 +13,7 @@
 #include "app/command.h"
 #include "pipeline/event_log_reader.h"
 #include "rules/input_error.h"
+#include "rules/path_checks.h"
 
 namespace vedette::app {
 namespace {
@@ -28,7 +29,7 @@ struct VideoRead {
 };
 
 VideoRead CountFrames(const std::string& path) {
-  if (!std::filesystem::is_regular_file(path)) throw InputError(path, 0, "video not found");
+  if (!IsRegularFile(path)) throw InputError(path, 0, "video not found");
   cv::VideoCapture cap(path, cv::CAP_FFMPEG);
   if (!cap.isOpened()) throw InputError(path, 0, "cannot be played: not a video, or cut before its first frame");
   VideoRead v;
@@ -75,7 +76,7 @@ void SetupReview(CLI::App& root) {
     const pipeline::EventLogSummary s = pipeline::ReadEventLogFile(args->log);
     if (args->video.empty()) {
       const std::string beside = std::filesystem::path(args->log).replace_extension(".mkv").string();
-      if (std::filesystem::is_regular_file(beside)) args->video = beside;
+      if (IsRegularFile(beside)) args->video = beside;
     }
     VideoRead v;
     if (!args->video.empty()) v = CountFrames(args->video);

@@ -10,6 +10,7 @@
 #include <opencv2/videoio.hpp>
 
 #include "rules/input_error.h"
+#include "rules/path_checks.h"
 
 namespace vedette::calib {
 namespace {
@@ -22,7 +23,7 @@ double FrameSharpness(const cv::Mat& frame, int width) {
 }
 
 cv::VideoCapture Open(const std::string& path) {
-  if (!std::filesystem::exists(path)) throw InputError(path, 0, "video file not found");
+  if (!PathExists(path)) throw InputError(path, 0, "video file not found");
   cv::VideoCapture cap(path);
   if (!cap.isOpened()) throw InputError(path, 0, "cannot be opened as a video");
   return cap;
@@ -63,7 +64,7 @@ bool IsVideoPath(const std::string& path) {
 }
 
 BoardView ViewFromImage(const BoardDetectionOptions& options, const BoardSpec& spec, const std::string& path) {
-  if (!std::filesystem::exists(path)) throw InputError(path, 0, "image file not found");
+  if (!PathExists(path)) throw InputError(path, 0, "image file not found");
   cv::Mat image;
   try {
     image = cv::imread(path, cv::IMREAD_GRAYSCALE);

@@ -13,6 +13,7 @@
 
 #include "rules/input_error.h"
 #include "rules/yaml_file.h"
+#include "rules/path_checks.h"
 
 namespace vedette::calib {
 namespace {
@@ -113,12 +114,17 @@ void RequireWellFormedYaml(std::string text, const std::string& path) {
   ParseYamlText(text, path);
 }
 
+bool EmptyFile(const std::string& path) {
+  std::error_code ec;
+  return std::filesystem::file_size(path, ec) == 0 && !ec;
+}
+
 bool AllFinite(const cv::Mat& m) { return cv::checkRange(m, true, nullptr, -1e300, 1e300); }
 
 }  // namespace
 
 CameraIntrinsics LoadIntrinsics(const std::string& path) {
-  if (!std::filesystem::exists(path)) throw InputError(path, 0, "camera file not found");
+  if (!PathExists(path)) throw InputError(path, 0, "camera file not found");
   {
     std::ifstream in(path, std::ios::binary);
     std::stringstream text;
@@ -129,7 +135,7 @@ CameraIntrinsics LoadIntrinsics(const std::string& path) {
   try {
     fs.open(path, cv::FileStorage::READ);
   } catch (const std::exception&) {  // cv::Exception, and std::length_error from OpenCV's YAML parser on a damaged key
-    throw InputError(path, 0, std::filesystem::is_regular_file(path) && std::filesystem::file_size(path) == 0
+    throw InputError(path, 0, IsRegularFile(path) && EmptyFile(path)
                                   ? "empty: not a camera file"
                                   : "not a camera file OpenCV can read (YAML starting %YAML:1.0, XML or JSON)");
   }

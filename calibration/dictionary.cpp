@@ -9,6 +9,7 @@
 #include <opencv2/core/persistence.hpp>
 
 #include "rules/input_error.h"
+#include "rules/path_checks.h"
 
 namespace vedette::calib {
 namespace {
@@ -105,7 +106,7 @@ cv::Ptr<cv::aruco::Dictionary> DictionaryByName(const std::string& name) {
 }
 
 cv::Ptr<cv::aruco::Dictionary> LoadDictionaryFile(const std::string& path) {
-  if (!std::filesystem::exists(path)) throw InputError(path, 0, "dictionary file not found");
+  if (!PathExists(path)) throw InputError(path, 0, "dictionary file not found");
   cv::FileStorage fs;
   try {
     fs.open(path, cv::FileStorage::READ);

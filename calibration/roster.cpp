@@ -9,6 +9,7 @@
 #include "rules/geometry/vec.h"
 #include "rules/input_error.h"
 #include "rules/scene/scene_io.h"
+#include "rules/path_checks.h"
 
 namespace vedette::calib {
 namespace {
@@ -23,9 +24,9 @@ std::string Mm(double v) {
 std::string DictionaryPath(const Scene& roster) {
   namespace fs = std::filesystem;
   const fs::path name(roster.dictionary);
-  if (name.is_absolute() || fs::exists(name) || roster.source.empty()) return roster.dictionary;
+  if (name.is_absolute() || PathExists(name) || roster.source.empty()) return roster.dictionary;
   const fs::path beside = fs::path(roster.source).parent_path() / name;
-  return fs::exists(beside) ? beside.string() : roster.dictionary;
+  return PathExists(beside) ? beside.string() : roster.dictionary;
 }
 
 cv::Ptr<cv::aruco::Dictionary> RosterDictionary(const Scene& roster) {

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "rules/input_error.h"
+#include "rules/path_checks.h"
 
 namespace vedette::pipeline {
 
@@ -142,7 +143,7 @@ std::unique_ptr<FrameSource> OpenCamera(int index, double retry_s, const std::at
 }
 
 std::unique_ptr<FrameSource> OpenVideo(const std::string& path) {
-  if (!std::filesystem::exists(path)) throw InputError(path, 0, "no such video file");
+  if (!PathExists(path)) throw InputError(path, 0, "no such video file");
   // A clip script is a synthetic camera: its frames are rendered as they are asked for.
   const std::string name = std::filesystem::path(path).filename().string();
   if (name.size() > 10 && name.substr(name.size() - 10) == ".clip.yaml")

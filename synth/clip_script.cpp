@@ -15,6 +15,7 @@
 #include "rules/input_error.h"
 #include "rules/yaml_reader.h"
 #include "rules/scene/scene_io.h"
+#include "rules/path_checks.h"
 
 namespace vedette::synth {
 
@@ -214,7 +215,7 @@ ClipScript ParseClipScript(const std::string& text, const std::string& source_na
   if (root["roster"]) {
     const std::filesystem::path p(r.String(root["roster"], "roster"));
     s.roster_path = (p.is_absolute() || base_dir.empty()) ? p.string() : (std::filesystem::path(base_dir) / p).string();
-    if (!std::filesystem::exists(s.roster_path)) r.Fail(root["roster"], "roster file not found: " + s.roster_path);
+    if (!PathExists(s.roster_path)) r.Fail(root["roster"], "roster file not found: " + s.roster_path);
     s.roster = LoadScene(s.roster_path, load);
   } else if (root["roster_scene"]) {
     YAML::Emitter out;

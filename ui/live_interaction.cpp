@@ -8,6 +8,7 @@
 
 #include "overlay/layers.h"
 #include "rules/geometry/base.h"
+#include "rules/path_checks.h"
 
 namespace vedette::ui {
 
@@ -341,7 +342,7 @@ void LiveInteraction::SaveEvidenceNow() {
                            (dispute_->to_point ? std::string("point") : dispute_->to);
   // Two saves in one second must not overwrite each other.
   std::string prefix = base;
-  for (int n = 2; std::filesystem::exists(prefix + ".json") || std::filesystem::exists(prefix + ".png"); ++n)
+  for (int n = 2; PathExists(prefix + ".json") || PathExists(prefix + ".png"); ++n)
     prefix = base + "-" + std::to_string(n);
   try {
     std::error_code ignored;  // a folder that cannot be made shows up as the write error below

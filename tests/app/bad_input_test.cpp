@@ -163,6 +163,9 @@ std::vector<BadFile> BadRosters() {
       m("the same marker twice", "marker: 11,", "marker: 10,"),
       m("NaN marker size", "marker_size_mm: 18, marker_offset_mm: [0, -3], marker_heading_deg: 0, marker_height_mm: 3}\n  - {id: B2",
         "marker_size_mm: .nan, marker_offset_mm: [0, -3], marker_heading_deg: 0, marker_height_mm: 3}\n  - {id: B2"),
+      // Longer than a file name may be: looking it up as a dictionary file threw filesystem_error
+      // (found by the roster fuzzer).
+      m("a dictionary name of 600 characters", "dictionary: DICT_4X4_50", "dictionary: " + std::string(600, 'D')),
   };
 }
 
