@@ -79,6 +79,7 @@ SightResult TraceSight(const Vec2& eye, const Polygon& target, const std::vector
   std::vector<std::pair<double, double>> span;
   std::vector<size_t> first_angle;  // where each near occluder's corner angles start in `angles`
   std::vector<double> angles;       // the corners' angles, worked out once for the span and the cuts
+  std::vector<double> nearest;      // each near occluder's distance from the eye, mm
   for (const Occluder& o : occluders) {
     if (o.polygon.size() < 3) continue;
     const size_t first = angles.size();
@@ -90,14 +91,16 @@ SightResult TraceSight(const Vec2& eye, const Polygon& target, const std::vector
       a_hi = std::max(a_hi, a);
     }
     if (a_hi - a_lo > std::numbers::pi - 1e-9 || PolygonContains(o.polygon, eye, 1e-9)) a_lo = -kInf, a_hi = kInf;
-    if ((a_hi < lo - 1e-12 || a_lo > hi + 1e-12) ||  // never in the way of a line to the target
-        PointToPolygon(eye, o.polygon).distance_mm > reach) {
+    const bool aside = a_hi < lo - 1e-12 || a_lo > hi + 1e-12;  // never in the way of a line to the target
+    const double distance = aside ? kInf : PointToPolygon(eye, o.polygon).distance_mm;
+    if (aside || distance > reach) {
       angles.resize(first);
       continue;
     }
     near.push_back(&o);
     span.push_back({a_lo, a_hi});
     first_angle.push_back(first);
+    nearest.push_back(distance);
   }
   std::vector<double> cuts{lo, hi};
   for (const Vec2& v : target) cuts.push_back(RelAngle(ref, v - eye));
@@ -136,6 +139,9 @@ SightResult TraceSight(const Vec2& eye, const Polygon& target, const std::vector
     for (size_t k = 0; k < near.size(); ++k) {
       const Occluder* o = near[k];
       if (mid < span[k].first - 1e-12 || mid > span[k].second + 1e-12) continue;
+      // Every point of the line is within t of the eye: an occluder wholly further (by more than
+      // rounding) is behind where this line meets the target and has nothing of it inside.
+      if (nearest[k] > t + 1e-6) continue;
       if (SegmentLengthInside(line, o->polygon) <= options.tolerance_mm) continue;
       if (o->effect == SightEffect::kBlocks) {
         is_blocked = true;
