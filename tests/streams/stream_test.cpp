@@ -53,11 +53,17 @@ TEST(Stream, EveryMessageMatchesTheSchemaAndEveryFrameArrives) {
   WsTestClient client(port, 30);
   ASSERT_TRUE(client.connected());
   // A spectator who comes after the last frame (3.4 s at 15 fps: frame 50) gets the event log so far
-  // with its hello.
+  // with its hello. The last frame is looked for among all messages, not only the newest: a heartbeat
+  // (one a second) may follow it before this loop looks, and on a loaded machine under ASan it did.
+  const auto saw_last_frame = [&client] {
+    for (const std::string& m : client.messages())
+      if (m.find(R"("type":"frame")") != std::string::npos && m.find(R"("frame":50,)") != std::string::npos) return true;
+    return false;
+  };
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (std::chrono::steady_clock::now() < until &&
-         (client.messages().empty() || client.messages().back().find(R"("frame":50,)") == std::string::npos))
+  while (std::chrono::steady_clock::now() < until && !saw_last_frame())
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_TRUE(saw_last_frame()) << "the clip's last frame within 60 s";
   WsTestClient late(port, 5);
   ASSERT_TRUE(late.WaitForMessages(1, 5));
   const nlohmann::json late_hello = nlohmann::json::parse(late.messages().front());
