@@ -3,6 +3,7 @@
 // value modifiers of its melee (every enemy in contact) and of its fire (declared `target`) that the
 // table decides, the 1D20 morale modifiers, and the totals. Distances in inches; flanks and rear by
 // the edge lines of the target (totsk arc model).
+#include <charconv>
 #include <cmath>
 #include <optional>
 #include <set>
@@ -17,6 +18,7 @@
 #include "rules/geometry/coverage.h"
 #include "rules/geometry/distance.h"
 #include "rules/input_error.h"
+#include "rules/json_object.h"
 #include "rules/overlaps.h"
 #include "rules/ruleset.h"
 #include "rules/scene_drawing.h"
@@ -40,7 +42,7 @@ struct Mods {
   std::vector<Modifier> modifiers;
   void Add(const fkoe::RuleValue& r, int times, std::vector<std::string> by) {
     if (times == 0) return;
-    list.push_back({{"rule", r.rule}, {"value", r.value * times}, {"by", by}});
+    list.push_back(JsonObject("rule", r.rule, "value", r.value * times, "by", by));
     total += r.value * times;
     modifiers.push_back({r.rule, r.value * times, by});
   }
@@ -80,6 +82,7 @@ class FkoeRuleset : public Ruleset {
 
     Findings f;
     f.ruleset = "fkoe";
+    f.drawing.reserve(scene.terrain.size() + 5 * scene.units.size());  // outlines and about one more each
     AppendSceneOutlines(scene, &f.drawing);
     std::ostringstream text;
     text << c.title << " (1 " << c.unit_name << " = " << c.mm_per_unit << " mm)\n";
@@ -186,10 +189,10 @@ class FkoeRuleset : public Ruleset {
         general = true;
       }
       const bool cinc_attached = attached && attached->HasTag("cinc") && attached->HasTag("no_command");
-      json ju = {{"id", u.id}, {"side", u.side}, {"type", std::string(ToString(u.type))},
-                 {"bad_going", {{"in", in_bad(u)}, {"frontage_in_terrain_mm", Round2(frontage_in[index_of(u)])},
-                                {"frontage_mm", Round2(ub.width_mm)}}},
-                 {"disorder", disorder}};
+      json ju = JsonObject("id", u.id, "side", u.side, "type", std::string(ToString(u.type)),
+                           "bad_going", JsonObject("in", in_bad(u), "frontage_in_terrain_mm", Round2(frontage_in[index_of(u)]),
+                                                   "frontage_mm", Round2(ub.width_mm)),
+                           "disorder", disorder);
       // Seed 80: in or out of bad going, units see each other only within 1 in. Listed: the enemies within
       // the report's reach (c.visibility_report_in) that the unit would otherwise see.
       std::vector<std::string> hidden_ids;
@@ -275,7 +278,7 @@ class FkoeRuleset : public Ruleset {
         fire["visible"] = !hidden(u, *t);
         if (u.type == UnitType::kArtillery) {
           const double d = gap(u, *t);
-          fire["artillery"] = {{"distance_mm", Round2(d)}, {"distance_in", Round2(d / c.mm_per_unit)}, {"range", artillery_band(u, *t)}};
+          fire["artillery"] = JsonObject("distance_mm", Round2(d), "distance_in", Round2(d / c.mm_per_unit), "range", artillery_band(u, *t));
           if (c.artillery_short_range_in) fire["artillery"]["short_range_in"] = *c.artillery_short_range_in;
           if (c.artillery_long_range_in) fire["artillery"]["long_range_in"] = *c.artillery_long_range_in;
         }
@@ -360,7 +363,7 @@ class FkoeRuleset : public Ruleset {
         mm.Add(c.Morale("defending_village_works"), 1, {village_works.begin(), village_works.end()});
       if (!banks.empty()) mm.Add(c.Morale("stream_bank"), 1, {banks.begin(), banks.end()});
       if (!short_guns.empty()) mm.Add(c.Morale("artillery_short_range"), 1, short_guns);
-      json morale = {{"modifiers", mm.list}, {"total", mm.total}};
+      json morale = JsonObject("modifiers", mm.list, "total", mm.total);
       morale["not_judged"] = json::array();
       if (!c.command_range_in) morale["not_judged"].push_back("command range of C-n-C (set command_range_in)");
       if (!c.artillery_short_range_in || !c.artillery_long_range_in)
@@ -387,7 +390,7 @@ class FkoeRuleset : public Ruleset {
         rt.modifiers = mm.modifiers;
         rt.total = mm.total;
         pass_odds(&rt);
-        morale["artillery_long_range"] = {{"by", long_guns}, {"test", rt.reason}};
+        morale["artillery_long_range"] = JsonObject("by", long_guns, "test", rt.reason);
         f.tests.push_back(rt);
       }
       // Seed 52-55: 2 or 3 disorder markers test; 4 is eliminated without a test.
@@ -453,13 +456,13 @@ class FkoeRuleset : public Ruleset {
         for (const auto& [key, by] : hold) {
           const fkoe::RuleValue& r = c.extra_disorder.at(key);
           markers += r.value;
-          bullets.push_back({{"rule", r.rule}, {"markers", r.value}, {"by", by}});
+          bullets.push_back(JsonObject("rule", r.rule, "markers", r.value, "by", by));
           std::string b;
           for (const std::string& id : by) b += (b.empty() ? "" : ", ") + id;
           words += (words.empty() ? "" : "; ") + r.rule + (b.empty() ? "" : " (" + b + ")");
         }
         const bool if_hit = c.step4_markers == "if_hit";
-        ju["step4"] = {{"markers", markers}, {"bullets", bullets}, {"applies", if_hit ? "if hit" : "in this combat"}};
+        ju["step4"] = JsonObject("markers", markers, "bullets", std::move(bullets), "applies", if_hit ? "if hit" : "in this combat");
         if (markers > 0)
           text << "  " << u.id << " step 4: +" << markers << " Disorder Marker" << (markers == 1 ? "" : "s")
                << (if_hit ? " if hit" : "") << " (seed 29-40: " << words << ")\n";
@@ -469,16 +472,16 @@ class FkoeRuleset : public Ruleset {
       if (disorder >= 2) {
         const bool mounted = u.type == UnitType::kCavalry;
         const int dice = mounted ? c.mounted_withdraw_dice : c.withdraw_dice;
-        json on_fail = {{"recoil_mm", Round2(ub.depth_mm)}, {"recoil_in", Round2(ub.depth_mm / c.mm_per_unit)}};
+        json on_fail = JsonObject("recoil_mm", Round2(ub.depth_mm), "recoil_in", Round2(ub.depth_mm / c.mm_per_unit));
         std::ostringstream w;
         w << "recoil one base depth (" << Round2(ub.depth_mm) << " mm = " << Round2(ub.depth_mm / c.mm_per_unit) << " in)";
         if (c.withdrawal == "dice") {
-          on_fail["withdraw"] = {{"dice", std::to_string(dice) + "D6"}, {"min_in", dice}, {"max_in", 6 * dice},
-                                 {"min_mm", Round2(dice * c.mm_per_unit)}, {"max_mm", Round2(6 * dice * c.mm_per_unit)}};
+          on_fail["withdraw"] = JsonObject("dice", std::to_string(dice) + "D6", "min_in", dice, "max_in", 6 * dice,
+                                           "min_mm", Round2(dice * c.mm_per_unit), "max_mm", Round2(6 * dice * c.mm_per_unit));
           w << ", then withdraw " << dice << "D6\" (" << dice << " to " << 6 * dice << " in = " << Round2(dice * c.mm_per_unit)
             << " to " << Round2(6 * dice * c.mm_per_unit) << " mm" << (mounted ? ", mounted" : "") << ", seed 74)";
         } else if (auto mv = u.stats.find("move_in"); mv != u.stats.end()) {
-          on_fail["withdraw"] = {{"full_move_in", mv->second}, {"full_move_mm", Round2(mv->second * c.mm_per_unit)}};
+          on_fail["withdraw"] = JsonObject("full_move_in", mv->second, "full_move_mm", Round2(mv->second * c.mm_per_unit));
           w << ", then withdraw a full move (" << mv->second << " in = " << Round2(mv->second * c.mm_per_unit) << " mm, seed 53)";
         } else {
           on_fail["withdraw"] = {{"full_move_in", nullptr}};
@@ -630,10 +633,15 @@ class FkoeRuleset : public Ruleset {
 
  private:
   static std::string Signed(int v) { return (v >= 0 ? "+" : "") + std::to_string(v); }
+  // As printf's "%g" and "%.0f" (std::to_chars with a format and precision is specified to print
+  // what they print), at a fraction of snprintf's cost: these run for every combat on the table.
   static std::string Num(double v) {
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return buf;
+    return std::string(buf, std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 6).ptr);
+  }
+  static std::string Whole(double v) {
+    char buf[32];
+    return std::string(buf, std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, 0).ptr);
   }
   // "+2 In Melee, for each friendly unit in contact with an enemy's Flank or Rear (B2), -2 ... ; total +0"
   static std::string Explain(const Mods& m) {
@@ -650,25 +658,18 @@ class FkoeRuleset : public Ruleset {
   static std::string CvText(const std::optional<double>& cv, int mods) {
     if (!cv) return "; no combat_value in its stats, so no hit odds";
     const double v = *cv + mods;
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "; CV %g -> %g: hits on 1D6 <= %g, first hit %.0f%%", *cv, v, v,
-                  100.0 * std::clamp(std::floor(v), 0.0, 6.0) / 6.0);
-    std::string out = buf;
-    if (v > 6) {
-      std::snprintf(buf, sizeof buf, ", second hit %.0f%% (seed 18-20)", 100.0 * std::clamp(std::floor(v) - 6.0, 0.0, 6.0) / 6.0);
-      out += buf;
-    }
+    std::string out = "; CV " + Num(*cv) + " -> " + Num(v) + ": hits on 1D6 <= " + Num(v) + ", first hit " +
+                      Whole(100.0 * std::clamp(std::floor(v), 0.0, 6.0) / 6.0) + "%";
+    if (v > 6) out += ", second hit " + Whole(100.0 * std::clamp(std::floor(v) - 6.0, 0.0, 6.0) / 6.0) + "% (seed 18-20)";
     return out;
   }
   static std::string Total(const std::optional<double>& cv, int mods) {
     if (!cv) return "";
-    char buf[64];
-    std::snprintf(buf, sizeof buf, " -> CV %g", *cv + mods);
-    return buf;
+    return " -> CV " + Num(*cv + mods);
   }
   // Seed 20: roll 1D6 <= CV to hit; above 6, one hit is automatic and a second needs 1D6 <= CV - 6.
   static json CombatEntry(const std::string& enemy, const Mods& m, const std::optional<double>& cv) {
-    json e = {{"enemy", enemy}, {"modifiers", m.list}, {"total_modifier", m.total}};
+    json e = JsonObject("enemy", enemy, "modifiers", m.list, "total_modifier", m.total);
     if (cv) {
       const double v = *cv + m.total;
       e["combat_value"] = *cv;

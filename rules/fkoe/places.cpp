@@ -9,7 +9,10 @@ namespace vedette::fkoe {
 
 double AreaShareInside(const geom::Base& b, const geom::Polygon& piece) {
   const double area = b.width_mm * b.depth_mm;
-  return area > 0 ? geom::AreaInsideAny(b, {piece}) / area : 0.0;
+  // A piece whose box is clear of the base's holds none of it (every unit is asked this of every
+  // village and works on the table).
+  if (!(area > 0) || geom::BoxOf(b).Apart(geom::BoxOf(piece), 1e-6)) return 0.0;
+  return geom::AreaInsideAny(b, {piece}) / area;
 }
 
 namespace {
@@ -19,6 +22,7 @@ bool In(const geom::Base& b, const geom::Polygon& piece, const FkoeConfig& c) {
 }
 
 bool At(const geom::Base& b, const geom::Polygon& piece, const FkoeConfig& c) {
+  if (geom::BoxOf(b).Apart(geom::BoxOf(piece), c.at_mm + 1e-6)) return false;
   return geom::PolygonToPolygon(geom::PolygonCcw(b), piece).distance_mm <= c.at_mm + 1e-9;
 }
 

@@ -176,6 +176,27 @@ bool RectanglesOverlap(const Base& a, const Base& b) {
   return true;
 }
 
+// ArcSharesOf for the TotSK model when `poly` (in the unit's frame, ccw, of area `total`) lies clear of
+// the unit's rectangle: nothing of it is in the rectangle's inside pieces, so the arcs are the
+// half-planes beyond the front and rear lines and the strip between them split at x = 0. Six
+// half-plane clips instead of clipping against the eight pieces of the four arcs: bases straddling an
+// arc line are a good part of every pair a 300-unit table measures.
+ArcShares TotskSharesClear(const SmallPolygon& poly, double total, double d) {
+  auto clip = [](const SmallPolygon& in, const Vec2& a, const Vec2& b) {
+    SmallPolygon out;
+    ClipHalfPlaneInto(in, a, b, &out);  // keeps the left of a -> b
+    return out;
+  };
+  auto share = [total](const SmallPolygon& p) { return std::abs(SignedAreaOf(p)) / total; };
+  ArcShares s;
+  s.share[static_cast<int>(Arc::kFront)] = share(clip(poly, {0, d}, {1, d}));     // y >= d
+  s.share[static_cast<int>(Arc::kRear)] = share(clip(poly, {0, -d}, {-1, -d}));   // y <= -d
+  const SmallPolygon strip = clip(clip(poly, {0, d}, {-1, d}), {0, -d}, {1, -d});  // -d <= y <= d
+  s.share[static_cast<int>(Arc::kLeftFlank)] = share(clip(strip, {0, 0}, {0, 1}));    // x <= 0
+  s.share[static_cast<int>(Arc::kRightFlank)] = share(clip(strip, {0, 0}, {0, -1}));  // x >= 0
+  return s;
+}
+
 }  // namespace
 
 Arc ArcOfPoint(const Base& unit, const Vec2& point, ArcModel model) {
@@ -213,12 +234,14 @@ ArcShares ArcSharesOf(const Base& unit, const Base& other, ArcModel model) {
   const Arc first = ArcInBaseFrame(q[0].x(), q[0].y(), w, d, model);
   bool one_arc = true;
   for (size_t i = 1; i < 4 && one_arc; ++i) one_arc = ArcInBaseFrame(q[i].x(), q[i].y(), w, d, model) == first;
-  if (one_arc && (model == ArcModel::kKow || !RectanglesOverlap(unit, other))) {
+  const bool clear = model == ArcModel::kKow || ((one_arc || model == ArcModel::kTotsk) && !RectanglesOverlap(unit, other));
+  if (one_arc && clear) {
     s.share[static_cast<int>(first)] = 1.0;
     return s;
   }
   const SmallPolygon poly = {q[3], q[2], q[1], q[0]};  // PolygonCcw(other), in the unit's frame
   const double total = std::abs(SignedAreaOf(poly));
+  if (model == ArcModel::kTotsk && clear && total > 0) return TotskSharesClear(poly, total, d);
   // Large enough to hold `other` whole, small enough to keep clipping well conditioned.
   const double extent = 4.0 * ((other.centre_mm - unit.centre_mm).norm() + other.width_mm + other.depth_mm +
                                unit.width_mm + unit.depth_mm);

@@ -41,6 +41,9 @@ void CrossSection(const Polygon& poly, double y, std::vector<std::pair<double, d
 std::vector<std::pair<double, double>> SegmentIntervalsInside(const Segment& s, const Polygon& poly) {
   std::vector<std::pair<double, double>> out;
   if (poly.size() < 3 || s.Length() <= 0) return out;
+  // Clear of the polygon's box by more than PolygonContains' tolerance: nothing of it is inside (a
+  // unit's frontage against every piece of bad going on the table, most of them far away).
+  if (BoxOf(s).Apart(BoxOf(poly), 1e-6)) return out;
   std::vector<double> ts{0.0, 1.0};
   const Vec2 r = s.b - s.a;
   for (size_t i = 0; i < poly.size(); ++i) {

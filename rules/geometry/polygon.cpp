@@ -7,6 +7,22 @@
 
 namespace vedette::geom {
 
+Box BoxOf(const Polygon& p) {
+  Box b;
+  if (!p.empty()) b.lo = b.hi = p[0];
+  for (const Vec2& v : p) b.lo = b.lo.cwiseMin(v), b.hi = b.hi.cwiseMax(v);
+  return b;
+}
+
+Box BoxOf(const Segment& s) { return {s.a.cwiseMin(s.b), s.a.cwiseMax(s.b)}; }
+
+Box BoxOf(const Base& b) {
+  const std::array<Vec2, 4> c = Corners(b);
+  Box box{c[0], c[0]};
+  for (const Vec2& v : c) box.lo = box.lo.cwiseMin(v), box.hi = box.hi.cwiseMax(v);
+  return box;
+}
+
 double SignedArea(const Polygon& p) { return SignedAreaOf(p); }
 
 double Area(const Polygon& p) { return std::abs(SignedArea(p)); }
@@ -208,13 +224,7 @@ double LengthInside(const Segment& s, const Polygon& poly, List& ts, size_t n) {
 double SegmentLengthInside(const Segment& s, const Polygon& poly) {
   // A segment whose box is clear of the polygon's (by more than PolygonContains' 1e-9 mm tolerance)
   // has nothing inside: lines of sight ask this of every occluder near the line, most of them aside.
-  Vec2 lo = s.a.cwiseMin(s.b), hi = s.a.cwiseMax(s.b), plo = lo, phi = hi;
-  if (!poly.empty()) plo = phi = poly[0];
-  for (const Vec2& v : poly) plo = plo.cwiseMin(v), phi = phi.cwiseMax(v);
-  constexpr double kMargin = 1e-6;  // mm
-  if (poly.empty() || plo.x() > hi.x() + kMargin || phi.x() < lo.x() - kMargin || plo.y() > hi.y() + kMargin ||
-      phi.y() < lo.y() - kMargin)
-    return 0.0;
+  if (poly.empty() || BoxOf(s).Apart(BoxOf(poly), 1e-6)) return 0.0;
   // 0, 1 and at most one crossing per edge: on the stack for the shapes the rules use.
   if (poly.size() <= 30) {
     std::array<double, 32> ts{0.0, 1.0};

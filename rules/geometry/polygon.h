@@ -12,6 +12,20 @@ namespace vedette::geom {
 
 using Polygon = std::vector<Vec2>;
 
+// An axis-aligned bounding box, table mm: shapes whose boxes are apart need no exact measure, and on
+// a table most pairs of shapes are far apart.
+struct Box {
+  Vec2 lo{0.0, 0.0}, hi{0.0, 0.0};  // low and high corners, table mm
+  // More than margin_mm apart along x or y.
+  bool Apart(const Box& o, double margin_mm = 0.0) const {
+    return lo.x() > o.hi.x() + margin_mm || o.lo.x() > hi.x() + margin_mm || lo.y() > o.hi.y() + margin_mm ||
+           o.lo.y() > hi.y() + margin_mm;
+  }
+};
+Box BoxOf(const Polygon& p);  // an empty polygon: the point (0, 0)
+Box BoxOf(const Segment& s);
+Box BoxOf(const Base& b);
+
 double SignedArea(const Polygon& p);  // mm^2, > 0 when counter-clockwise
 double Area(const Polygon& p);        // mm^2
 Polygon MakeCcw(Polygon p);

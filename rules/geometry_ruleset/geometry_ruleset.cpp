@@ -10,6 +10,7 @@
 #include "rules/geometry/corridor.h"
 #include "rules/geometry/distance.h"
 #include "rules/input_error.h"
+#include "rules/json_object.h"
 #include "rules/overlaps.h"
 #include "rules/ruleset.h"
 #include "rules/scene_drawing.h"
@@ -50,11 +51,11 @@ Neighbours NeighboursOf(const Scene& scene, const UnitGrid& grid, const std::vec
     const geom::Contact c = geom::FindContact(fu, grid.FootprintOf(oi));
     if (!c.in_contact) continue;
     nb.contact_ids.push_back(&o.id);
-    nb.contacts.push_back({{"unit", o.id},
-                           {"enemy", enemy},
-                           {"edge", std::string(geom::ToString(c.edge_a))},
-                           {"their_edge", std::string(geom::ToString(c.edge_b))},
-                           {"corner_only", c.corner_only}});
+    nb.contacts.push_back(JsonObject("unit", o.id,
+                                     "enemy", enemy,
+                                     "edge", std::string(geom::ToString(c.edge_a)),
+                                     "their_edge", std::string(geom::ToString(c.edge_b)),
+                                     "corner_only", c.corner_only));
   }
   return nb;
 }
@@ -100,9 +101,11 @@ class GeometryRuleset : public Ruleset {
     std::ostringstream text;
     text << "Geometry (arcs: " << geom::ToString(model) << ", enemies within " << reach_bw << " BW, 1 BW = " << scene.bw_mm
          << " mm)\n";
+    // Outlines and a zone of control per unit, in one allocation: growing a vector of 1,500 primitives
+    // moves every one of them (and touches fresh pages) each time.
+    f.drawing.reserve(scene.terrain.size() + 5 * scene.units.size());
     AppendSceneOutlines(scene, &f.drawing);
     const UnitGrid grid(scene);
-    f.drawing.reserve(f.drawing.size() + scene.units.size());
     double max_bw = scene.bw_mm;
     for (const Side& s : scene.sides) max_bw = std::max(max_bw, s.bw_mm);
     std::vector<double> bw_mm;  // each unit's BW, looked up once, not once per neighbour

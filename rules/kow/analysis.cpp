@@ -67,12 +67,8 @@ KowTable::KowTable(const Scene& s, const KowConfig& c) : scene(&s), grid(s) {
   difficult_share.assign(n, 0.0);
   // Each piece's bounding box: a unit whose bounding circle misses it is neither in the piece nor in
   // difficult terrain because of it (most units on most tables).
-  std::vector<std::pair<geom::Vec2, geom::Vec2>> box(s.terrain.size());
-  for (size_t k = 0; k < s.terrain.size(); ++k) {
-    geom::Vec2 lo(1e300, 1e300), hi(-1e300, -1e300);
-    for (const geom::Vec2& v : s.terrain[k].polygon) lo = lo.cwiseMin(v), hi = hi.cwiseMax(v);
-    box[k] = {lo, hi};
-  }
+  std::vector<geom::Box> box;
+  for (const Terrain& t : s.terrain) box.push_back(geom::BoxOf(t.polygon));
   for (size_t i = 0; i < n; ++i) {
     if (!grid.Placed(static_cast<int>(i))) continue;
     const geom::Base& b = grid.FootprintOf(static_cast<int>(i));
@@ -80,9 +76,9 @@ KowTable::KowTable(const Scene& s, const KowConfig& c) : scene(&s), grid(s) {
     const geom::Vec2& c0 = b.centre_mm;
     bool near_difficult = false;
     geom::Polygon poly;
+    const geom::Box circle{c0 - geom::Vec2(r, r), c0 + geom::Vec2(r, r)};
     for (size_t k = 0; k < s.terrain.size(); ++k) {
-      const auto& [lo, hi] = box[k];
-      if (c0.x() + r < lo.x() || c0.x() - r > hi.x() || c0.y() + r < lo.y() || c0.y() - r > hi.y()) continue;
+      if (circle.Apart(box[k])) continue;
       if (poly.empty()) poly = geom::PolygonCcw(b);
       in_terrain[i][k] = geom::PolygonToPolygon(s.terrain[k].polygon, poly).overlap;
       near_difficult = near_difficult || c.difficult_terrain.count(s.terrain[k].type) > 0;

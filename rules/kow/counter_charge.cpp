@@ -11,26 +11,9 @@ using geom::Base;
 using geom::Polygon;
 using geom::Vec2;
 
-namespace {
-
-using Box = std::array<Vec2, 2>;  // low and high corner, table mm
-Box BoxOf(const Polygon& p) {
-  Box b{p.empty() ? Vec2(0, 0) : p[0], p.empty() ? Vec2(0, 0) : p[0]};
-  for (const Vec2& v : p) {
-    b[0] = b[0].cwiseMin(v);
-    b[1] = b[1].cwiseMax(v);
-  }
-  return b;
-}
-bool Apart(const Box& a, const Box& b) {
-  return a[1].x() < b[0].x() || b[1].x() < a[0].x() || a[1].y() < b[0].y() || b[1].y() < a[0].y();
-}
-
-}  // namespace
-
 SweptGround SweepOf(const Base& from, const Base& to) {
   SweptGround s{geom::SweptBetween(from, to), {}};
-  for (const Polygon& p : s.pieces) s.boxes.push_back(BoxOf(p));
+  for (const Polygon& p : s.pieces) s.boxes.push_back(geom::BoxOf(p));
   return s;
 }
 
@@ -38,10 +21,10 @@ SweptGround SweepOf(const Base& from, const Base& to) {
 // exactly when the sweep misses the shape, and never more than the true overlap. A piece whose box
 // misses the shape's has none (most shapes on a table are far from any one move).
 double SweptOverlapArea(const SweptGround& sweep, const Polygon& shape) {
-  const Box box = BoxOf(shape);
+  const geom::Box box = geom::BoxOf(shape);
   double worst = 0.0;
   for (size_t i = 0; i < sweep.pieces.size(); ++i) {
-    if (Apart(sweep.boxes[i], box)) continue;
+    if (sweep.boxes[i].Apart(box)) continue;
     const Polygon in = geom::ClipConvex(shape, sweep.pieces[i]);
     if (in.size() >= 3) worst = std::max(worst, geom::Area(in));
   }

@@ -45,7 +45,7 @@ CounterChargeRoute FindCounterChargeRoute(const geom::Base& charger, const geom:
 // shape it is checked against.
 struct SweptGround {
   std::vector<geom::Polygon> pieces;                // convex, table mm
-  std::vector<std::array<geom::Vec2, 2>> boxes;     // each piece's bounding box (low, high corner), table mm
+  std::vector<geom::Box> boxes;                     // each piece's bounding box
 };
 SweptGround SweepOf(const geom::Base& from, const geom::Base& to);
 

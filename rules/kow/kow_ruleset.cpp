@@ -11,6 +11,7 @@
 #include "rules/declaration_keys.h"
 #include "rules/geometry/distance.h"
 #include "rules/input_error.h"
+#include "rules/json_object.h"
 #include "rules/kow/analysis.h"
 #include "rules/kow/attack.h"
 #include "rules/kow/kow_move.h"
@@ -103,13 +104,21 @@ class KowRuleset : public Ruleset {
         return "";
       }
       const kow::AttackOdds a = kow::AttackOddsOf(dice, *hit_on, modifier, *tp.defence);
-      json o = {{"dice", a.dice}, {"hit_on", a.hit_on}, {"halved", a.halved}, {"p_hit", Round2(a.p_hit)},
-                {"damage_on", a.damage_on}, {"p_damage", Round2(a.p_damage)}, {"expected_hits", Round2(a.expected_hits)},
-                {"expected_damage", Round2(a.expected_damage)}, {"p_any_damage", Round2(a.p_any_damage)}};
+      json o = JsonObject("dice", a.dice,
+                          "hit_on", a.hit_on,
+                          "halved", a.halved,
+                          "p_hit", Round2(a.p_hit),
+                          "damage_on", a.damage_on,
+                          "p_damage", Round2(a.p_damage),
+                          "expected_hits", Round2(a.expected_hits),
+                          "expected_damage", Round2(a.expected_damage),
+                          "p_any_damage", Round2(a.p_any_damage));
       std::string text = "; " + kow::Describe(a);
       if (tp.nerve.waver || tp.nerve.rout) {
         const kow::NerveChances n = kow::NerveAfter(a, declared_damage(scene.units[ti]), tp.nerve);
-        o["nerve_after"] = {{"steady", Round2(n.steady)}, {"wavering", Round2(n.wavering)}, {"routed", Round2(n.routed)}};
+        o["nerve_after"] = JsonObject("steady", Round2(n.steady),
+                                      "wavering", Round2(n.wavering),
+                                      "routed", Round2(n.routed));
         text += "; " + scene.units[ti].id + "'s nerve after: " + kow::FormatNerveChances(n);
       }
       if (melee) {
@@ -199,25 +208,28 @@ class KowRuleset : public Ruleset {
           if (geom::LeaderToBase(ub, grid.FootprintOf(ti)).distance_mm > listed_mm + 1e-9) continue;
           if (geom::ArcSharesOf(ub, grid.FootprintOf(ti), geom::ArcModel::kKow)[geom::Arc::kFront] <= 1e-9) continue;
           const kow::ChargeCheck ch = Charge(scene, table, keys, ui, ti, prev, &chunk);
-          json jc = {{"target", t.id},
-                     {"chargeable", ch.chargeable},
-                     {"front_arc_share", Round2(ch.front_arc_share)},
-                     {"visible", ch.visible},
-                     {"distance_mm", Round2(ch.distance_mm)},
-                     {"distance_in", Round2(ch.distance_mm / c.mm_per_unit)},
-                     {"facing", std::string(geom::ToString(ch.facing))},
-                     {"leader_on_arc_line", ch.leader_on_arc_line},
-                     {"hindered", ch.hindered},
-                     {"hindered_by", ch.hindered_by},
-                     {"reasons", ch.reasons}};
+          json jc = JsonObject("target", t.id,
+                               "chargeable", ch.chargeable,
+                               "front_arc_share", Round2(ch.front_arc_share),
+                               "visible", ch.visible,
+                               "distance_mm", Round2(ch.distance_mm),
+                               "distance_in", Round2(ch.distance_mm / c.mm_per_unit),
+                               "facing", std::string(geom::ToString(ch.facing)),
+                               "leader_on_arc_line", ch.leader_on_arc_line,
+                               "hindered", ch.hindered,
+                               "hindered_by", ch.hindered_by,
+                               "reasons", ch.reasons);
           jc["range_mm"] = Round2(ch.range_mm);
           jc["range_in"] = Round2(ch.range_mm / c.mm_per_unit);
           jc["margin_mm"] = Round2(ch.range_mm - ch.distance_mm);
           jc["margin_in"] = Round2((ch.range_mm - ch.distance_mm) / c.mm_per_unit);
           if (ch.route && ch.route->found) {
-            jc["route"] = {{"advance_mm", Round2(ch.route->advance_mm)}, {"pivot_deg", Round2(ch.route->pivot_deg)},
-                           {"final_mm", Round2(ch.route->final_mm)}, {"length_mm", Round2(ch.route->length_mm)},
-                           {"contact_point_mm", {Round2(ch.route->contact_point.x()), Round2(ch.route->contact_point.y())}}};
+            jc["route"] = JsonObject("advance_mm", Round2(ch.route->advance_mm),
+                                     "pivot_deg", Round2(ch.route->pivot_deg),
+                                     "final_mm", Round2(ch.route->final_mm),
+                                     "length_mm", Round2(ch.route->length_mm),
+                                     "contact_point_mm",
+                                     json::array({Round2(ch.route->contact_point.x()), Round2(ch.route->contact_point.y())}));
           } else {
             jc["route"] = nullptr;
           }
@@ -226,7 +238,9 @@ class KowRuleset : public Ruleset {
           std::string melee_odds;
           if (ch.chargeable) {
             m = MeleeOf(p, profile[ti], ch.facing, ch.hindered);
-            json jm = {{"multiplier", m.multiplier}, {"multiplier_reason", m.reason}, {"modifier", m.modifier}};
+            json jm = JsonObject("multiplier", m.multiplier,
+                                 "multiplier_reason", m.reason,
+                                 "modifier", m.modifier);
             if (p.attacks) melee_odds = odds(*p.attacks * m.multiplier, p.melee, m.modifier, ti, &jm, true);
             jc["melee"] = std::move(jm);
           }
@@ -269,15 +283,15 @@ class KowRuleset : public Ruleset {
           continue;
         }
         const kow::CounterChargeCheck cc = kow::CheckCounterCharge(scene, c, u, t, {}, &table);
-        json jc = {{"target", t.id},
-                   {"chargeable", cc.chargeable},
-                   {"distance_mm", Round2(cc.distance_mm)},
-                   {"distance_in", Round2(cc.distance_mm / c.mm_per_unit)},
-                   {"facing", "front"},
-                   {"leader_arc", std::string(geom::ToString(cc.leader_arc))},
-                   {"needs_line_of_sight", false},
-                   {"hindered", false},
-                   {"reasons", cc.reasons}};
+        json jc = JsonObject("target", t.id,
+                             "chargeable", cc.chargeable,
+                             "distance_mm", Round2(cc.distance_mm),
+                             "distance_in", Round2(cc.distance_mm / c.mm_per_unit),
+                             "facing", "front",
+                             "leader_arc", std::string(geom::ToString(cc.leader_arc)),
+                             "needs_line_of_sight", false,
+                             "hindered", false,
+                             "reasons", cc.reasons);
         if (p.speed_in) {
           jc["range_mm"] = Round2(cc.range_mm);
           jc["range_in"] = Round2(cc.range_mm / c.mm_per_unit);
@@ -285,9 +299,12 @@ class KowRuleset : public Ruleset {
           jc["margin_in"] = Round2((cc.range_mm - cc.distance_mm) / c.mm_per_unit);
         }
         if (cc.route && cc.route->found) {
-          jc["route"] = {{"pivot_deg", Round2(cc.route->pivot_deg)}, {"move_mm", Round2(cc.route->move_mm)},
-                         {"slide_mm", Round2(cc.route->slide_mm)}, {"length_mm", Round2(cc.route->length_mm)},
-                         {"contact_point_mm", {Round2(cc.route->contact_point.x()), Round2(cc.route->contact_point.y())}}};
+          jc["route"] = JsonObject("pivot_deg", Round2(cc.route->pivot_deg),
+                                   "move_mm", Round2(cc.route->move_mm),
+                                   "slide_mm", Round2(cc.route->slide_mm),
+                                   "length_mm", Round2(cc.route->length_mm),
+                                   "contact_point_mm",
+                                   json::array({Round2(cc.route->contact_point.x()), Round2(cc.route->contact_point.y())}));
         } else {
           jc["route"] = nullptr;
         }
@@ -297,7 +314,9 @@ class KowRuleset : public Ruleset {
         if (cc.chargeable) {
           const int ti = static_cast<int>(&t - scene.units.data());
           cm = MeleeOf(p, profile[ti], geom::Arc::kFront, false);
-          json jm = {{"multiplier", cm.multiplier}, {"multiplier_reason", cm.reason}, {"modifier", cm.modifier}};
+          json jm = JsonObject("multiplier", cm.multiplier,
+                               "multiplier_reason", cm.reason,
+                               "modifier", cm.modifier);
           if (p.attacks) counter_odds = odds(*p.attacks * cm.multiplier, p.melee, cm.modifier, ti, &jm, true);
           jc["melee"] = std::move(jm);
         }
@@ -335,7 +354,9 @@ class KowRuleset : public Ruleset {
         const Unit& t = scene.units[ti];
         const geom::ClosestPoints cp = geom::BaseToBase(ub, grid.FootprintOf(ti));
         if (cp.distance_mm <= c.contact_mm || cp.distance_mm > c.one_inch_in * c.mm_per_unit + 1e-9) continue;
-        near.push_back({{"enemy", t.id}, {"gap_mm", Round2(cp.distance_mm)}, {"gap_in", Round2(cp.distance_mm / c.mm_per_unit)}});
+        near.push_back(JsonObject("enemy", t.id,
+                                  "gap_mm", Round2(cp.distance_mm),
+                                  "gap_in", Round2(cp.distance_mm / c.mm_per_unit)));
         near_text += (near_text.empty() ? "" : ", ") + t.id + " at " + in_unit(cp.distance_mm);
         DrawPrimitive m = Prim(DrawKind::kPolyline, DrawStyle::kMeasure, {cp.on_a, cp.on_b});
         m.layer = "threats";
@@ -345,7 +366,7 @@ class KowRuleset : public Ruleset {
       }
       const bool exempt = order_s == "charge" || order_s == "halt";
       const bool flagged = !near.empty() && !exempt;
-      ju["one_inch"] = {{"within", std::move(near)}, {"order", order_s}, {"flagged", flagged}};
+      ju["one_inch"] = JsonObject("within", std::move(near), "order", order_s, "flagged", flagged);
       if (flagged)
         lines << "    1-inch rule: within 1 in of " << near_text << ": only a charge (or a pivot ending clear) may come this close (seed 10)"
               << (order_s.empty() ? "" : "; its order: " + order_s) << "\n";
@@ -373,19 +394,24 @@ class KowRuleset : public Ruleset {
             int total = 0;
             std::string mods_text;
             auto add = [&](int v, const std::string& rule) {
-              mods.push_back({{"value", v}, {"rule", rule}});
+              mods.push_back(JsonObject("value", v, "rule", rule));
               total += v;
               mods_text += std::string(", ") + (v > 0 ? "+" : "") + std::to_string(v) + " " + rule;
             };
             if (s.cover) add(c.cover_modifier, "target in cover: " + s.cover_reasons.front() + " (seed 36, 41)");
             if (!order_s.empty() && order_s != "halt" && !p.individual) add(-1, "moved (order " + order_s + ", seed 36)");
             if (profile[ti].individual) add(-1, "shooting at an individual (seed 77)");
-            json jt = {{"target", t.id}, {"distance_mm", Round2(s.distance_mm)},
-                       {"distance_in", Round2(s.distance_mm / c.mm_per_unit)},
-                       {"margin_in", Round2(range_in - s.distance_mm / c.mm_per_unit)},
-                       {"cover", s.cover}, {"cover_reasons", s.cover_reasons},
-                       {"difficult_share", Round2(s.difficult_share)}, {"hidden_share", Round2(s.hidden_share)},
-                       {"obscured_by", s.obscured_by}, {"modifier", total}, {"modifiers", std::move(mods)}};
+            json jt = JsonObject("target", t.id,
+                                 "distance_mm", Round2(s.distance_mm),
+                                 "distance_in", Round2(s.distance_mm / c.mm_per_unit),
+                                 "margin_in", Round2(range_in - s.distance_mm / c.mm_per_unit),
+                                 "cover", s.cover,
+                                 "cover_reasons", s.cover_reasons,
+                                 "difficult_share", Round2(s.difficult_share),
+                                 "hidden_share", Round2(s.hidden_share),
+                                 "obscured_by", s.obscured_by,
+                                 "modifier", total,
+                                 "modifiers", std::move(mods));
             const std::string shot_odds = odds(p.attacks.value_or(0), p.ranged, total, ti, &jt, false);
             targets.push_back(std::move(jt));
             char range[32];
@@ -395,7 +421,7 @@ class KowRuleset : public Ruleset {
             if (!shot_odds.empty()) lines << "      " << shot_odds.substr(2) << "\n";
           }
         }
-        shooting.push_back({{"weapon", weapon}, {"range_in", range_in}, {"targets", std::move(targets)}});
+        shooting.push_back(JsonObject("weapon", weapon, "range_in", range_in, "targets", std::move(targets)));
       }
       if (!no_shooting.empty() && !p.weapons.empty()) {
         ju["cannot_shoot"] = no_shooting;
@@ -409,10 +435,12 @@ class KowRuleset : public Ruleset {
         if (!p.nerve.waver && !p.nerve.rout)
           throw InputError(scene.source, dmg->line, "unit " + u.id + " has declared damage but no nerve_waver/nerve_rout in its stats");
         const kow::NerveOdds o = kow::NerveTestOdds(damage, p.nerve);
-        ju["nerve"] = {{"damage", damage},
-                       {"waver", p.nerve.waver ? json(*p.nerve.waver) : json(nullptr)},
-                       {"rout", p.nerve.rout ? json(*p.nerve.rout) : json(nullptr)},
-                       {"steady_of_36", o.steady}, {"wavering_of_36", o.wavering}, {"routed_of_36", o.routed}};
+        ju["nerve"] = JsonObject("damage", damage,
+                                 "waver", p.nerve.waver ? json(*p.nerve.waver) : json(nullptr),
+                                 "rout", p.nerve.rout ? json(*p.nerve.rout) : json(nullptr),
+                                 "steady_of_36", o.steady,
+                                 "wavering_of_36", o.wavering,
+                                 "routed_of_36", o.routed);
         RequiredTest rt;
         rt.unit = u.id;
         rt.kind = "nerve";
@@ -792,7 +820,9 @@ class KowRuleset : public Ruleset {
       const geom::Base tb = Footprint(target);
       json chargers = json::array();
       for (const Candidate& c : options)
-        chargers.push_back({{"unit", c.unit}, {"kind", c.kind}, {"facing", std::string(geom::ToString(c.on.facing))}});
+        chargers.push_back(JsonObject("unit", c.unit,
+                                      "kind", c.kind,
+                                      "facing", std::string(geom::ToString(c.on.facing))));
       json combos = json::array();
       json largest = json::array();
       json all_placement;
@@ -848,15 +878,17 @@ class KowRuleset : public Ruleset {
           while (i < pick.size() && ++pick[i] == ways[i].size()) pick[i++] = 0;
           if (i == pick.size()) break;
         }
-        json combo = {{"units", members}, {"fits", fit.fits}};
+        json combo = JsonObject("units", members, "fits", fit.fits);
         if (fit.fits) {
           json placement = json::array();
           for (size_t i = 0; i < fit.placed.size(); ++i) {
             const kow::PlacedCharger& p = fit.placed[i];
-            placement.push_back({{"unit", p.unit}, {"kind", used[i]->kind}, {"facing", std::string(geom::ToString(p.facing))},
-                                 {"contact_mm", Round2(p.contact_mm)},
-                                 {"centre_mm", {Round2(p.at_contact.centre_mm.x()), Round2(p.at_contact.centre_mm.y())}},
-                                 {"heading_deg", Round2(geom::NormalizeDeg(p.at_contact.heading_deg))}});
+            placement.push_back(JsonObject("unit", p.unit,
+                                           "kind", used[i]->kind,
+                                           "facing", std::string(geom::ToString(p.facing)),
+                                           "contact_mm", Round2(p.contact_mm),
+                                           "centre_mm", json::array({Round2(p.at_contact.centre_mm.x()), Round2(p.at_contact.centre_mm.y())}),
+                                           "heading_deg", Round2(geom::NormalizeDeg(p.at_contact.heading_deg))));
           }
           combo["placement"] = placement;
           if (members.size() > largest.size() || largest.empty()) largest = members;
@@ -891,8 +923,11 @@ class KowRuleset : public Ruleset {
       label.unit_id = target_id;
       label.text = "joint charge " + who + (all_fit ? ": fits" : ": does not fit");
       out_chunk->drawing.push_back(label);
-      out_chunk->entry = {{"target", target_id}, {"chargers", chargers}, {"all_fit", all_fit}, {"largest_fitting", largest},
-                          {"combinations", combos}};
+      out_chunk->entry = JsonObject("target", target_id,
+                                    "chargers", chargers,
+                                    "all_fit", all_fit,
+                                    "largest_fitting", largest,
+                                    "combinations", combos);
     }
   }
 

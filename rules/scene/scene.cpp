@@ -56,19 +56,19 @@ const TerrainKind* FindTerrainKind(std::string_view name) {
   return nullptr;
 }
 
-const Declared* Declarations::Find(const std::string& unit, const std::string& key) const {
+const Declared* Declarations::Find(std::string_view unit, std::string_view key) const {
   auto u = units.find(unit);
   if (u == units.end()) return nullptr;
   auto k = u->second.find(key);
   return k == u->second.end() ? nullptr : &k->second;
 }
 
-bool Declarations::Flag(const std::string& unit, const std::string& key) const {
+bool Declarations::Flag(std::string_view unit, std::string_view key) const {
   const Declared* d = Find(unit, key);
   return d && d->value.is_boolean() && d->value.get<bool>();
 }
 
-bool Declarations::Routed(const std::string& unit) const {
+bool Declarations::Routed(std::string_view unit) const {
   const Declared* state = Find(unit, "state");
   return Flag(unit, "routed") || (state && state->value == "routed");
 }

@@ -12,6 +12,7 @@
 #include "rules/geometry/coverage.h"
 #include "rules/declaration_keys.h"
 #include "rules/input_error.h"
+#include "rules/json_object.h"
 #include "rules/overlaps.h"
 #include "rules/ruleset.h"
 #include "rules/scene_drawing.h"
@@ -54,6 +55,7 @@ class StatesRuleset : public Ruleset {
     const states::StateTable table = states::ResolveStates(scene, c);
     Findings f;
     f.ruleset = "states";
+    f.drawing.reserve(scene.terrain.size() + 5 * scene.units.size());  // outlines and about one more each
     AppendSceneOutlines(scene, &f.drawing);
     std::ostringstream text;
     text << c.title << " (units eager, not firing, artillery unlimbered, are not listed)\n";
@@ -78,10 +80,16 @@ class StatesRuleset : public Ruleset {
         const auto& rules = c.pass_through.at(table.Find(p.unit)->type);
         const auto next = rules.find(before);
         after[p.unit] = next == rules.end() ? before : next->second;
-        jp.push_back({{"unit", p.unit}, {"before", before}, {"after", after[p.unit]}, {"overlap_mm2", Round2(p.overlap_mm2)}});
+        jp.push_back(JsonObject("unit", p.unit,
+                                "before", before,
+                                "after", after[p.unit],
+                                "overlap_mm2", Round2(p.overlap_mm2)));
       }
-      flights.push_back({{"unit", s.unit}, {"to", {{"x_mm", to.x_mm}, {"y_mm", to.y_mm}, {"heading_deg", to.heading_deg}}},
-                         {"passes_through", jp}});
+      flights.push_back(JsonObject("unit", s.unit,
+                                   "to", JsonObject("x_mm", to.x_mm,
+                                                    "y_mm", to.y_mm,
+                                                    "heading_deg", to.heading_deg),
+                                   "passes_through", jp));
       f.drawing.push_back(Prim(DrawKind::kArrow, DrawStyle::kThreat, {{u.pose->x_mm, u.pose->y_mm}, {to.x_mm, to.y_mm}},
                                "threats", s.unit, "flees"));
     }
@@ -100,15 +108,23 @@ class StatesRuleset : public Ruleset {
         auto it = c.effects.find(key);
         if (it == c.effects.end()) return;
         for (const states::Effect& e : it->second) {
-          effects.push_back({{"of", key}, {"what", e.what}, {"value", e.value}, {"rule", e.rule}});
+          effects.push_back(JsonObject("of", key, "what", e.what, "value", e.value, "rule", e.rule));
           if (e.value != 0) mods[e.what] += e.value;
         }
       };
       add(s.state);
       if (s.firing) add("firing");
       if (s.type == "artillery") add(s.limbered ? "limbered" : "unlimbered");
-      json ju = {{"id", s.unit}, {"side", u.side}, {"type", s.type}, {"state", s.state}, {"state_source", s.state_source},
-                 {"firing", s.firing}, {"limbered", s.limbered}, {"effects", std::move(effects)}, {"modifiers", mods}, {"notes", s.notes}};
+      json ju = JsonObject("id", s.unit,
+                           "side", u.side,
+                           "type", s.type,
+                           "state", s.state,
+                           "state_source", s.state_source,
+                           "firing", s.firing,
+                           "limbered", s.limbered,
+                           "effects", std::move(effects),
+                           "modifiers", mods,
+                           "notes", s.notes);
       if (passed_by.count(s.unit)) {
         ju["passed_through_by"] = passed_by[s.unit];
         ju["state_after"] = after[s.unit];
@@ -125,14 +141,14 @@ class StatesRuleset : public Ruleset {
         }
         if (scene.declarations.Flag(u.id, "general_attached")) faster.push_back("troops with a general attached");
         if (u.HasTag(c.slower_tag)) slower.push_back("raw troops");
-        ju["morale_check"] = {{"when", "first in the Sequence of Play, on its own side's turn (seed 13)"},
-                              {"pass", "eager again (seed 13)"},
-                              {"modifier", mods.count("morale") ? mods.at("morale") : 0},
-                              {"faster_for", faster},
-                              {"slower_for", slower},
-                              {"dice", nullptr},
-                              {"odds", nullptr},
-                              {"note", "the seed gives no dice, pass score or size of these factors for any Morale Check"}};
+        ju["morale_check"] = JsonObject("when", "first in the Sequence of Play, on its own side's turn (seed 13)",
+                                        "pass", "eager again (seed 13)",
+                                        "modifier", mods.count("morale") ? mods.at("morale") : 0,
+                                        "faster_for", faster,
+                                        "slower_for", slower,
+                                        "dice", nullptr,
+                                        "odds", nullptr,
+                                        "note", "the seed gives no dice, pass score or size of these factors for any Morale Check");
       }
       units.push_back(std::move(ju));  // moved, not copied: 300 units make a large report
       // Text: only what differs from a unit's normal state (eager, not firing, artillery unlimbered), where
@@ -193,8 +209,12 @@ class StatesRuleset : public Ruleset {
     }
     json tokens = json::array();
     for (const states::TokenAssignment& a : table.tokens) {
-      json jt = {{"marker", a.token.marker}, {"x_mm", a.token.x_mm}, {"y_mm", a.token.y_mm}, {"meaning", a.meaning},
-                 {"unit", a.unit.empty() ? json(nullptr) : json(a.unit)}, {"distance_mm", Round2(a.distance_mm)}};
+      json jt = JsonObject("marker", a.token.marker,
+                           "x_mm", a.token.x_mm,
+                           "y_mm", a.token.y_mm,
+                           "meaning", a.meaning,
+                           "unit", a.unit.empty() ? json(nullptr) : json(a.unit),
+                           "distance_mm", Round2(a.distance_mm));
       if (!a.note.empty()) jt["note"] = a.note;
       tokens.push_back(std::move(jt));
       DrawPrimitive token = Prim(DrawKind::kLabel, DrawStyle::kInfo, {{a.token.x_mm, a.token.y_mm}}, "labels", a.unit,
@@ -240,7 +260,7 @@ class StatesRuleset : public Ruleset {
         path.insert(path.end(), move.path.begin(), move.path.end());
         path.push_back(move.to);
         for (const states::PassThrough& p : states::PassedThrough(scene, config_, table, *u, path)) {
-          passes.push_back({{"unit", p.unit}, {"before", p.before}, {"after", p.after}});
+          passes.push_back(JsonObject("unit", p.unit, "before", p.before, "after", p.after));
           if (p.after != p.before)
             m.state_changes.push_back({p.unit, "state", p.after,
                                        p.unit + " passed through by fleeing " + move.unit + ": " + p.before + " -> " + p.after +

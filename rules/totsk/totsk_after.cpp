@@ -12,6 +12,7 @@
 #include "rules/geometry/contact.h"
 #include "rules/geometry/distance.h"
 #include "rules/input_error.h"
+#include "rules/json_object.h"
 #include "rules/totsk/command_points.h"
 #include "rules/totsk/totsk_dice.h"
 #include "rules/totsk/totsk_units.h"
@@ -41,7 +42,7 @@ std::string ModsText(const std::vector<Modifier>& mods) {
 }
 nlohmann::json ModsJson(const std::vector<Modifier>& mods) {
   nlohmann::json out = nlohmann::json::array();
-  for (const Modifier& m : mods) out.push_back({{"rule", m.rule}, {"value", m.value}, {"by", m.by}});
+  for (const Modifier& m : mods) out.push_back(JsonObject("rule", m.rule, "value", m.value, "by", m.by));
   return out;
 }
 
@@ -116,7 +117,10 @@ AfterCombatFindings AnalyzeAfterCombat(const TotskData& d, const TotskSettings& 
         why = host->id + " is " + Num(std::round(gap / scene.BwFor(gun) * 100.0) / 100.0) + " BW away, beyond " +
               Num(a.crew_shelter_bw) + " BW";
     }
-    nlohmann::json j = {{"gun", gun.id}, {"with", host->id}, {"allowed", why.empty()}, {"gun_lost", is_lost(gun)}};
+    nlohmann::json j = JsonObject("gun", gun.id,
+                                  "with", host->id,
+                                  "allowed", why.empty(),
+                                  "gun_lost", is_lost(gun));
     if (gap >= 0) j["distance_bw"] = std::round(gap / scene.BwFor(gun) * 100.0) / 100.0;
     if (!why.empty()) j["why_not"] = why;
     out.report["crew_shelter"].push_back(j);
@@ -157,7 +161,7 @@ AfterCombatFindings AnalyzeAfterCombat(const TotskData& d, const TotskSettings& 
     // Listed: units with something to say (a loss declared, a tag or a stat changing the number); every
     // other infantry unit has the FAQ's 3.
     if (!lost_d && mods.empty() && source != "stats") continue;
-    nlohmann::json j = {{"unit", u.id}, {"fails_lost", lost_fails}};
+    nlohmann::json j = JsonObject("unit", u.id, "fails_lost", lost_fails);
     if (!base) {
       j["fails"] = nullptr;
       j["why"] = "the sheets give no number of morale fails for " + std::string(ToString(u.type)) + " (stats: morale_fails)";
@@ -245,15 +249,15 @@ AfterCombatFindings AnalyzeAfterCombat(const TotskData& d, const TotskSettings& 
     t.odds = "pursues " + Pct(p_pursue);
     out.tests.push_back(t);
     const double bw = scene.BwFor(p);
-    out.report["pursuit"].push_back({{"unit", p.id},
-                                     {"after", fleeing},
-                                     {"need", a.pursuit_need},
-                                     {"modifiers", ModsJson(mods)},
-                                     {"total", total},
-                                     {"p_pursue", p_pursue},
-                                     {"distance_modifiers", ModsJson(dmods)},
-                                     {"distance_bw", {{"min", dmin}, {"max", dmax}}},
-                                     {"distance_mm", {{"min", dmin * bw}, {"max", dmax * bw}}}});
+    out.report["pursuit"].push_back(JsonObject("unit", p.id,
+                                               "after", fleeing,
+                                               "need", a.pursuit_need,
+                                               "modifiers", ModsJson(mods),
+                                               "total", total,
+                                               "p_pursue", p_pursue,
+                                               "distance_modifiers", ModsJson(dmods),
+                                               "distance_bw", JsonObject("min", dmin, "max", dmax),
+                                               "distance_mm", JsonObject("min", dmin * bw, "max", dmax * bw)));
     text << "  " << p.id << " may pursue " << Join(fleeing) << " (QRS 97): pursues on 1D6 " << Signed(total) << " >= "
          << a.pursuit_need << " (" << ModsText(mods) << "): " << Pct(p_pursue) << "; if it does, 1D6 " << Signed(dtotal)
          << " BW (" << ModsText(dmods) << "): " << dmin << " to " << dmax << " BW (" << Num(dmin * bw) << " to "
@@ -269,12 +273,12 @@ AfterCombatFindings AnalyzeAfterCombat(const TotskData& d, const TotskSettings& 
     const CommandPoints cp = MatchCommandPoints(scene, declared, {a.bonus_general_bw, tol.line_mm}, is_lost);
     for (const CommandPoints::General& cg : cp.generals) {
       const Unit& g = *cg.unit;
-      out.report["bonus_moves"].push_back({{"general", g.id},
-                                           {"side", g.side},
-                                           {"rating", Rating(g)},
-                                           {"reach_bw", a.bonus_general_bw},
-                                           {"units_within", cg.in_reach},
-                                           {"declared_bonus_moves", cg.used_by}});
+      out.report["bonus_moves"].push_back(JsonObject("general", g.id,
+                                                     "side", g.side,
+                                                     "rating", Rating(g),
+                                                     "reach_bw", a.bonus_general_bw,
+                                                     "units_within", cg.in_reach,
+                                                     "declared_bonus_moves", cg.used_by));
       if ((!active.empty() && g.side != active) || Rating(g) <= 0) continue;
       text << "  " << g.id << " (rating " << Rating(g) << "): " << Rating(g) << " bonus move" << (Rating(g) == 1 ? "" : "s")
            << " or action test" << (Rating(g) == 1 ? "" : "s") << " this turn for units within " << Num(a.bonus_general_bw)
@@ -352,7 +356,12 @@ AfterCombatFindings AnalyzeAfterCombat(const TotskData& d, const TotskSettings& 
       const bool gone = n.second == n.first;
       wings_lost += gone;
       const bool tests = !gone && n.second >= a.army_lost_share * n.first - 1e-9;
-      nlohmann::json j = {{"side", side}, {"wing", w}, {"units", n.first}, {"lost", n.second}, {"tests", tests}, {"all_lost", gone}};
+      nlohmann::json j = JsonObject("side", side,
+                                    "wing", w,
+                                    "units", n.first,
+                                    "lost", n.second,
+                                    "tests", tests,
+                                    "all_lost", gone);
       j["commander"] = wing_cmd.count(w) ? nlohmann::json(wing_cmd[w]->id) : nlohmann::json(nullptr);
       if (tests) {
         std::vector<std::string> members;
@@ -368,7 +377,11 @@ AfterCombatFindings AnalyzeAfterCombat(const TotskData& d, const TotskSettings& 
     const int n = by_wings ? static_cast<int>(wings.size()) : units;
     const int l = by_wings ? wings_lost : lost;
     const bool tests = l >= a.army_lost_share * n - 1e-9 && lost < units;
-    nlohmann::json j = {{"side", side}, {"counts", by_wings ? "wings" : "units"}, {"of", n}, {"lost", l}, {"tests", tests}};
+    nlohmann::json j = JsonObject("side", side,
+                                  "counts", by_wings ? "wings" : "units",
+                                  "of", n,
+                                  "lost", l,
+                                  "tests", tests);
     j["commander"] = army_cmd ? nlohmann::json(army_cmd->id) : nlohmann::json(nullptr);
     if (tests) {
       std::vector<std::string> members;

@@ -55,6 +55,10 @@ class Analyzer {
         radius_.push_back(std::hypot(fp_.back().width_mm, fp_.back().depth_mm) / 2.0);
       }
     n_ = units_.size();
+    for (const Unit* u : units_) {
+      auto it = scene.declarations.units.find(u->id);
+      declared_.push_back(it == scene.declarations.units.end() ? nullptr : &it->second);
+    }
     for (const Terrain& t : scene.terrain) {
       geom::Vec2 lo(1e300, 1e300), hi(-1e300, -1e300);
       for (const geom::Vec2& p : t.polygon) lo = lo.cwiseMin(p), hi = hi.cwiseMax(p);
@@ -104,8 +108,9 @@ class Analyzer {
     return (fp_[a].centre_mm - fp_[b].centre_mm).norm() - radius_[a] - radius_[b] > reach_mm + 1.0;
   }
   const std::string& Id(size_t i) const { return units_[i]->id; }
-  std::optional<bool> Flag(size_t i, const std::string& key) const;
-  std::string DeclaredString(size_t i, const std::string& key) const;
+  std::optional<bool> Flag(size_t i, std::string_view key) const;
+  std::string DeclaredString(size_t i, std::string_view key) const;
+  const Declared* DeclaredOf(size_t i, std::string_view key) const;
   bool Acts(size_t e) const;     // may cause tests and give modifiers (not a general, no bonus move)
   bool CanFire(size_t e) const;  // artillery limbered or pivoted cannot
   bool ComputeCanFire(size_t e) const;
@@ -139,6 +144,9 @@ class Analyzer {
   std::vector<geom::Base> fp_;
   std::vector<std::vector<geom::Base>> bases_;
   std::vector<double> bw_;
+  // Each unit's declarations (nullptr: none), found once: every unit's keys are asked for several
+  // times a frame, and most units have none.
+  std::vector<const Declarations::Keys*> declared_;
   std::vector<double> radius_;  // half the footprint's diagonal, mm
   std::vector<int> side_;       // the units' sides numbered, so telling enemies apart compares no strings
   size_t n_ = 0;
@@ -168,22 +176,27 @@ class Analyzer {
   std::vector<std::pair<geom::Vec2, double>> terrain_circle_;  // per terrain piece: a circle holding it (centre, radius mm)
 };
 
-std::optional<bool> Analyzer::Flag(size_t i, const std::string& key) const {
-  const Declared* dcl = scene_.declarations.Find(Id(i), key);
+const Declared* Analyzer::DeclaredOf(size_t i, std::string_view key) const {
+  if (!declared_[i]) return nullptr;
+  auto it = declared_[i]->find(key);
+  return it == declared_[i]->end() ? nullptr : &it->second;
+}
+
+std::optional<bool> Analyzer::Flag(size_t i, std::string_view key) const {
+  const Declared* dcl = DeclaredOf(i, key);
   if (!dcl) return std::nullopt;
   if (!dcl->value.is_boolean())
-    throw InputError(scene_.source, dcl->line, "declarations: " + Id(i) + "." + key + " must be true or false");
+    throw InputError(scene_.source, dcl->line, "declarations: " + Id(i) + "." + std::string(key) + " must be true or false");
   return dcl->value.get<bool>();
 }
 
-std::string Analyzer::DeclaredString(size_t i, const std::string& key) const {
-  const Declared* dcl = scene_.declarations.Find(Id(i), key);
+std::string Analyzer::DeclaredString(size_t i, std::string_view key) const {
+  const Declared* dcl = DeclaredOf(i, key);
   if (!dcl) return "";
-  if (!dcl->value.is_string())
-    throw InputError(scene_.source, dcl->line, "declarations: " + Id(i) + "." + key + " must be a unit id");
+  const std::string what = "declarations: " + Id(i) + "." + std::string(key);
+  if (!dcl->value.is_string()) throw InputError(scene_.source, dcl->line, what + " must be a unit id");
   const std::string v = dcl->value.get<std::string>();
-  if (!scene_.FindUnit(v))
-    throw InputError(scene_.source, dcl->line, "declarations: " + Id(i) + "." + key + ": no unit '" + v + "' in the scene");
+  if (!scene_.FindUnit(v)) throw InputError(scene_.source, dcl->line, what + ": no unit '" + v + "' in the scene");
   return v;
 }
 
@@ -857,13 +870,12 @@ ActionTest MakeActionTest(const TotskData& data, const std::string& unit, const 
   t.test.modifiers = std::move(modifiers);
   for (const Modifier& m : t.test.modifiers) t.test.total += m.value;
   t.test.p_success = ActionSuccess(t.test.total, t.need);
-  std::ostringstream odds;
-  std::string diff = difficulty;
-  diff[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(diff[0])));
-  odds << diff << " " << t.need << "+";
-  if (t.test.total != 0) odds << " (" << (t.test.total > 0 ? "+" : "") << t.test.total << ")";
-  odds << ": " << static_cast<int>(std::lround(t.test.p_success * 100)) << "%";
-  t.test.odds = odds.str();
+  std::string& odds = t.test.odds;  // joined, not streamed: a stream's set-up costs more than this text
+  odds = difficulty;
+  odds[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(odds[0])));
+  odds += " " + std::to_string(t.need) + "+";
+  if (t.test.total != 0) odds += " (" + std::string(t.test.total > 0 ? "+" : "") + std::to_string(t.test.total) + ")";
+  odds += ": " + std::to_string(static_cast<int>(std::lround(t.test.p_success * 100))) + "%";
   return t;
 }
 

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "rules/geometry/corridor.h"
+#include "rules/json_object.h"
 #include "rules/scene_drawing.h"
 #include "rules/totsk/totsk_units.h"
 
@@ -19,7 +20,7 @@ int Percent(double p) { return static_cast<int>(std::lround(p * 100.0)); }
 
 nlohmann::json ModifiersJson(const std::vector<Modifier>& mods) {
   nlohmann::json out = nlohmann::json::array();
-  for (const Modifier& m : mods) out.push_back({{"rule", m.rule}, {"value", m.value}, {"by", m.by}});
+  for (const Modifier& m : mods) out.push_back(JsonObject("rule", m.rule, "value", m.value, "by", m.by));
   return out;
 }
 
@@ -38,9 +39,9 @@ DrawPrimitive Prim(DrawKind kind, DrawStyle style, std::vector<geom::Vec2> pts, 
 }  // namespace
 
 std::string MoraleOddsText(const MoraleOdds& o) {
-  std::ostringstream s;
-  s << "pass " << Percent(o.p_pass) << "% / fail " << Percent(o.p_lose_fail) << "% / rout " << Percent(o.p_rout) << "%";
-  return s.str();
+  // Joined, not streamed: a stream's set-up (its locale) costs more than this text, for every unit.
+  return "pass " + std::to_string(Percent(o.p_pass)) + "% / fail " + std::to_string(Percent(o.p_lose_fail)) + "% / rout " +
+         std::to_string(Percent(o.p_rout)) + "%";
 }
 
 nlohmann::json SettingsJson(const TotskData& data, const TotskSettings& settings) {
@@ -64,14 +65,14 @@ nlohmann::json SettingsJson(const TotskData& data, const TotskSettings& settings
 }
 
 nlohmann::json ActionTestJson(const ActionTest& t) {
-  return {{"action", t.key},
-          {"reason", t.test.reason},
-          {"difficulty", t.difficulty},
-          {"need", t.need},
-          {"modifiers", ModifiersJson(t.test.modifiers)},
-          {"total", t.test.total},
-          {"p_success", t.test.p_success},
-          {"by", t.by}};
+  return JsonObject("action", t.key,
+                    "reason", t.test.reason,
+                    "difficulty", t.difficulty,
+                    "need", t.need,
+                    "modifiers", ModifiersJson(t.test.modifiers),
+                    "total", t.test.total,
+                    "p_success", t.test.p_success,
+                    "by", t.by);
 }
 
 Findings MakeFindings(const TotskData& data, const TotskSettings& settings, const Scene& scene,
@@ -92,6 +93,7 @@ Findings MakeFindings(const TotskData& data, const TotskSettings& settings, cons
                             : "; active side " + active + ": the other side's morale tests, " + active + "'s action tests")
          << "; units with nothing to report are not listed)\n";
   }
+  f.drawing.reserve(scene.terrain.size() + 6 * scene.units.size());  // outlines, zones, threats: about what a table draws
   AppendSceneOutlines(scene, &f.drawing);
 
   // Units by id, looked up once each (Scene::FindUnit scans the scene: on a 300-unit table that was
@@ -101,41 +103,43 @@ Findings MakeFindings(const TotskData& data, const TotskSettings& settings, cons
   auto unit = [&](const std::string& id) -> const Unit& { return *by_id.at(id); };
   for (const UnitAnalysis& a : analysis.units) {
     const Unit& u = unit(a.id);
-    nlohmann::json j = {{"id", a.id}, {"side", u.side}, {"type", std::string(ToString(u.type))}};
+    nlohmann::json j = JsonObject("id", a.id, "side", u.side, "type", std::string(ToString(u.type)));
     if (a.general) {
       j["general"] = true;
       units.push_back(std::move(j));
       continue;
     }
     j["zoc_of"] = a.zoc_of;
-    j["threats"] = {{"left_flank", a.left_flank}, {"right_flank", a.right_flank}, {"rear", a.rear},
-                    {"light_troops", a.light_threats}};
+    j["threats"] = JsonObject("left_flank", a.left_flank,
+                              "right_flank", a.right_flank,
+                              "rear", a.rear,
+                              "light_troops", a.light_threats);
     j["secure"] = a.infantry ? nlohmann::json(a.secure) : nlohmann::json(nullptr);
-    j["secure_flanks"] = {{"left", a.secure_left}, {"right", a.secure_right}};
+    j["secure_flanks"] = JsonObject("left", a.secure_left, "right", a.secure_right);
     j["rear_support"] = a.rear_support;
     nlohmann::json reasons = nlohmann::json::array();
     for (const MoraleReason& r : a.reasons) {
-      nlohmann::json rj = {{"by", r.by},
-                           {"kind", r.kind},
-                           {"reason", r.reason},
-                           {"imposed", r.imposed},
-                           {"distance_mm", std::round(r.distance_mm * 10.0) / 10.0},
-                           {"distance_bw", std::round(r.distance_mm / scene.BwFor(u) * 100.0) / 100.0}};
+      nlohmann::json rj = JsonObject("by", r.by,
+                                     "kind", r.kind,
+                                     "reason", r.reason,
+                                     "imposed", r.imposed,
+                                     "distance_mm", std::round(r.distance_mm * 10.0) / 10.0,
+                                     "distance_bw", std::round(r.distance_mm / scene.BwFor(u) * 100.0) / 100.0);
       if (!r.group.empty()) rj["guns"] = r.group;
       reasons.push_back(std::move(rj));
     }
     // Passive units test; with no active side declared, every unit is shown as if passive.
     const bool passive = active.empty() || u.side != active;
     const bool tests = a.must_test && passive;
-    j["morale"] = {{"tests", tests},
-                   {"reasons", std::move(reasons)},
-                   {"modifiers", ModifiersJson(a.modifiers)},
-                   {"total", a.total},
-                   {"p_pass", a.odds.p_pass},
-                   {"p_lose_fail", a.odds.p_lose_fail},
-                   {"p_rout", a.odds.p_rout},
-                   {"terrain_column", a.terrain_context},
-                   {"reroll_by", a.reroll_by}};
+    j["morale"] = JsonObject("tests", tests,
+                             "reasons", std::move(reasons),
+                             "modifiers", ModifiersJson(a.modifiers),
+                             "total", a.total,
+                             "p_pass", a.odds.p_pass,
+                             "p_lose_fail", a.odds.p_lose_fail,
+                             "p_rout", a.odds.p_rout,
+                             "terrain_column", a.terrain_context,
+                             "reroll_by", a.reroll_by);
     // The generals' risk (QRS 101 "Generals attached to a unit are killed if an unmodified 4 is rolled on the
     // morale test of that unit"; FAQ 324: one re-rolling dies "on a natural 2 or 3 or if the unit they
     // reroll the morale for routs in the 2nd roll"), exact over the 36 rolls of 2D6.
@@ -303,7 +307,9 @@ Findings MakeFindings(const TotskData& data, const TotskSettings& settings, cons
   }
 
   nlohmann::json choices = nlohmann::json::array();
-  for (const TargetChoice& c : analysis.choices) choices.push_back({{"by", c.by}, {"target", c.target}, {"why", c.why}});
+  for (const TargetChoice& c : analysis.choices) choices.push_back(JsonObject("by", c.by,
+                                                                              "target", c.target,
+                                                                              "why", c.why));
   f.report = {{"ruleset", "totsk"},
               {"settings", SettingsJson(data, settings)},
               {"active_side", active.empty() ? nlohmann::json(nullptr) : nlohmann::json(active)},

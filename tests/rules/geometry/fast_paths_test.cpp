@@ -1,12 +1,15 @@
 // The geometry's shortcuts for hot loops (issue 18) give exactly what the plain computations give:
 // clipping in fixed buffers and its fallback, remembered headings, BaseGap's bounding circles,
-// SegmentLengthInside's box test, a sweep worked out once for many shapes.
+// SegmentLengthInside's box test, a sweep worked out once for many shapes, TotSK arc shares of a base
+// clear of the unit by half-planes.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <numbers>
 #include <random>
 
+#include "rules/geometry/arcs.h"
+#include "rules/geometry/coverage.h"
 #include "rules/geometry/distance.h"
 #include "rules/geometry/polygon.h"
 #include "rules/geometry/sweep.h"
@@ -118,6 +121,70 @@ TEST(FastPaths, SegmentLengthInsideByHand) {
   for (int i = 0; i < 10; ++i) dense.push_back({10 - i * 1.0, 10});
   for (int i = 0; i < 10; ++i) dense.push_back({0, 10 - i * 1.0});
   EXPECT_NEAR(SegmentLengthInside({{-5, 5.5}, {15, 4.5}}, dense), SegmentLengthInside({{-5, 5.5}, {15, 4.5}}, square), 1e-9);
+}
+
+TEST(FastPaths, BoxesAndTheirMargins) {
+  const Box square = BoxOf(Polygon{{0, 0}, {10, 0}, {10, 10}, {0, 10}});
+  EXPECT_EQ(square.lo, Vec2(0, 0));
+  EXPECT_EQ(square.hi, Vec2(10, 10));
+  EXPECT_EQ(BoxOf(Segment{{5, -2}, {-3, 4}}).lo, Vec2(-3, -2));
+  const Box base = BoxOf(Base{{0, 0}, 0.0, 40, 20});  // heading 0 faces +x: 20 deep in x, 40 wide in y
+  EXPECT_NEAR(base.hi.x() - base.lo.x(), 20, 1e-9);
+  EXPECT_NEAR(base.hi.y() - base.lo.y(), 40, 1e-9);
+  const Box right{{12, 3}, {14, 4}};  // 2 mm to the right of the square
+  EXPECT_TRUE(square.Apart(right));
+  EXPECT_TRUE(right.Apart(square));
+  EXPECT_TRUE(square.Apart(right, 1.9));
+  EXPECT_FALSE(square.Apart(right, 2.1));
+  EXPECT_FALSE(square.Apart(Box{{10, 10}, {11, 11}}));  // corners touch: not apart
+}
+
+// Frontages in bad going (SegmentIntervalsInside, with its box test) against the length of the
+// segment inside the polygon counted point by point.
+TEST(FastPaths, SegmentIntervalsInsideMatchesPointsAlongTheSegment) {
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> pos(-200, 200);
+  const Polygon star = Star(0, 0, 5, 120, 50);
+  int inside = 0;
+  for (int n = 0; n < 300; ++n) {
+    const Segment s{{pos(rng), pos(rng)}, {pos(rng), pos(rng)}};
+    double length = 0.0;
+    for (const auto& [t0, t1] : SegmentIntervalsInside(s, star)) length += (t1 - t0) * s.Length();
+    constexpr int kSteps = 4000;
+    int in = 0;
+    for (int k = 0; k < kSteps; ++k) in += PolygonContains(star, s.a + (k + 0.5) / kSteps * (s.b - s.a));
+    EXPECT_NEAR(length, s.Length() * in / kSteps, 6 * s.Length() / kSteps) << "segment " << n;
+    inside += length > 0;
+  }
+  EXPECT_GT(inside, 50);
+  EXPECT_LT(inside, 280) << "some segments miss the star's box";
+}
+
+// The TotSK shares of a base clear of the unit (clipped by half-planes) are the areas of the base in
+// each arc region as ArcRegion draws it; bases straddling the arc lines are most of these pairs.
+TEST(FastPaths, TotskSharesOfAClearBaseAreTheAreasInTheArcRegions) {
+  std::mt19937 rng(11);
+  int clear = 0, straddling = 0;
+  for (int n = 0; n < 3000; ++n) {
+    const Base unit{{0, 0}, std::uniform_real_distribution<double>(-180, 180)(rng), 40, 20};
+    const Base other = RandomBase(rng);
+    if (BaseGap(unit, other) <= 0.0) continue;
+    ++clear;
+    const ArcShares s = ArcSharesOf(unit, other, ArcModel::kTotsk);
+    const Polygon poly = PolygonCcw(other);
+    const double total = Area(poly);
+    int arcs_holding = 0;
+    for (Arc a : {Arc::kFront, Arc::kLeftFlank, Arc::kRightFlank, Arc::kRear}) {
+      double area = 0.0;
+      for (const Polygon& piece : ArcRegion(unit, a, ArcModel::kTotsk, 2000.0)) area += Area(ClipConvex(poly, piece));
+      EXPECT_NEAR(s[a], area / total, 1e-9) << "pair " << n << ", arc " << ToString(a);
+      arcs_holding += s[a] > 1e-6;
+    }
+    straddling += arcs_holding > 1;
+    EXPECT_NEAR(s[Arc::kFront] + s[Arc::kLeftFlank] + s[Arc::kRightFlank] + s[Arc::kRear], 1.0, 1e-9);
+  }
+  EXPECT_GT(clear, 2000);
+  EXPECT_GT(straddling, 200) << "the half-plane path was taken";
 }
 
 TEST(FastPaths, OneSweepServesEveryShape) {
