@@ -83,8 +83,12 @@ PairRule OverlapRule(const Unit& a, const Unit& b, double tolerance_mm) {
 }
 
 void AppendOverlaps(const Scene& scene, double tolerance_mm, Findings* f) {
+  AppendOverlaps(scene, UnitGrid(scene), tolerance_mm, f);
+}
+
+void AppendOverlaps(const Scene& scene, const UnitGrid& grid, double tolerance_mm, Findings* f) {
   nlohmann::json list = nlohmann::json::array();
-  for (const UnitOverlap& o : FindOverlaps(scene, tolerance_mm)) {
+  for (const UnitOverlap& o : FindOverlaps(scene, grid, tolerance_mm)) {
     list.push_back(ToJson(o));
     f->text += "  OVERLAP: " + Describe(o) + ": bases may not stand on one another\n";
   }

@@ -40,6 +40,8 @@ std::vector<UnitOverlap> OverlapsAt(const Scene& scene, const Unit& unit, const 
 // Adds the table's overlaps to a ruleset's findings: report["overlaps"] (ToJson of each, always
 // present) and one text line each ("OVERLAP: ... : bases may not stand on one another").
 void AppendOverlaps(const Scene& scene, double tolerance_mm, Findings* findings);
+// The same with the ruleset's grid of the scene (not made again).
+void AppendOverlaps(const Scene& scene, const UnitGrid& grid, double tolerance_mm, Findings* findings);
 
 // The dispute threshold every ruleset shares: the two bases clear of each other, i.e. overlapping at most
 // tolerance_mm deep (quantity "overlap_depth", measured = the depth, 0 when apart).

@@ -102,7 +102,16 @@ class FkoeRuleset : public Ruleset {
     // Who is near whom, once (rules/unit_grid.h): contacts, supports and sight within 1 inch are all
     // short reaches, so each unit looks only at its neighbours, in id order as the report lists them.
     const UnitGrid grid(scene);
+    const fkoe::Places places(scene, c);
     auto index_of = [&](const Unit& u) { return static_cast<int>(&u - scene.units.data()); };
+    // Each unit's declarations, found once: several keys of every unit are read below.
+    std::vector<const Declarations::Keys*> declared_keys(scene.units.size(), nullptr);
+    for (const Unit* u : placed) declared_keys[index_of(*u)] = scene.declarations.Of(u->id);
+    auto declared = [&](const Unit& u, std::string_view key) { return Declarations::Find(declared_keys[index_of(u)], key); };
+    auto flag = [&](const Unit& u, std::string_view key) {
+      const Declared* d = declared(u, key);
+      return d && d->value.is_boolean() && d->value.get<bool>();
+    };
     const double visibility_mm = c.visibility_in * c.mm_per_unit;
     const double support_reach_mm = c.support_distance_in * c.mm_per_unit;
     std::map<const Unit*, std::vector<const Unit*>> near;               // within the longest short reach, by id
@@ -119,7 +128,7 @@ class FkoeRuleset : public Ruleset {
     // Who fires at whom (declared targets), both ways.
     std::map<std::string, std::vector<const Unit*>> fired_at_by;  // target id -> firers, by id
     for (const Unit* u : placed)
-      if (const Declared* d = scene.declarations.Find(u->id, "target"); d && d->value.is_string())
+      if (const Declared* d = declared(*u, "target"); d && d->value.is_string())
         fired_at_by[d->value.get<std::string>()].push_back(u);
 
     // Seed 81: in bad going when at least half the base frontage is in the terrain.
@@ -147,14 +156,14 @@ class FkoeRuleset : public Ruleset {
       return it == touching.end() ? geom::Contact{} : it->second;
     };
     auto declared_int = [&](const Unit& u, const char* key) {
-      const Declared* d = scene.declarations.Find(u.id, key);
+      const Declared* d = declared(u, key);
       if (!d) return 0;
       if (!d->value.is_number() || d->value.get<double>() < 0 || d->value.get<double>() != std::floor(d->value.get<double>()))
         throw InputError(scene.source, d->line, "declarations for " + u.id + ": " + key + " must be a whole number >= 0");
       return static_cast<int>(d->value.get<double>());
     };
     auto declared_target = [&](const Unit& u) -> const Unit* {
-      const Declared* d = scene.declarations.Find(u.id, "target");
+      const Declared* d = declared(u, "target");
       if (!d) return nullptr;
       const Unit* t = d->value.is_string() ? scene.FindUnit(d->value.get<std::string>()) : nullptr;
       if (!t || !t->pose || t->side == u.side)
@@ -180,9 +189,9 @@ class FkoeRuleset : public Ruleset {
       const int disorder = declared_int(u, "disorder");
       if (disorder > 0) AppendStateGlyph(u, Glyph::kDisordered, &f.drawing);
       // `general_attached: true`, or the general's id (a C-n-C with no command of his own: +3, seed 59).
-      bool general = scene.declarations.Flag(u.id, "general_attached");
+      bool general = flag(u, "general_attached");
       const Unit* attached = nullptr;
-      if (const Declared* g = scene.declarations.Find(u.id, "general_attached"); g && g->value.is_string()) {
+      if (const Declared* g = declared(u, "general_attached"); g && g->value.is_string()) {
         attached = scene.FindUnit(g->value.get<std::string>());
         if (!attached || attached->type != UnitType::kGeneral || attached->side != u.side)
           throw InputError(scene.source, g->line, "declarations for " + u.id + ": general_attached must be true or a general of its side");
@@ -241,7 +250,7 @@ class FkoeRuleset : public Ruleset {
         if (general) m.Add(c.Cv("general_attached"), 1, {});
         if (disorder == 2) m.Add(c.Cv("two_disorder"), 1, {});
         if (in_bad(u) && !light_inf) m.Add(c.Cv("bad_going"), 1, {});
-        const fkoe::Defence held = fkoe::DefenceAgainst(scene, c, u, *e);
+        const fkoe::Defence held = places.DefenceAgainst(u, *e);
         if (!held.strong_point_village_works.empty()) m.Add(c.Cv("defending_place"), 1, held.strong_point_village_works);
         melee.push_back(CombatEntry(e->id, m, cv));
         melee.back()["step"] = 5;
@@ -270,7 +279,7 @@ class FkoeRuleset : public Ruleset {
         const bool muskets = u.type == UnitType::kArtillery || u.HasTag("muskets");
         if (muskets && t->type == UnitType::kInfantry && t->HasTag("light")) m.Add(c.Cv("at_light_infantry"), 1, {t->id});
         if (in_bad(u) && !light_inf) m.Add(c.Cv("bad_going"), 1, {});
-        const fkoe::Defence held = fkoe::DefenceAgainst(scene, c, u, *t);
+        const fkoe::Defence held = places.DefenceAgainst(u, *t);
         if (!held.strong_point_village_works.empty()) m.Add(c.Cv("defending_place"), 1, held.strong_point_village_works);
         json fire = CombatEntry(t->id, m, cv);
         fire["step"] = u.type == UnitType::kArtillery ? 2 : 4;
@@ -307,9 +316,9 @@ class FkoeRuleset : public Ruleset {
       std::string fail_text;  // what a failed morale test means (seed 53, 73-75), set below
       if (cinc_attached) mm.Add(c.Morale("cinc_attached"), 1, {attached->id});
       else if (general) mm.Add(c.Morale("general_attached"), 1, attached ? std::vector<std::string>{attached->id} : std::vector<std::string>{});
-      if (scene.declarations.Flag(u.id, "break_off")) mm.Add(c.Morale("break_off"), 1, {});
-      if (scene.declarations.Flag(u.id, "forced_march")) mm.Add(c.Morale("forced_march"), 1, {});
-      if (scene.declarations.Flag(u.id, "uphill")) mm.Add(c.Morale("uphill"), 1, {});
+      if (flag(u, "break_off")) mm.Add(c.Morale("break_off"), 1, {});
+      if (flag(u, "forced_march")) mm.Add(c.Morale("forced_march"), 1, {});
+      if (flag(u, "uphill")) mm.Add(c.Morale("uphill"), 1, {});
       if (c.command_range_in) {
         for (const Unit* g : placed) {
           if (g->side != u.side || g == up || g->type != UnitType::kGeneral || !g->HasTag("cinc") || !g->HasTag("no_command")) continue;
@@ -348,7 +357,7 @@ class FkoeRuleset : public Ruleset {
         const bool fires_at_u = std::find(firers.begin(), firers.end(), e) != firers.end();
         if (!(ce.in_contact && !ce.corner_only) && !fires_at_u) continue;
         engaged = true;
-        const fkoe::Defence held = fkoe::DefenceAgainst(scene, c, u, *e);
+        const fkoe::Defence held = places.DefenceAgainst(u, *e);
         village_works.insert(held.village_works.begin(), held.village_works.end());
         banks.insert(held.stream_banks.begin(), held.stream_banks.end());
         if (fires_at_u && e->type == UnitType::kArtillery) {
@@ -358,7 +367,7 @@ class FkoeRuleset : public Ruleset {
         }
       }
       if (!engaged)
-        for (const std::string& id : fkoe::VillagesWorksHeld(scene, c, u)) village_works.insert(id);
+        for (const std::string& id : places.VillagesWorksHeld(u)) village_works.insert(id);
       if (!village_works.empty())
         mm.Add(c.Morale("defending_village_works"), 1, {village_works.begin(), village_works.end()});
       if (!banks.empty()) mm.Add(c.Morale("stream_bank"), 1, {banks.begin(), banks.end()});
@@ -508,7 +517,7 @@ class FkoeRuleset : public Ruleset {
                 {"turn_sequence", c.turn_sequence},
                 {"settings", {{"step4_markers", c.step4_markers}, {"frontal_contact", c.frontal_contact}, {"withdrawal", c.withdrawal}}}};
     f.text = text.str();
-    AppendOverlaps(scene, c.contact_mm, &f);
+    AppendOverlaps(scene, grid, c.contact_mm, &f);
     return f;
   }
 

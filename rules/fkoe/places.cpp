@@ -72,28 +72,36 @@ bool DefendsBank(const geom::Base& unit, const geom::Base& enemy, const geom::Po
   return !In(unit, stream, c) && At(unit, stream, c) && Between(unit, enemy, stream);
 }
 
-Defence DefenceAgainst(const Scene& scene, const FkoeConfig& c, const Unit& u, const Unit& enemy) {
+Places::Places(const Scene& scene, const FkoeConfig& c) : scene_(scene), c_(c) {
+  for (const Terrain& t : scene.terrain) {
+    Piece p{&t, c.strong_point_terrain.count(t.type) > 0, c.village_terrain.count(t.type) > 0,
+            c.works_terrain.count(t.type) > 0, c.stream_terrain.count(t.type) > 0};
+    if (p.strong || p.village || p.works || p.stream) pieces_.push_back(p);
+  }
+}
+
+Defence Places::DefenceAgainst(const Unit& u, const Unit& enemy) const {
   Defence d;
   const geom::Base ub = Footprint(u), eb = Footprint(enemy);
-  const std::vector<std::string> u_holds = DeclaredHolds(scene, u), e_holds = DeclaredHolds(scene, enemy);
+  const std::vector<std::string> u_holds = DeclaredHolds(scene_, u), e_holds = DeclaredHolds(scene_, enemy);
   auto holds = [](const std::vector<std::string>& v, const std::string& id) { return std::find(v.begin(), v.end(), id) != v.end(); };
-  for (const Terrain& t : scene.terrain) {
-    const bool strong = c.strong_point_terrain.count(t.type) > 0, village = c.village_terrain.count(t.type) > 0,
-               works = c.works_terrain.count(t.type) > 0;
-    if ((strong || village || works) && DefendsPiece(ub, eb, t.polygon, strong || works, c, holds(u_holds, t.id), holds(e_holds, t.id))) {
+  for (const Piece& p : pieces_) {
+    const Terrain& t = *p.terrain;
+    if ((p.strong || p.village || p.works) &&
+        DefendsPiece(ub, eb, t.polygon, p.strong || p.works, c_, holds(u_holds, t.id), holds(e_holds, t.id))) {
       d.strong_point_village_works.push_back(t.id);
-      if (village || works) d.village_works.push_back(t.id);
+      if (p.village || p.works) d.village_works.push_back(t.id);
     }
-    if (c.stream_terrain.count(t.type) && DefendsBank(ub, eb, t.polygon, c)) d.stream_banks.push_back(t.id);
+    if (p.stream && DefendsBank(ub, eb, t.polygon, c_)) d.stream_banks.push_back(t.id);
   }
   return d;
 }
 
-std::vector<std::string> VillagesWorksHeld(const Scene& scene, const FkoeConfig& c, const Unit& u) {
+std::vector<std::string> Places::VillagesWorksHeld(const Unit& u) const {
   std::vector<std::string> out;
   const geom::Base ub = Footprint(u);
-  for (const Terrain& t : scene.terrain)
-    if ((c.village_terrain.count(t.type) || c.works_terrain.count(t.type)) && In(ub, t.polygon, c)) out.push_back(t.id);
+  for (const Piece& p : pieces_)
+    if ((p.village || p.works) && In(ub, p.terrain->polygon, c_)) out.push_back(p.terrain->id);
   return out;
 }
 

@@ -39,10 +39,24 @@ struct Defence {
   std::vector<std::string> stream_banks;                // terrain ids: morale +2 (seed 62)
 };
 
-// What `u` defends against `enemy`, by the terrain types of fkoe.yaml `defended_places`.
-Defence DefenceAgainst(const Scene& scene, const FkoeConfig& c, const Unit& u, const Unit& enemy);
+// The table's pieces of the kinds fkoe.yaml `defended_places` names, sorted out once per analysis:
+// every unit asks this of every piece, for each enemy it fights.
+class Places {
+ public:
+  Places(const Scene& scene, const FkoeConfig& c);
+  // What `u` defends against `enemy`.
+  Defence DefenceAgainst(const Unit& u, const Unit& enemy) const;
+  // Villages and works (by area) that `u` is in, for a morale test with no enemy engaging it.
+  std::vector<std::string> VillagesWorksHeld(const Unit& u) const;
 
-// Villages and works (by area) that `u` is in, for a morale test with no enemy engaging it.
-std::vector<std::string> VillagesWorksHeld(const Scene& scene, const FkoeConfig& c, const Unit& u);
+ private:
+  struct Piece {
+    const Terrain* terrain = nullptr;
+    bool strong = false, village = false, works = false, stream = false;
+  };
+  const Scene& scene_;
+  const FkoeConfig& c_;
+  std::vector<Piece> pieces_;  // the pieces of a defended kind, in scene order
+};
 
 }  // namespace vedette::fkoe

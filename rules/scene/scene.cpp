@@ -56,11 +56,17 @@ const TerrainKind* FindTerrainKind(std::string_view name) {
   return nullptr;
 }
 
-const Declared* Declarations::Find(std::string_view unit, std::string_view key) const {
+const Declared* Declarations::Find(std::string_view unit, std::string_view key) const { return Find(Of(unit), key); }
+
+const Declarations::Keys* Declarations::Of(std::string_view unit) const {
   auto u = units.find(unit);
-  if (u == units.end()) return nullptr;
-  auto k = u->second.find(key);
-  return k == u->second.end() ? nullptr : &k->second;
+  return u == units.end() ? nullptr : &u->second;
+}
+
+const Declared* Declarations::Find(const Keys* keys, std::string_view key) {
+  if (!keys) return nullptr;
+  auto k = keys->find(key);
+  return k == keys->end() ? nullptr : &k->second;
 }
 
 bool Declarations::Flag(std::string_view unit, std::string_view key) const {

@@ -116,6 +116,10 @@ struct Declarations {
   std::map<std::string, Keys, std::less<>> units;  // unit id -> key -> value
   Keys settings;                                   // ruleset settings (e.g. threat_distance_bw)
   const Declared* Find(std::string_view unit, std::string_view key) const;
+  // A unit's declarations (nullptr: none), for a ruleset that asks several keys of every unit: found
+  // once per unit, then each key with Find(keys, key).
+  const Keys* Of(std::string_view unit) const;
+  static const Declared* Find(const Keys* keys, std::string_view key);
   bool Flag(std::string_view unit, std::string_view key) const;  // a true boolean
   // Declared routed (`routed: true`, or `state: routed` as the overlay's state menu sets it): its
   // next move is a flight, not an order.

@@ -55,10 +55,7 @@ class Analyzer {
         radius_.push_back(std::hypot(fp_.back().width_mm, fp_.back().depth_mm) / 2.0);
       }
     n_ = units_.size();
-    for (const Unit* u : units_) {
-      auto it = scene.declarations.units.find(u->id);
-      declared_.push_back(it == scene.declarations.units.end() ? nullptr : &it->second);
-    }
+    for (const Unit* u : units_) declared_.push_back(scene.declarations.Of(u->id));
     for (const Terrain& t : scene.terrain) {
       geom::Vec2 lo(1e300, 1e300), hi(-1e300, -1e300);
       for (const geom::Vec2& p : t.polygon) lo = lo.cwiseMin(p), hi = hi.cwiseMax(p);
@@ -110,7 +107,7 @@ class Analyzer {
   const std::string& Id(size_t i) const { return units_[i]->id; }
   std::optional<bool> Flag(size_t i, std::string_view key) const;
   std::string DeclaredString(size_t i, std::string_view key) const;
-  const Declared* DeclaredOf(size_t i, std::string_view key) const;
+  const Declared* DeclaredOf(size_t i, std::string_view key) const { return Declarations::Find(declared_[i], key); }
   bool Acts(size_t e) const;     // may cause tests and give modifiers (not a general, no bonus move)
   bool CanFire(size_t e) const;  // artillery limbered or pivoted cannot
   bool ComputeCanFire(size_t e) const;
@@ -175,12 +172,6 @@ class Analyzer {
   std::vector<std::pair<bool, bool>> secure_sides_;
   std::vector<std::pair<geom::Vec2, double>> terrain_circle_;  // per terrain piece: a circle holding it (centre, radius mm)
 };
-
-const Declared* Analyzer::DeclaredOf(size_t i, std::string_view key) const {
-  if (!declared_[i]) return nullptr;
-  auto it = declared_[i]->find(key);
-  return it == declared_[i]->end() ? nullptr : &it->second;
-}
 
 std::optional<bool> Analyzer::Flag(size_t i, std::string_view key) const {
   const Declared* dcl = DeclaredOf(i, key);
