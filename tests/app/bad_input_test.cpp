@@ -83,7 +83,7 @@ struct BadFile {
   std::string file;      // its name in the case's folder ("" = {BAD} is a folder)
   std::string content;
   int line = 0;          // the line the message must name (0: any or none)
-  std::function<void(const fs::path&)> make;  // instead of content (images, folders)
+  std::function<void(const fs::path&)> make = nullptr;  // instead of content (images, folders)
 };
 
 struct Case {

@@ -118,7 +118,9 @@ TEST(KilledRun, SigkillOfProcessAtThreeMomentsKeepsEveryLoggedFrame) {
     const auto r = RunThenStop(dir, ProcessCommand(), stop);
     EXPECT_NE(r.out.find("status=137"), std::string::npos) << r.out << r.err;
     ExpectKept(dir, stop, 1.0 / kFps);
-    if (lines == 2) EXPECT_LT(Review(dir)["last_t"].get<double>(), 1.0) << "the first moment is in the first second";
+    if (lines == 2) {
+      EXPECT_LT(Review(dir)["last_t"].get<double>(), 1.0) << "the first moment is in the first second";
+    }
   }
 }
 
