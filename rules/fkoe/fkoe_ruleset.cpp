@@ -108,10 +108,7 @@ class FkoeRuleset : public Ruleset {
     std::vector<const Declarations::Keys*> declared_keys(scene.units.size(), nullptr);
     for (const Unit* u : placed) declared_keys[index_of(*u)] = scene.declarations.Of(u->id);
     auto declared = [&](const Unit& u, std::string_view key) { return Declarations::Find(declared_keys[index_of(u)], key); };
-    auto flag = [&](const Unit& u, std::string_view key) {
-      const Declared* d = declared(u, key);
-      return d && d->value.is_boolean() && d->value.get<bool>();
-    };
+    auto flag = [&](const Unit& u, std::string_view key) { return Declarations::Flag(declared_keys[index_of(u)], key); };
     const double visibility_mm = c.visibility_in * c.mm_per_unit;
     const double support_reach_mm = c.support_distance_in * c.mm_per_unit;
     std::map<const Unit*, std::vector<const Unit*>> near;               // within the longest short reach, by id

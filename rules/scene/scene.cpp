@@ -69,8 +69,10 @@ const Declared* Declarations::Find(const Keys* keys, std::string_view key) {
   return k == keys->end() ? nullptr : &k->second;
 }
 
-bool Declarations::Flag(std::string_view unit, std::string_view key) const {
-  const Declared* d = Find(unit, key);
+bool Declarations::Flag(std::string_view unit, std::string_view key) const { return Flag(Of(unit), key); }
+
+bool Declarations::Flag(const Keys* keys, std::string_view key) {
+  const Declared* d = Find(keys, key);
   return d && d->value.is_boolean() && d->value.get<bool>();
 }
 

@@ -120,6 +120,7 @@ struct Declarations {
   // once per unit, then each key with Find(keys, key).
   const Keys* Of(std::string_view unit) const;
   static const Declared* Find(const Keys* keys, std::string_view key);
+  static bool Flag(const Keys* keys, std::string_view key);
   bool Flag(std::string_view unit, std::string_view key) const;  // a true boolean
   // Declared routed (`routed: true`, or `state: routed` as the overlay's state menu sets it): its
   // next move is a flight, not an order.

@@ -11,6 +11,7 @@
 #include "rules/geometry/contact.h"
 #include "rules/geometry/corridor.h"
 #include "rules/geometry/distance.h"
+#include "rules/geometry/polygon.h"
 #include "rules/geometry/sweep.h"
 #include "rules/input_error.h"
 #include "rules/totsk/totsk_geometry.h"
@@ -57,9 +58,8 @@ class Analyzer {
     n_ = units_.size();
     for (const Unit* u : units_) declared_.push_back(scene.declarations.Of(u->id));
     for (const Terrain& t : scene.terrain) {
-      geom::Vec2 lo(1e300, 1e300), hi(-1e300, -1e300);
-      for (const geom::Vec2& p : t.polygon) lo = lo.cwiseMin(p), hi = hi.cwiseMax(p);
-      const geom::Vec2 centre = t.polygon.empty() ? geom::Vec2(0, 0) : geom::Vec2((lo + hi) / 2.0);
+      const geom::Box box = geom::BoxOf(t.polygon);  // (0, 0) for an empty polygon
+      const geom::Vec2 centre = (box.lo + box.hi) / 2.0;
       double radius = 0.0;
       for (const geom::Vec2& p : t.polygon) radius = std::max(radius, (p - centre).norm());
       terrain_circle_.push_back({centre, radius});
