@@ -11,40 +11,74 @@ ROOT=$(pwd)
 JOBS=${JOBS:-$(nproc)}
 
 # Every dependency is a Debian 12 package; nothing is downloaded at build time.
-# What the program needs (ffmpeg is its video encoder):
-PACKAGES=(cmake g++ make pkg-config libopencv-dev libopencv-contrib-dev libeigen3-dev libglfw3-dev
-  libimgui-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev ffmpeg libwebsocketpp-dev libasio-dev)
+# What the program needs (ffmpeg is its video encoder). The first list is what the rules and the
+# WebSocket server need: small, installed first, so that they compile while the rest installs.
+EARLY_PACKAGES=(cmake g++ make ninja-build pkg-config libeigen3-dev libyaml-cpp-dev nlohmann-json3-dev
+  libcli11-dev libwebsocketpp-dev libasio-dev)
+PACKAGES=("${EARLY_PACKAGES[@]}" libopencv-dev libopencv-contrib-dev libglfw3-dev libimgui-dev ffmpeg)
 # What `test` needs besides: GoogleTest; a virtual display for the windows' tests; Chromium for the
 # spectator page's; AprilTag 3 for the benchmarks' comparison; clang and libFuzzer for the parsers'
 # fuzzers (scripts/fuzz.sh). Chromium alone is most of the download, so `demo` leaves these out.
 TEST_PACKAGES=(libgtest-dev xvfb xauth chromium libapriltag-dev clang-14 libfuzzer-14-dev)
 
-install_deps() {  # install_deps [EXTRA PACKAGES...]
-  local missing=() wanted=("${PACKAGES[@]}" "$@")
-  for p in "${wanted[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+missing_packages() {  # missing_packages PACKAGE...: prints those not installed
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || echo "$p"
   done
+}
+
+APT_UPDATED=0
+install_packages() {  # install_packages PACKAGE...: installs those missing
+  local missing
+  mapfile -t missing < <(missing_packages "$@")
   if ((${#missing[@]} == 0)); then
-    echo "== dependencies: all ${#wanted[@]} Debian packages present"
+    echo "== dependencies: all $# Debian packages present"
     return
   fi
   echo "== installing: ${missing[*]}"
   local SUDO=""
   [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq
+  if ((APT_UPDATED == 0)); then
+    $SUDO apt-get update -qq
+    APT_UPDATED=1
+  fi
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+configure() {  # configure DIR [cmake args...]; a new folder gets Ninja (it compiles a library's
+  # files while the libraries below it still compile; Make waits for each library in turn)
+  local dir=$1 generator=()
+  shift
+  [ -f "$dir/CMakeCache.txt" ] || generator=(-G Ninja)
+  cmake -S "$ROOT" -B "$dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
 }
 
 build() {  # build DIR [cmake args...]: everything (tests and benchmarks included)
   local dir=$1
   shift
-  cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVEDETTE_BUILD_TESTS=ON -DVEDETTE_BUILD_BENCH=ON "$@" >/dev/null
+  configure "$dir" -DVEDETTE_EARLY_LIBS_ONLY=OFF -DVEDETTE_BUILD_TESTS=ON -DVEDETTE_BUILD_BENCH=ON "$@"
   cmake --build "$dir" -j"$JOBS"
 }
 
-build_app() {  # build DIR: the vedette executable alone (what the demo needs: no tests, no benchmarks)
-  cmake -S "$ROOT" -B "$1" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVEDETTE_BUILD_TESTS=OFF -DVEDETTE_BUILD_BENCH=OFF >/dev/null
-  cmake --build "$1" -j"$JOBS" --target vedette
+install_and_build_app() {  # DIR: installs what the program needs and builds the vedette executable
+  # alone (no tests, no benchmarks). When the big packages are missing, the libraries that need only
+  # the small ones compile while the big ones install (a fresh machine's first run, in the README).
+  local dir=$1 early_build=""
+  if [ -n "$(missing_packages "${PACKAGES[@]}")" ] && [ ! -f "$dir/CMakeCache.txt" ]; then
+    install_packages "${EARLY_PACKAGES[@]}"
+    configure "$dir" -DVEDETTE_EARLY_LIBS_ONLY=ON
+    echo "== compiling the rules while the other packages install ($dir/early-build.log)"
+    cmake --build "$dir" -j"$JOBS" --target vedette_rules vedette_ws_server >"$dir/early-build.log" 2>&1 &
+    early_build=$!
+    trap 'kill "$early_build" 2>/dev/null' EXIT
+  fi
+  install_packages "${PACKAGES[@]}"
+  if [ -n "$early_build" ]; then
+    wait "$early_build" || echo "== the early compile failed ($dir/early-build.log); the build below repeats it"
+    trap - EXIT
+  fi
+  configure "$dir" -DVEDETTE_EARLY_LIBS_ONLY=OFF -DVEDETTE_BUILD_TESTS=OFF -DVEDETTE_BUILD_BENCH=OFF
+  cmake --build "$dir" -j"$JOBS" --target vedette
 }
 
 run_tests() {  # run_tests DIR
@@ -55,12 +89,11 @@ run_tests() {  # run_tests DIR
 cmd=${1:-}
 case "$cmd" in
   demo)
-    install_deps
-    build_app "$ROOT/build"
+    install_and_build_app "$ROOT/build"
     exec "$ROOT/build/app/vedette" demo
     ;;
   test)
-    install_deps "${TEST_PACKAGES[@]}"
+    install_packages "${PACKAGES[@]}" "${TEST_PACKAGES[@]}"
     echo "== build (RelWithDebInfo)"
     build "$ROOT/build"
     echo "== tests"
@@ -80,8 +113,7 @@ case "$cmd" in
     fi
     ;;
   build)
-    install_deps
-    build_app "$ROOT/build"
+    install_and_build_app "$ROOT/build"
     ;;
   *)
     sed -n '2,8p' "$0"
