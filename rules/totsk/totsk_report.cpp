@@ -175,12 +175,23 @@ Findings MakeFindings(const TotskData& data, const TotskSettings& settings, cons
     units.push_back(std::move(j));
 
     // Text: what holds for the unit, in words, then each test it must take, why, by whom, with every
-    // modifier and the unit causing it. A unit with nothing of the kind is not listed.
+    // modifier and the unit causing it. A unit with nothing of the kind is not listed. Appended to
+    // strings, not streamed: a stream's set-up per unit cost more than its text on a 300-unit table.
     std::vector<std::string> facts;
     auto ids = [](const std::vector<std::string>& v) {
       std::string out;
-      for (const std::string& x : v) out += (out.empty() ? "" : ", ") + x;
+      for (const std::string& x : v) {
+        if (!out.empty()) out += ", ";
+        out += x;
+      }
       return out;
+    };
+    auto signed_value = [](int v) { return (v > 0 ? "+" : "") + std::to_string(v); };
+    auto append_modifier = [&](std::string* out, const Modifier& m) {
+      *out += signed_value(m.value);
+      *out += ' ';
+      *out += m.rule;
+      if (!m.by.empty()) *out += " (" + ids(m.by) + ")";
     };
     if (!a.zoc_of.empty()) facts.push_back("in the zone of control of " + ids(a.zoc_of) + " (may only move straight ahead or back)");
     if (!a.left_flank.empty()) facts.push_back("enemy behind its left flank: " + ids(a.left_flank));
@@ -188,42 +199,45 @@ Findings MakeFindings(const TotskData& data, const TotskSettings& settings, cons
     if (!a.rear.empty()) facts.push_back("enemy behind its rear: " + ids(a.rear));
     if (!a.light_threats.empty()) facts.push_back("light troops behind a flank or the rear: " + ids(a.light_threats) + " (no penalty)");
     if (!a.rear_support.empty()) facts.push_back("rear support from " + ids(a.rear_support));
-    std::ostringstream tests_text;
+    std::string tests_text;
     if (tests) {
       std::string why;
       for (const MoraleReason& r : a.reasons)
         if (r.imposed) why += (why.empty() ? "" : "; ") + r.reason + " (" + (r.group.empty() ? r.by : ids(r.group)) + ")";
-      tests_text << "      morale test: " << why << "\n        ";
-      if (a.modifiers.empty()) tests_text << "no modifier";
+      tests_text += "      morale test: " + why + "\n        ";
+      if (a.modifiers.empty()) tests_text += "no modifier";
       for (size_t i = 0; i < a.modifiers.size(); ++i) {
-        const Modifier& m = a.modifiers[i];
-        tests_text << (i ? ", " : "") << (m.value > 0 ? "+" : "") << m.value << " " << m.rule;
-        if (!m.by.empty()) tests_text << " (" << ids(m.by) << ")";
+        if (i) tests_text += ", ";
+        append_modifier(&tests_text, a.modifiers[i]);
       }
-      tests_text << "; total " << (a.total > 0 ? "+" : "") << a.total << " on 2D6: " << MoraleOddsText(a.odds);
-      if (!a.reroll_by.empty()) tests_text << "; " << ids(a.reroll_by) << " may re-roll it";
-      tests_text << general_risk;
-      tests_text << "\n";
+      tests_text += "; total " + signed_value(a.total) + " on 2D6: " + MoraleOddsText(a.odds);
+      if (!a.reroll_by.empty()) tests_text += "; " + ids(a.reroll_by) + " may re-roll it";
+      tests_text += general_risk;
+      tests_text += '\n';
     }
     if (acts)
       for (const ActionTest& t : a.action_tests) {
-        tests_text << "      action test before it acts: " << t.test.reason;
-        if (!t.by.empty()) tests_text << " (" << ids(t.by) << ")";
+        tests_text += "      action test before it acts: " + t.test.reason;
+        if (!t.by.empty()) tests_text += " (" + ids(t.by) + ")";
         std::string diff = t.difficulty;
         if (!diff.empty()) diff[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(diff[0])));
-        tests_text << ": " << diff << ", " << t.need << "+ on 1D6";
+        tests_text += ": " + diff + ", " + std::to_string(t.need) + "+ on 1D6";
         for (const Modifier& m : t.test.modifiers) {
-          tests_text << ", " << (m.value > 0 ? "+" : "") << m.value << " " << m.rule;
-          if (!m.by.empty()) tests_text << " (" << ids(m.by) << ")";
+          tests_text += ", ";
+          append_modifier(&tests_text, m);
         }
-        tests_text << ": " << Percent(t.test.p_success) << "% to pass\n";
+        tests_text += ": " + std::to_string(Percent(t.test.p_success)) + "% to pass\n";
       }
-    if (!facts.empty() || !tests_text.str().empty()) {
+    if (!facts.empty() || !tests_text.empty()) {
       if (a.infantry) facts.push_back(a.secure ? "secure (friends or terrain on both flanks)" : "not secure");
-      text << "  " << a.id << ": ";
-      for (size_t i = 0; i < facts.size(); ++i) text << (i ? "; " : "") << facts[i];
-      if (facts.empty()) text << "no threat";
-      text << "\n" << tests_text.str();
+      std::string line = "  " + a.id + ": ";
+      for (size_t i = 0; i < facts.size(); ++i) {
+        if (i) line += "; ";
+        line += facts[i];
+      }
+      if (facts.empty()) line += "no threat";
+      line += '\n';
+      text << line << tests_text;
     }
 
     // Overlay: zone of control, threatened edges linked to their threats, test labels.
