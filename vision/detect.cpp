@@ -35,7 +35,8 @@ bool DetectorOptions::Check(std::string* error) const {
   if (!(duplicate_merge_px >= 0)) return fail("duplicate_merge_px must be >= 0");
   if (!(cell_sharpening >= 0 && cell_sharpening <= 1)) return fail("cell_sharpening must be in [0, 1]");
   if (!(small_marker_cell_margin >= 0 && small_marker_cell_margin < 0.5)) return fail("small_marker_cell_margin must be in [0, 0.5)");
-  return true;
+  if (expected_markers < 0) return fail("expected_markers must be >= 0");
+  return mid_range.Check(error);
 }
 
 std::vector<ThresholdPass> DetectorOptions::Passes(int cells) const {
@@ -80,6 +81,9 @@ DetectorOptions DetectorOptionsFor(const Scene& roster, const calib::CameraIntri
   }
   const double cell_px = f * min_mm / h / cells;
   o.subpix_window_px = std::clamp(int(std::lround(cell_px * 0.5)), 1, 5);
+  // Every unit and anchor on the table: when all of them are read there is nothing to look again for.
+  for (const Unit& u : roster.units) o.expected_markers += u.marker ? 1 : 0;
+  o.expected_markers += int(roster.anchors.size());
   return o;
 }
 
@@ -166,11 +170,9 @@ Detections Collect(const std::vector<int>& ids, const std::vector<std::vector<cv
 
 }  // namespace
 
-Detections DetectMarkers(const DetectorOptions& o, const cv::Mat& image, const cv::aruco::Dictionary& dict,
-                         const std::vector<std::array<cv::Point2f, 4>>& known_px) {
-  const auto t0 = Clock::now();
-  const cv::Mat gray = GreyFrame(image);
-  const int cells = dict.markerSize + 2;
+namespace {
+
+CandidateOptions CandidatesFor(const DetectorOptions& o, int cells) {
   CandidateOptions co;
   co.min_side_px = o.min_marker_side_px;
   co.max_side_px = o.max_marker_side_px;
@@ -178,38 +180,63 @@ Detections DetectMarkers(const DetectorOptions& o, const cv::Mat& image, const c
   co.threshold_offset = o.threshold_offset;
   co.polygon_accuracy = o.polygon_accuracy;
   co.min_corner_distance = o.min_corner_distance;
+  return co;
+}
+
+DecodeOptions DecodingFor(const DetectorOptions& o) {
   DecodeOptions deco;
   deco.min_contrast = o.min_contrast;
   deco.border_error_rate = o.border_error_rate;
   deco.sharpening = o.cell_sharpening;
   deco.correction_rate = o.error_correction_bits_rate_x100 / 100.0;
-  struct Found {
-    calib::MarkerObservation marker;
-    double side_px;       // the outline's mean side
-    bool second_reading;  // read only through refined corners (which it keeps)
-    std::array<cv::Point2f, 4> outline{};       // the corners it was read through, before any refinement
-  };
-  struct Known {
-    cv::Point2f centre;
-    double reach_px;  // half the mean side, px
-  };
+  return deco;
+}
+
+// A marker read from one candidate outline.
+struct Found {
+  calib::MarkerObservation marker;
+  double side_px;       // the outline's mean side
+  bool second_reading;  // read only through refined corners (which it keeps)
+  std::array<cv::Point2f, 4> outline{};  // the corners it was read through, before any refinement
+};
+
+// A marker measured already: candidates centred within reach_px of it are that marker.
+struct Known {
+  cv::Point2f centre;
+  double reach_px;  // half the mean side, px
+};
+
+Known KnownOf(const std::array<cv::Point2f, 4>& k) {
+  const double side = 0.25 * (cv::norm(k[1] - k[0]) + cv::norm(k[2] - k[1]) + cv::norm(k[3] - k[2]) + cv::norm(k[0] - k[3]));
+  return {0.25f * (k[0] + k[1] + k[2] + k[3]), 0.5 * side};
+}
+
+// What the stages of one detection share.
+struct DetectionWork {
+  const DetectorOptions& o;
+  const cv::Mat& gray;
+  const cv::aruco::Dictionary& dict;
+  int cells;
+  DecodeOptions deco;
   std::vector<Known> known;
-  for (const auto& k : known_px) {
-    const double side = 0.25 * (cv::norm(k[1] - k[0]) + cv::norm(k[2] - k[1]) + cv::norm(k[3] - k[2]) + cv::norm(k[0] - k[3]));
-    known.push_back({0.25f * (k[0] + k[1] + k[2] + k[3]), 0.5 * side});
-  }
   std::vector<Found> found;
-  for (Quad q : FindMarkerCandidates(co, gray)) {
+};
+
+// Reads each candidate not already known; a small marker's unreadable outline is read again
+// through refined corners.
+void ReadCandidates(DetectionWork& w, std::vector<Quad> quads) {
+  const DetectorOptions& o = w.o;
+  for (Quad q : quads) {
     const cv::Point2f qc = 0.25f * (q[0] + q[1] + q[2] + q[3]);
-    if (std::any_of(known.begin(), known.end(), [&](const Known& k) { return cv::norm(qc - k.centre) < k.reach_px; }))
+    if (std::any_of(w.known.begin(), w.known.end(), [&](const Known& k) { return cv::norm(qc - k.centre) < k.reach_px; }))
       continue;
     DecodedMarker m;
-    DecodeResult read = DecodeMarker(deco, gray, q, dict, &m);
+    DecodeResult read = DecodeMarker(w.deco, w.gray, q, w.dict, &m);
     const bool second_reading = read == DecodeResult::kUnreadable && o.edge_refinement;
     if (second_reading) {
       // Small markers' cells are 3 px: read again through corners refined from the outline.
-      if (o.subpix_window_px > 0) SubPix(o, gray, &q);
-      if (EdgeRefine(o, gray, &q, cells)) read = DecodeMarker(deco, gray, q, dict, &m);
+      if (o.subpix_window_px > 0) SubPix(o, w.gray, &q);
+      if (EdgeRefine(o, w.gray, &q, w.cells)) read = DecodeMarker(w.deco, w.gray, q, w.dict, &m);
     }
     if (read != DecodeResult::kMarker) continue;
     const cv::Point2f c = 0.25f * (m.corners_px[0] + m.corners_px[1] + m.corners_px[2] + m.corners_px[3]);
@@ -219,7 +246,7 @@ Detections DetectMarkers(const DetectorOptions& o, const cv::Mat& image, const c
     // two rings, whose inner outline reads as the marker too): the outer outline is the marker's,
     // and it is refined once.
     bool seen = false;
-    for (Found& g : found) {
+    for (Found& g : w.found) {
       const auto& p = g.marker.corners_px;
       seen = g.marker.id == m.id && cv::norm(0.25f * (p[0] + p[1] + p[2] + p[3]) - c) < 0.25 * std::min(side, g.side_px);
       if (seen) {
@@ -227,39 +254,91 @@ Detections DetectMarkers(const DetectorOptions& o, const cv::Mat& image, const c
         break;
       }
     }
-    if (!seen) found.push_back(f);
+    if (!seen) w.found.push_back(f);
   }
-  for (Found& f : found) {
+}
+
+// Whether the mean threshold's pieces are worth a second look: not when the caller expects a
+// number of markers and that many different ones have been read.
+bool WantSecondLook(const DetectionWork& w, const std::vector<cv::Rect>& unclosed) {
+  if (!w.o.second_look || unclosed.empty()) return false;
+  if (w.o.expected_markers <= 0) return true;
+  std::vector<int> ids;
+  for (const Found& f : w.found) ids.push_back(f.marker.id);
+  std::sort(ids.begin(), ids.end());
+  return std::unique(ids.begin(), ids.end()) - ids.begin() < w.o.expected_markers;
+}
+
+// Outlines again, with the mid-range threshold, where the mean threshold left pieces outside the
+// markers read so far (a marker's own code cells leave pieces too). Returns how many it looked at.
+int SecondLook(DetectionWork& w, const CandidateOptions& co, std::vector<cv::Rect> unclosed) {
+  for (const Found& f : w.found) w.known.push_back(KnownOf(f.marker.corners_px));
+  unclosed.erase(std::remove_if(unclosed.begin(), unclosed.end(),
+                                [&](const cv::Rect& r) {
+                                  const cv::Point2f c(r.x + 0.5f * r.width, r.y + 0.5f * r.height);
+                                  return std::any_of(w.known.begin(), w.known.end(),
+                                                     [&](const Known& k) { return cv::norm(c - k.centre) < 1.5 * k.reach_px; });
+                                }),
+                 unclosed.end());
+  if (!unclosed.empty()) ReadCandidates(w, FindBlurredCandidates(co, w.o.mid_range, w.gray, unclosed));
+  return int(unclosed.size());
+}
+
+// Outline corners are good to about a pixel; cornerSubPix brings them within the edge lines'
+// narrow search, and from there the lines converge alike for every marker (started straight
+// from the outline, a few grid-aligned markers settled 0.4 px off).
+void RefineFound(DetectionWork& w) {
+  for (Found& f : w.found) {
     if (f.second_reading) continue;  // refined before it was read
-    // Outline corners are good to about a pixel; cornerSubPix brings them within the edge lines'
-    // narrow search, and from there the lines converge alike for every marker (started straight
-    // from the outline, a few grid-aligned markers settled 0.4 px off).
     f.outline = f.marker.corners_px;
-    if (o.subpix_window_px > 0) SubPix(o, gray, &f.marker.corners_px);
-    if (o.edge_refinement) EdgeRefine(o, gray, &f.marker.corners_px, cells);
+    if (w.o.subpix_window_px > 0) SubPix(w.o, w.gray, &f.marker.corners_px);
+    if (w.o.edge_refinement) EdgeRefine(w.o, w.gray, &f.marker.corners_px, w.cells);
   }
+}
+
+// The markers whose cells, read again through the refined corners, agree with their id.
+Detections Verified(const DetectionWork& w) {
+  const DetectorOptions& o = w.o;
   Detections out;
   AgreeOptions agree;
-  agree.allowed_mismatches = int(dict.maxCorrectionBits * o.error_correction_bits_rate_x100 / 100.0);
+  agree.allowed_mismatches = int(w.dict.maxCorrectionBits * o.error_correction_bits_rate_x100 / 100.0);
   agree.sharpening = o.cell_sharpening;
-  for (const Found& f : found) {
+  for (const Found& f : w.found) {
     // A small marker the outline could not read, read through refined corners, is now and then
     // another marker's code: its cells must read clearly (benchmark: one wrong ID in 1,200 markers
     // without this, none with it; markers read at once need no margin).
     // Only 4x4 codes are that close (16 bits: IDs a few cells apart); 5x5 and larger codes are 7 or
     // more cells apart (AprilTag 36h11: 11), and the margin only cost them markers (36h11 at 720p,
     // 12-18 px: 74 -> 80 % without it, no wrong ID either way).
-    const bool doubtful = f.second_reading && f.side_px < 3.0 * cells && dict.markerSize <= 4;
+    const bool doubtful = f.second_reading && f.side_px < 3.0 * w.cells && w.dict.markerSize <= 4;
     agree.min_margin = doubtful ? o.small_marker_cell_margin : 0.0;
-    if (!o.verify_bits || CellsAgreeWithId(gray, f.marker.corners_px, dict, f.marker.id, agree)) {
+    if (!o.verify_bits || CellsAgreeWithId(w.gray, f.marker.corners_px, w.dict, f.marker.id, agree)) {
       out.markers.push_back(f.marker);
-    } else if (!f.second_reading && CellsAgreeWithId(gray, f.outline, dict, f.marker.id, agree)) {
+    } else if (!f.second_reading && CellsAgreeWithId(w.gray, f.outline, w.dict, f.marker.id, agree)) {
       // A hand or a figure over one side pulls the refinement to its own outline: the corners the
       // marker was read through still agree with the code, so it is kept with them, rough as they
       // are (condition matrix, hands: a partly covered marker stock found and Vedette dropped).
       out.markers.push_back({f.marker.id, f.outline});
     }
   }
+  return out;
+}
+
+}  // namespace
+
+Detections DetectMarkers(const DetectorOptions& o, const cv::Mat& image, const cv::aruco::Dictionary& dict,
+                         const std::vector<std::array<cv::Point2f, 4>>& known_px) {
+  const auto t0 = Clock::now();
+  const cv::Mat gray = GreyFrame(image);
+  DetectionWork w{o, gray, dict, dict.markerSize + 2, DecodingFor(o), {}, {}};
+  for (const auto& k : known_px) w.known.push_back(KnownOf(k));
+  const CandidateOptions co = CandidatesFor(o, w.cells);
+  std::vector<cv::Rect> unclosed;
+  ReadCandidates(w, FindMarkerCandidates(co, gray, o.second_look ? &unclosed : nullptr));
+  const int looked = WantSecondLook(w, unclosed) ? SecondLook(w, co, std::move(unclosed)) : -1;
+  RefineFound(w);
+  Detections out = Verified(w);
+  out.second_look_outlines = looked;
   MergeAndFlag(o, &out);
   out.ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   return out;

@@ -42,6 +42,9 @@ struct DetectorOptions {
   bool verify_bits = true;             // re-read the cells through the refined corners; drop markers the image contradicts
   double small_marker_cell_margin = 0.05; // cells under 3 px read only through refined corners: every cell this far from the split, fraction of the light-dark gap
   double duplicate_merge_px = 0.0;     // same id reported with centres closer than this is one marker, px (0: half the smaller side)
+  bool second_look = true;             // outline again with the mid-range threshold where the mean threshold left marker-sized pieces (motion blur)
+  MidRangeOptions mid_range;           // that threshold's window and contrast
+  int expected_markers = 0;            // different markers the image should hold (roster's units and anchors): with that many read, no second look (0: unknown)
   bool Check(std::string* error) const;
   // The threshold passes used: threshold_passes, or without them OpenCV's three boxes (3, 13, 23 px)
   // when the side range is unknown (wider than 20x), else passes fitted to it (ThresholdPassesFor).
@@ -58,6 +61,7 @@ DetectorOptions DetectorOptionsFor(const Scene& roster, const calib::CameraIntri
 struct Detections {
   std::vector<calib::MarkerObservation> markers;  // one per physical marker, in no particular order
   std::vector<int> duplicate_ids;                 // ids seen at two or more different spots (all kept in markers)
+  int second_look_outlines = -1;                  // unclosed outlines looked at again (-1: no second look was wanted)
   double ms = 0;                                  // detection time, ms
 };
 

@@ -25,6 +25,12 @@ bool CandidateOptions::Check(std::string* error) const {
   return true;
 }
 
+bool MidRangeOptions::Check(std::string* error) const {
+  if (window_px >= 3 && window_px % 2 == 1 && window_px <= 101 && min_range >= 0 && min_range < 256) return true;
+  if (error) *error = "mid-range threshold: window_px must be odd, 3..101 px, and min_range 0..255 grey levels";
+  return false;
+}
+
 std::vector<ThresholdPass> ThresholdPassesFor(double min_side_px, int cells) {
   auto odd = [](double w) { int i = std::max(3, int(std::lround(w))); return i % 2 ? i : i + 1; };
   // One box about two and a half cells of the smallest marker wide: a pixel of its black border
@@ -106,16 +112,25 @@ std::array<cv::Point2d, 4> CornersFromOutline(const std::vector<cv::Point>& outl
   return out;
 }
 
-// Outlines of dark convex quads in one thresholded image; scale maps its pixels to the full
-// image's (pixel centres at integers in both: full = scale * x + (scale - 1) / 2).
-void CollectQuads(const CandidateOptions& o, const cv::Mat& gray, int window, int scale, double min_side_px,
-                  std::vector<Quad>* out, std::vector<cv::Point2f>* centres, std::vector<float>* sides) {
-  // cv::adaptiveThreshold's per-pixel table is several times slower than a box filter and one
-  // vectorised comparison (dark: pixel + offset < local mean), which give the same image.
-  cv::Mat mean, lifted, bin;
-  cv::blur(gray, mean, cv::Size(window, window), cv::Point(-1, -1), cv::BORDER_REPLICATE);
-  cv::add(gray, cv::Scalar(o.threshold_offset), lifted);
-  cv::compare(lifted, mean, bin, cv::CMP_LT);
+// Quads found so far, with their centres and sides for spotting the same marker again.
+struct QuadList {
+  std::vector<Quad>* out;
+  std::vector<cv::Point2f> centres;
+  std::vector<float> sides;
+};
+
+// Where one thresholded image sits in the full image: full = scale * (x + origin) + (scale - 1) / 2
+// (pixel centres at integers in both).
+struct BinaryPlace {
+  int scale = 1;
+  cv::Point origin{0, 0};  // the binary image's top-left in the pass's px (a region of the image)
+  cv::Size pass;           // the whole image the pass thresholds (full or half size), its px
+};
+
+// Outlines of dark convex quads in one binary image (dark = 255). Marker-sized outlines that do not
+// close into a quad go to `unclosed` (full-image px boxes) when it is given.
+void OutlineQuads(const CandidateOptions& o, const cv::Mat& bin, const BinaryPlace& at, double min_side_px, QuadList* list,
+                  std::vector<cv::Rect>* unclosed) {
   std::vector<std::vector<cv::Point>> contours;
   cv::findContours(bin, contours, cv::RETR_LIST, cv::CHAIN_APPROX_NONE);
   // The size limits apply to the marker's side as its corners give it. A contour's point count is
@@ -125,31 +140,53 @@ void CollectQuads(const CandidateOptions& o, const cv::Mat& gray, int window, in
   // inside the edge, and cuts the corners blur has rounded (about 4 px short on a 19 px marker).
   // The outline's length (cv::arcLength, diagonal steps counted sqrt(2)) only makes a loose first
   // cut; the point count bounds it (length / sqrt(2) <= count <= length) for a cheaper one.
+  const int scale = at.scale;
   const double min_len = std::max(4.0, 0.75 * 4 * min_side_px / scale);
   const double max_len = 1.25 * 4 * o.max_side_px / scale;
+  // A blurred black border breaks into pieces of one or two sides: outlines from a side long.
+  const double min_piece = std::max(4.0, 0.75 * 2 * min_side_px / scale);
   const float border = float(o.min_distance_to_border_px) / scale;
-  const size_t first_of_pass = out->size();
+  const size_t first_of_pass = list->out->size();
+  // A marker's box is at least a side across whatever its turn; a blurred marker's outline, or the
+  // larger part of it, is as wide as a side, and no longer than about two (motion blur, tilt).
+  // Texture and a marker's own cells leave far more outlines, mostly thin or small: on the condition
+  // matrix's blurred, tilted, glared, dim and 720p tables these bounds kept every outline a second
+  // look read a marker in, and 1 in 10 of the others.
+  auto piece = [&](const std::vector<cv::Point>& c, double length) {
+    if (!unclosed || length < min_piece) return;
+    const cv::Rect b = cv::boundingRect(c);
+    const double shorter = double(std::min(b.width, b.height)) * scale, longer = double(std::max(b.width, b.height)) * scale;
+    if (shorter < 0.6 * min_side_px || longer < min_side_px || longer > 2.5 * shorter) return;
+    unclosed->push_back(cv::Rect((b.tl() + at.origin) * scale, b.size() * scale));
+  };
   std::vector<cv::Point> poly;
   for (const auto& c : contours) {
-    if (double(c.size()) * std::sqrt(2.0) < min_len || double(c.size()) > max_len) continue;
+    if (double(c.size()) * std::sqrt(2.0) < min_piece || double(c.size()) > max_len) continue;
     const double length = cv::arcLength(c, true);
-    if (length < min_len || length > max_len) continue;
+    if (length > max_len) continue;
+    if (length < min_len) {
+      piece(c, length);
+      continue;
+    }
     cv::approxPolyDP(c, poly, length * o.polygon_accuracy, true);
-    if (poly.size() != 4 || !cv::isContourConvex(poly)) continue;
+    if (poly.size() != 4 || !cv::isContourConvex(poly)) {
+      piece(c, length);
+      continue;
+    }
     const double min_d = length * o.min_corner_distance;
     bool ok = true;
     for (int i = 0; i < 4 && ok; ++i) {
       const cv::Point d = poly[i] - poly[(i + 1) % 4];
+      const cv::Point p = poly[i] + at.origin;
       ok = double(d.x) * d.x + double(d.y) * d.y >= min_d * min_d;
-      ok = ok && poly[i].x >= border && poly[i].y >= border && poly[i].x < gray.cols - border &&
-           poly[i].y < gray.rows - border;
+      ok = ok && p.x >= border && p.y >= border && p.x < at.pass.width - border && p.y < at.pass.height - border;
     }
     if (!ok) continue;
     Quad q;
     const float offset = 0.5f * float(scale - 1);
     const std::array<cv::Point2d, 4> corners = CornersFromOutline(c, poly);
     for (int i = 0; i < 4; ++i)
-      q[i] = cv::Point2f(float(corners[i].x * scale) + offset, float(corners[i].y * scale) + offset);
+      q[i] = cv::Point2f(float((corners[i].x + at.origin.x) * scale) + offset, float((corners[i].y + at.origin.y) * scale) + offset);
     // Clockwise on screen (y down), as OpenCV orders its candidates.
     const cv::Point2f a = q[1] - q[0], b = q[2] - q[0];
     if (a.x * b.y - a.y * b.x < 0) std::swap(q[1], q[3]);
@@ -159,32 +196,97 @@ void CollectQuads(const CandidateOptions& o, const cv::Mat& gray, int window, in
     // Another pass finds most markers again: keep the first.
     bool seen = false;
     for (size_t i = 0; i < first_of_pass && !seen; ++i)
-      seen = std::abs((*sides)[i] - side) < 0.1f * side && cv::norm((*centres)[i] - centre) < 0.05f * side &&
-             SameQuad((*out)[i], q, std::max(1.0, 0.02 * side));
+      seen = std::abs(list->sides[i] - side) < 0.1f * side && cv::norm(list->centres[i] - centre) < 0.05f * side &&
+             SameQuad((*list->out)[i], q, std::max(1.0, 0.02 * side));
     if (seen) continue;
-    out->push_back(q);
-    centres->push_back(centre);
-    sides->push_back(side);
+    list->out->push_back(q);
+    list->centres.push_back(centre);
+    list->sides.push_back(side);
   }
+}
+
+// Dark = this far below the mean of a window x window box.
+// cv::adaptiveThreshold's per-pixel table is several times slower than a box filter and one
+// vectorised comparison (dark: pixel + offset < local mean), which give the same image.
+cv::Mat MeanThreshold(const cv::Mat& gray, int window, double offset) {
+  cv::Mat mean, lifted, bin;
+  cv::blur(gray, mean, cv::Size(window, window), cv::Point(-1, -1), cv::BORDER_REPLICATE);
+  cv::add(gray, cv::Scalar(offset), lifted);
+  cv::compare(lifted, mean, bin, cv::CMP_LT);
+  return bin;
+}
+
+// AprilTag 3's threshold: dark below the middle of the darkest and lightest pixel of the window,
+// where they differ by at least min_range (flat ground is neither).
+cv::Mat MidRangeThreshold(const cv::Mat& gray, int window, double min_range) {
+  cv::Mat lo, hi;
+  const cv::Mat box = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(window, window));
+  cv::erode(gray, lo, box, cv::Point(-1, -1), 1, cv::BORDER_REPLICATE);
+  cv::dilate(gray, hi, box, cv::Point(-1, -1), 1, cv::BORDER_REPLICATE);
+  // Below the middle is nearer the darkest than the lightest (whole grey levels, no rounding).
+  cv::Mat below, above, bin, range, contrast;
+  cv::subtract(gray, lo, below);
+  cv::subtract(hi, gray, above);
+  cv::compare(below, above, bin, cv::CMP_LT);
+  cv::subtract(hi, lo, range);
+  cv::compare(range, cv::Scalar(min_range), contrast, cv::CMP_GE);
+  cv::bitwise_and(bin, contrast, bin);
+  return bin;
+}
+
+// Each box grown by `margin` px and clipped to the image; overlapping boxes merged where their union
+// is no larger than the two apart (a union of two boxes that barely touch would threshold ground
+// neither holds).
+std::vector<cv::Rect> MergedRegions(std::vector<cv::Rect> boxes, int margin, cv::Size size) {
+  const cv::Rect image(cv::Point(0, 0), size);
+  for (cv::Rect& b : boxes) b = cv::Rect(b.x - margin, b.y - margin, b.width + 2 * margin, b.height + 2 * margin) & image;
+  std::vector<cv::Rect> merged;
+  for (bool changed = true; changed;) {
+    changed = false;
+    merged.clear();
+    for (const cv::Rect& b : boxes) {
+      if (b.empty()) continue;
+      auto it = std::find_if(merged.begin(), merged.end(), [&](const cv::Rect& m) {
+        return (m & b).area() > 0 && double((m | b).area()) <= double(m.area()) + double(b.area());
+      });
+      if (it == merged.end()) {
+        merged.push_back(b);
+      } else {
+        *it |= b;
+        changed = true;
+      }
+    }
+    boxes = merged;
+  }
+  return merged;
 }
 
 }  // namespace
 
-std::vector<Quad> FindMarkerCandidates(const CandidateOptions& o, const cv::Mat& gray) {
+std::vector<Quad> FindMarkerCandidates(const CandidateOptions& o, const cv::Mat& gray, std::vector<cv::Rect>* unclosed) {
   CV_Assert(gray.type() == CV_8UC1);
   std::vector<Quad> out;
-  std::vector<cv::Point2f> centres;
-  std::vector<float> sides;
+  QuadList list{&out, {}, {}};
   cv::Mat half;
   for (const ThresholdPass& p : o.passes) {
     const double min_side = std::max(o.min_side_px, p.min_side_px);
-    if (p.scale == 2) {
-      if (half.empty()) cv::resize(gray, half, cv::Size(gray.cols / 2, gray.rows / 2), 0, 0, cv::INTER_AREA);
-      CollectQuads(o, half, p.window_px, 2, min_side, &out, &centres, &sides);
-    } else {
-      CollectQuads(o, gray, p.window_px, 1, min_side, &out, &centres, &sides);
-    }
+    if (p.scale == 2 && half.empty()) cv::resize(gray, half, cv::Size(gray.cols / 2, gray.rows / 2), 0, 0, cv::INTER_AREA);
+    const cv::Mat& image = p.scale == 2 ? half : gray;
+    OutlineQuads(o, MeanThreshold(image, p.window_px, o.threshold_offset), {p.scale, {0, 0}, image.size()}, min_side, &list,
+                 unclosed);
   }
+  return out;
+}
+
+std::vector<Quad> FindBlurredCandidates(const CandidateOptions& o, const MidRangeOptions& m, const cv::Mat& gray,
+                                        const std::vector<cv::Rect>& unclosed) {
+  CV_Assert(gray.type() == CV_8UC1);
+  std::vector<Quad> out;
+  QuadList list{&out, {}, {}};
+  // The window's half width more thresholds the region's edge as the whole image would.
+  for (const cv::Rect& r : MergedRegions(unclosed, m.window_px / 2 + 1, gray.size()))
+    OutlineQuads(o, MidRangeThreshold(gray(r), m.window_px, m.min_range), {1, r.tl(), gray.size()}, o.min_side_px, &list,
+                 nullptr);
   return out;
 }
 

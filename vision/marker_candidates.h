@@ -35,8 +35,28 @@ struct CandidateOptions {
 
 // Dark convex quadrilaterals whose outline length fits a marker side between min and max, corners in
 // OpenCV's candidate order (clockwise on screen, y down). Nearly identical quads found at several
-// thresholds are kept once. gray: 8-bit, one channel.
-std::vector<Quad> FindMarkerCandidates(const CandidateOptions& o, const cv::Mat& gray);
+// thresholds are kept once. gray: 8-bit, one channel. unclosed (optional): the boxes (image px) of
+// outlines from a marker side long up to a marker's outline that did not close into a quad: where a
+// blurred border may have broken into pieces.
+std::vector<Quad> FindMarkerCandidates(const CandidateOptions& o, const cv::Mat& gray,
+                                       std::vector<cv::Rect>* unclosed = nullptr);
+
+// AprilTag 3's threshold: a pixel is dark below the middle of the darkest and lightest pixel around
+// it. A box mean sits inside a motion-blurred black border and cuts it into pieces; the middle of
+// the extremes keeps it whole. It costs several box means, so it runs only where they left pieces.
+struct MidRangeOptions {
+  int window_px = 13;       // square the extremes are taken over, odd, px (AprilTag: 3x3 tiles of 4 px)
+  double min_range = 25;    // darkest to lightest below this: flat ground, not dark, grey levels
+  bool Check(std::string* error) const;
+};
+
+// Candidates (as FindMarkerCandidates) outlined with the mid-range threshold inside the unclosed
+// boxes, each grown by half the window (so its pixels see what they would in the whole image) and
+// merged with its neighbours. On the condition matrix's motion blur a missed marker's dark outline
+// holds the whole marker: growing the boxes by a quarter or a half of their longer side found no
+// marker more (and thresholded 2.5x and 4x the ground).
+std::vector<Quad> FindBlurredCandidates(const CandidateOptions& o, const MidRangeOptions& m, const cv::Mat& gray,
+                                        const std::vector<cv::Rect>& unclosed);
 
 // Passes that fit markers from min_side px up (cells: per side, border included): one box sized for
 // the smallest marker serves the larger ones too (see the .cpp).

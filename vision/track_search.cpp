@@ -85,12 +85,16 @@ std::vector<calib::MarkerObservation> DetectInWindow(TrackerState& s, FrameWork&
       q[i] = (ob.corners_px[i] - cv::Point2f(float(r.x), float(r.y)) + cv::Point2f(0.5f, 0.5f)) * scale - cv::Point2f(0.5f, 0.5f);
     known.push_back(q);
   }
+  // Windows and the band run every frame and hold few of the roster's markers: the second look is
+  // left to the full detections (cold and periodic frames).
+  DetectorOptions od = o.detector;
+  od.second_look = false;
   Detections d;
   if (up || half) {
     cv::Mat scaled;
     if (up) cv::resize(g, scaled, cv::Size(), 2, 2, cv::INTER_LINEAR);
     else cv::resize(g, scaled, cv::Size(g.cols / 2, g.rows / 2), 0, 0, cv::INTER_AREA);
-    d = DetectMarkers(ScaledDetector(o.detector, scale), scaled, s.dict, known);
+    d = DetectMarkers(ScaledDetector(od, scale), scaled, s.dict, known);
     // Found at another scale, refined at the true one (kept only when its bits still read).
     for (auto& mo : d.markers) {
       for (auto& c : mo.corners_px) c = (c + cv::Point2f(0.5f, 0.5f)) * (1.0f / scale) - cv::Point2f(0.5f, 0.5f);
@@ -101,7 +105,7 @@ std::vector<calib::MarkerObservation> DetectInWindow(TrackerState& s, FrameWork&
       }
     }
   } else {
-    d = DetectMarkers(o.detector, g, s.dict, known);
+    d = DetectMarkers(od, g, s.dict, known);
   }
   for (calib::MarkerObservation mo : d.markers) {
     for (auto& c : mo.corners_px) c += cv::Point2f(float(r.x), float(r.y));

@@ -105,6 +105,49 @@ TEST(ThresholdPassesFor, BoxFitsTheSmallestMarkersCells) {
   EXPECT_EQ(large[0].window_px, 15);
 }
 
+// An 11 px horizontal motion streak (a box kernel along x) over a 20 px square turned 30 degrees
+// on its card: the box mean (the window ThresholdPassesFor gives a 6-cell marker of 10 px and up)
+// cuts the smeared border in two halves, neither a quad. The mean pass reports both as unclosed;
+// the mid-range threshold over their boxes (merged) outlines the square again. (Streaks up to 9 px
+// the mean pass outlines itself.)
+TEST(FindBlurredCandidates, OutlinesAMotionBlurredSquareTheMeanThresholdBreaks) {
+  const float c = 0.8660254f, s = 0.5f, h = 10.0f;
+  const cv::Point2f m(150.3f, 120.6f);
+  auto at = [&](float x, float y) { return m + cv::Point2f(c * x - s * y, s * x + c * y); };
+  const cv::Mat sharp = SquareOnCard({at(-h, -h), at(h, -h), at(h, h), at(-h, h)}, 1.5);
+  cv::Mat image;
+  cv::blur(sharp, image, cv::Size(11, 1));
+  CandidateOptions o;
+  o.min_side_px = 10;
+  o.max_side_px = 60;
+  o.passes = ThresholdPassesFor(o.min_side_px, 6);
+  auto finds_square = [&](const std::vector<Quad>& found) {
+    return std::any_of(found.begin(), found.end(),
+                       [&](const Quad& q) { return cv::norm(0.25f * (q[0] + q[1] + q[2] + q[3]) - m) < 1.0; });
+  };
+  std::vector<cv::Rect> unclosed;
+  EXPECT_FALSE(finds_square(FindMarkerCandidates(o, image, &unclosed)));
+  ASSERT_FALSE(unclosed.empty());
+  for (const cv::Rect& r : unclosed) EXPECT_LT(cv::norm(cv::Point2f(r.x + r.width / 2.f, r.y + r.height / 2.f) - m), 20.0);
+  EXPECT_TRUE(finds_square(FindBlurredCandidates(o, MidRangeOptions{}, image, unclosed)));
+  // Nothing unclosed, nothing looked at; and on the sharp image the mean pass outlines the square.
+  EXPECT_TRUE(FindBlurredCandidates(o, MidRangeOptions{}, image, {}).empty());
+  unclosed.clear();
+  EXPECT_TRUE(finds_square(FindMarkerCandidates(o, sharp, &unclosed)));
+}
+
+TEST(MidRangeOptions, CheckNamesTheProblem) {
+  MidRangeOptions m;
+  std::string error;
+  EXPECT_TRUE(m.Check(&error)) << error;
+  m.window_px = 12;
+  EXPECT_FALSE(m.Check(&error));
+  EXPECT_NE(error.find("window_px"), std::string::npos);
+  m.window_px = 13;
+  m.min_range = 300;
+  EXPECT_FALSE(m.Check(&error));
+}
+
 TEST(CandidateOptions, CheckNamesTheProblem) {
   CandidateOptions o;
   std::string error;
