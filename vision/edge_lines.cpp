@@ -114,12 +114,9 @@ bool FitEdgeLine(const cv::Mat& g, const cv::Point2d& a, const cv::Point2d& b, c
   // The edge is looked for within +-reach, but the profile runs 1 px further on both sides, so the
   // rise around an edge near the end of the search is measured (nearly) whole: a profile cut at
   // +-reach clips the rise's far tail and pulls the centroid back towards the prediction (measured:
-  // a start 0.5 px off kept half of its error). The centroid takes the rise within 2.5 px of its
-  // steepest point, less a tenth of the steepest step from every step: a blurred or compressed
-  // edge rises over 4-6 px, and the slow slope of uneven light or of compression's ringing around
-  // it, taken whole, pulls the centroid off (see vision/NOTES.md, "Edge centroid").
-  const int w = int(std::ceil(2.5 / kStep));
-  constexpr float kFloor = 0.1f;
+  // a start 0.5 px off kept half of its error). The centroid takes the rise within 1.5 px of its
+  // steepest point, as the detector's edge model does.
+  const int w = int(std::ceil(1.5 / kStep));
   const int ext = half + int(std::ceil(1.0 / kStep));
   const int n_samples = std::min(64, std::clamp(int(len * o.profiles_per_px), o.min_profiles, o.max_profiles));
   const double margin = std::min(0.25 * len, std::max(0.75 * cell_px, 1.5));
@@ -156,8 +153,7 @@ bool FitEdgeLine(const cv::Mat& g, const cv::Point2d& a, const cv::Point2d& b, c
     while (j1 < m - 1 && j1 < best + w && prof[j1 + 2] - prof[j1 + 1] > 0) ++j1;
     double sw = 0, swx = 0;
     for (int j = j0; j <= j1; ++j) {
-      const double d = prof[j + 1] - prof[j] - kFloor * best_d;
-      if (d <= 0) continue;
+      const double d = prof[j + 1] - prof[j];
       sw += d, swx += d * (j + 0.5);
     }
     if (sw <= 0) continue;
