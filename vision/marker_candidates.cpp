@@ -145,6 +145,8 @@ void OutlineQuads(const CandidateOptions& o, const cv::Mat& bin, const BinaryPla
   const double max_len = 1.25 * 4 * o.max_side_px / scale;
   // A blurred black border breaks into pieces of one or two sides: outlines from a side long.
   const double min_piece = std::max(4.0, 0.75 * 2 * min_side_px / scale);
+  // Without a list of pieces (the tracker's windows, every frame) shorter outlines are not measured.
+  const double shortest = unclosed ? min_piece : min_len;
   const float border = float(o.min_distance_to_border_px) / scale;
   const size_t first_of_pass = list->out->size();
   // A marker's box is at least a side across whatever its turn; a blurred marker's outline, or the
@@ -161,7 +163,7 @@ void OutlineQuads(const CandidateOptions& o, const cv::Mat& bin, const BinaryPla
   };
   std::vector<cv::Point> poly;
   for (const auto& c : contours) {
-    if (double(c.size()) * std::sqrt(2.0) < min_piece || double(c.size()) > max_len) continue;
+    if (double(c.size()) * std::sqrt(2.0) < shortest || double(c.size()) > max_len) continue;
     const double length = cv::arcLength(c, true);
     if (length > max_len) continue;
     if (length < min_len) {
