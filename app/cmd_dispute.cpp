@@ -101,7 +101,7 @@ void SetupDispute(CLI::App& root) {
       in.anchors_seen = static_cast<int>(still.location.registration.anchors_seen.size());
       in.scene = still.scene;
       in.sigmas = still.sigmas;
-      in.primitives = ruleset->Analyze(still.scene).drawing;
+      in.primitives = ruleset->Analyze(still.scene, kFramePath).drawing;
       in.dispute = d;
       in.source = still_input.name;
       const overlay::EvidenceFiles f = overlay::SaveEvidence(in, args->evidence);

@@ -383,7 +383,7 @@ RunResult RunPath(bool stock, int cv_threads, const std::vector<synth::ClipFrame
       stock_frame.scene = TableScene(roster, stock_frame.track.units, TablePoses::kNow);
       st.scene_ms = MsSince(t0);
       t0 = Clock::now();
-      stock_frame.findings = ruleset->Analyze(stock_frame.scene);
+      stock_frame.findings = ruleset->Analyze(stock_frame.scene, kFramePath);
       stock_frame.primitives = stock_frame.findings.drawing;
       stock_frame.analyzed = true;
       st.rules_ms = MsSince(t0);

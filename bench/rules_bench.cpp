@@ -9,9 +9,10 @@
 // new ruleset instance (made outside the timing), the first frame on a table; --moving times the
 // live frame in which one unit moves: each call one unit (a different one each time) is 3 mm away
 // from where the last call saw it, every other unit where it was (the pipeline holds resting units'
-// poses, pipeline/table_scene.h), on the same ruleset instance.
+// poses, pipeline/table_scene.h), on the same ruleset instance. --frame-path asks Analyze for what
+// the frame path (live window, process) reads: the drawing and the tests, without text or report.
 //
-//   rules_bench [--seeds N] [--min-ms M] [--json FILE] [--only RULESET] [--units N] [--print] [--fresh|--moving]
+//   rules_bench [--seeds N] [--min-ms M] [--json FILE] [--only RULESET] [--units N] [--print] [--fresh|--moving] [--frame-path]
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -105,6 +106,7 @@ int main(int argc, char** argv) {
   bool print = false;  // print the first table's reports and drawing to stderr (to compare two builds)
   bool fresh = false;   // a new ruleset for every call: no reuse between calls
   bool moving = false;  // one unit moved 3 mm before each call
+  bool frame_path = false;  // time Analyze as the frame path calls it: drawing and tests, no text or report
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--seeds" && i + 1 < argc) seeds = std::atoi(argv[++i]);
@@ -115,8 +117,9 @@ int main(int argc, char** argv) {
     else if (a == "--print") print = true;
     else if (a == "--fresh") fresh = true;
     else if (a == "--moving") moving = true;
+    else if (a == "--frame-path") frame_path = true;
     else {
-      std::cerr << "usage: rules_bench [--seeds N] [--min-ms M] [--json FILE] [--only RULESET] [--units N] [--print] [--fresh|--moving]\n";
+      std::cerr << "usage: rules_bench [--seeds N] [--min-ms M] [--json FILE] [--only RULESET] [--units N] [--print] [--fresh|--moving] [--frame-path]\n";
       return 2;
     }
   }
@@ -148,7 +151,7 @@ int main(int argc, char** argv) {
           }
           const auto own = fresh ? MakeRuleset(name) : nullptr;
           const double w0 = WallMs(), c0 = ThreadCpuMs();
-          const Findings f = (own ? own : ruleset)->Analyze(scene);
+          const Findings f = (own ? own : ruleset)->Analyze(scene, frame_path ? kFramePath : AnalyzeOptions{});
           row.cpu.Add(ThreadCpuMs() - c0);
           row.wall.Add(WallMs() - w0);
           ++calls;

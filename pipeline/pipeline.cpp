@@ -156,7 +156,8 @@ void Pipeline::Analyze(PipelineFrame* f) {
   if (!changed) return;
   t0 = Clock::now();
   f->scene = std::move(scene);
-  f->findings = ruleset_ ? ruleset_->Analyze(f->scene) : Findings{};
+  f->findings = ruleset_ ? ruleset_->Analyze(f->scene, kFramePath) : Findings{};
+  ++analyses_;
   f->analyzed = true;
   declarations_changed_ = false;
   f->timings.rules_ms = MsSince(t0);
@@ -181,12 +182,21 @@ const PipelineFrame& Pipeline::Process(const cv::Mat& image, double t, const std
   return f;
 }
 
+const nlohmann::json& Pipeline::Report() const {
+  if (report_of_ != analyses_) {
+    report_ = ruleset_ && analyses_ > 0 ? ruleset_->Analyze(last_.scene, {.text = false, .report = true}).report : nlohmann::json();
+    report_of_ = analyses_;
+  }
+  return report_;
+}
+
 const PipelineFrame& Pipeline::Reanalyze() {
   PipelineFrame& f = last_;
   if (frames_ == 0) return f;  // no poses yet: the first frame analyses anyway
   const auto t0 = Clock::now();
   f.scene.declarations = roster_.declarations;
-  if (ruleset_) f.findings = ruleset_->Analyze(f.scene);
+  if (ruleset_) f.findings = ruleset_->Analyze(f.scene, kFramePath);
+  ++analyses_;
   f.analyzed = true;
   declarations_changed_ = false;
   f.timings.rules_ms = MsSince(t0);

@@ -108,6 +108,9 @@ class Pipeline {
   void AcknowledgeVerdicts();
 
   const PipelineFrame& last() const { return last_; }
+  // The last analysis's JSON report (what `analyze --json` prints for its scene): the frame path
+  // builds only the drawing and the tests, so the report is made on the first ask after each analysis.
+  const nlohmann::json& Report() const;
   bool has_ruleset() const { return ruleset_ != nullptr; }
   const Ruleset& ruleset() const { return *ruleset_; }  // only with has_ruleset()
   const RulesetInfo& info() const { return info_; }
@@ -135,6 +138,9 @@ class Pipeline {
   PipelineFrame last_;
   int frames_ = 0;
   bool declarations_changed_ = false;    // a declaration since the last analysis
+  int analyses_ = 0;                     // rules runs so far
+  mutable nlohmann::json report_;        // Report() of analysis number report_of_
+  mutable int report_of_ = -1;
 };
 
 }  // namespace vedette::pipeline

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "rules/geometry/polygon.h"
 #include "rules/ruleset.h"
 #include "rules/unit_grid.h"
 
@@ -82,17 +83,53 @@ PairRule OverlapRule(const Unit& a, const Unit& b, double tolerance_mm) {
   return {buf, "overlap_depth", tolerance_mm, UnitsOverlap(a, b).depth_mm};
 }
 
-void AppendOverlaps(const Scene& scene, double tolerance_mm, Findings* f) {
-  AppendOverlaps(scene, UnitGrid(scene), tolerance_mm, f);
+void AppendOverlaps(const Scene& scene, double tolerance_mm, const AnalyzeOptions& options, Findings* f) {
+  AppendOverlaps(scene, UnitGrid(scene), tolerance_mm, options, f);
 }
 
-void AppendOverlaps(const Scene& scene, const UnitGrid& grid, double tolerance_mm, Findings* f) {
+void AppendOverlapDrawing(const Scene& scene, const UnitOverlap& o, std::vector<DrawPrimitive>* drawing) {
+  const Unit* a = scene.FindUnit(o.a);
+  const Unit* b = scene.FindUnit(o.b);
+  if (!a || !b || !a->pose || !b->pose) return;
+  geom::Vec2 sum(0, 0);
+  double area = 0.0;
+  for (const geom::Base& ba : BasesOf(*a))
+    for (const geom::Base& bb : BasesOf(*b)) {
+      const geom::Polygon shared = geom::ClipConvex(geom::PolygonCcw(ba), geom::PolygonCcw(bb));
+      const double s = shared.size() >= 3 ? geom::Area(shared) : 0.0;
+      if (s <= 1e-6) continue;
+      DrawPrimitive p;
+      p.kind = DrawKind::kPolygon;
+      p.style = DrawStyle::kIllegal;
+      p.points_mm = shared;
+      p.filled = true;
+      p.layer = "bases";  // where the bases are drawn: an overlap is wrong whatever else is shown
+      p.unit_id = o.a;
+      drawing->push_back(std::move(p));
+      for (const geom::Vec2& v : shared) sum += v * (s / static_cast<double>(shared.size()));
+      area += s;
+    }
+  if (area <= 0.0) return;
+  DrawPrimitive label;
+  label.kind = DrawKind::kLabel;
+  label.style = DrawStyle::kIllegal;
+  label.points_mm = {sum / area};
+  label.layer = "bases";
+  label.unit_id = o.a;
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "OVERLAP %s / %s: %.1f mm deep", o.a.c_str(), o.b.c_str(), o.overlap.depth_mm);
+  label.text = buf;
+  drawing->push_back(std::move(label));
+}
+
+void AppendOverlaps(const Scene& scene, const UnitGrid& grid, double tolerance_mm, const AnalyzeOptions& options, Findings* f) {
   nlohmann::json list = nlohmann::json::array();
   for (const UnitOverlap& o : FindOverlaps(scene, grid, tolerance_mm)) {
-    list.push_back(ToJson(o));
-    f->text += "  OVERLAP: " + Describe(o) + ": bases may not stand on one another\n";
+    AppendOverlapDrawing(scene, o, &f->drawing);
+    if (options.report) list.push_back(ToJson(o));
+    if (options.text) f->text += "  OVERLAP: " + Describe(o) + ": bases may not stand on one another\n";
   }
-  f->report["overlaps"] = std::move(list);
+  if (options.report) f->report["overlaps"] = std::move(list);
 }
 
 }  // namespace vedette

@@ -37,11 +37,16 @@ std::vector<UnitOverlap> FindOverlaps(const Scene& scene, const UnitGrid& grid, 
 std::vector<UnitOverlap> OverlapsAt(const Scene& scene, const Unit& unit, const Pose& pose,
                                     double tolerance_mm = kOverlapToleranceMm);
 
-// Adds the table's overlaps to a ruleset's findings: report["overlaps"] (ToJson of each, always
-// present) and one text line each ("OVERLAP: ... : bases may not stand on one another").
-void AppendOverlaps(const Scene& scene, double tolerance_mm, Findings* findings);
+// Adds the table's overlaps to a ruleset's findings: on the picture, each shared area filled in the
+// illegal style with a label at its middle ("OVERLAP B2 / R1: 4.0 mm deep"), so the players see it
+// where it is; when asked, report["overlaps"] (ToJson of each, always present) and one text line each
+// ("OVERLAP: ... : bases may not stand on one another").
+void AppendOverlaps(const Scene& scene, double tolerance_mm, const AnalyzeOptions& options, Findings* findings);
 // The same with the ruleset's grid of the scene (not made again).
-void AppendOverlaps(const Scene& scene, const UnitGrid& grid, double tolerance_mm, Findings* findings);
+void AppendOverlaps(const Scene& scene, const UnitGrid& grid, double tolerance_mm, const AnalyzeOptions& options,
+                    Findings* findings);
+// The shared area of two overlapping units and its label (what AppendOverlaps draws for one overlap).
+void AppendOverlapDrawing(const Scene& scene, const UnitOverlap& overlap, std::vector<DrawPrimitive>* drawing);
 
 // The dispute threshold every ruleset shares: the two bases clear of each other, i.e. overlapping at most
 // tolerance_mm deep (quantity "overlap_depth", measured = the depth, 0 when apart).

@@ -55,8 +55,8 @@ struct PairRule {
 
 struct Findings {
   std::string ruleset;
-  nlohmann::json report;                 // exactly what `analyze --json` prints
-  std::string text;                      // the same for a person at the table: short, aligned
+  nlohmann::json report;                 // exactly what `analyze --json` prints (null when not asked for)
+  std::string text;                      // the same for a person at the table: short, aligned ("" when not asked for)
   std::vector<RequiredTest> tests;
   std::vector<DrawPrimitive> drawing;
 };
@@ -128,11 +128,21 @@ struct DeclarationChoice {
   std::vector<std::string> value_words;  // each value for the player ("at the double"), as many as values
 };
 
+// What a caller wants of an analysis besides the tests and the drawing, which every caller gets. The
+// frame path (live window, process, track) draws the findings and lists the tests and reads neither
+// the text nor the JSON report: on a 300-unit table building them was a third of an analysis.
+struct AnalyzeOptions {
+  bool text = true;    // Findings::text
+  bool report = true;  // Findings::report
+};
+inline constexpr AnalyzeOptions kFramePath{false, false};
+
 class Ruleset {
  public:
   virtual ~Ruleset() = default;
   virtual RulesetInfo Info() const = 0;
-  virtual Findings Analyze(const Scene& scene) const = 0;
+  // The same tests and drawing whatever `options` asks for; text and report only when asked.
+  virtual Findings Analyze(const Scene& scene, const AnalyzeOptions& options = {}) const = 0;
   // The thresholds that apply between two units, for the dispute tool. Default: the geometry ones
   // (contact, zone of control, 1 BW).
   virtual std::vector<PairRule> PairRules(const Scene& scene, const std::string& from, const std::string& to) const;

@@ -257,7 +257,7 @@ std::string LiveApp::CurrentState(const std::string& unit) const {
   if (const Declared* d = pipeline_.roster().declarations.Find(unit, "state"); d && d->value.is_string())
     return d->value.get<std::string>();
   // The states ruleset reports what it resolved (a token, or the default).
-  const nlohmann::json& report = pipeline_.last().findings.report;
+  const nlohmann::json& report = pipeline_.Report();
   if (report.contains("units") && report["units"].is_array())
     for (const nlohmann::json& u : report["units"])
       if (u.value("id", "") == unit && u.contains("state") && u["state"].is_string()) return u["state"].get<std::string>();

@@ -66,7 +66,7 @@ class FkoeRuleset : public Ruleset {
     return info;
   }
 
-  Findings Analyze(const Scene& scene) const override {
+  Findings Analyze(const Scene& scene, const AnalyzeOptions& options) const override {
     // The configuration with the scene's and the command line's settings applied (copied only when
     // there are any: a live table calls this every frame).
     std::optional<fkoe::FkoeConfig> with_settings;
@@ -508,13 +508,16 @@ class FkoeRuleset : public Ruleset {
                                 << " mm) and is eliminated (seed 54)\n";
         if (disorder >= 4) text << "    4 Disorder Markers: the unit recoils and is eliminated (seed 55)\n";
       }
-      units.push_back(std::move(ju));  // moved, not copied: a large list on a big table
+      if (options.report) units.push_back(std::move(ju));  // moved, not copied: a large list on a big table
     }
-    f.report = {{"ruleset", "fkoe"}, {"unit", c.unit_name}, {"mm_per_unit", c.mm_per_unit}, {"units", std::move(units)},
-                {"turn_sequence", c.turn_sequence},
-                {"settings", {{"step4_markers", c.step4_markers}, {"frontal_contact", c.frontal_contact}, {"withdrawal", c.withdrawal}}}};
-    f.text = text.str();
-    AppendOverlaps(scene, grid, c.contact_mm, &f);
+    // The text and JSON are written beside the judging, which needs most of what they say: they are
+    // only kept when asked for.
+    if (options.report)
+      f.report = {{"ruleset", "fkoe"}, {"unit", c.unit_name}, {"mm_per_unit", c.mm_per_unit}, {"units", std::move(units)},
+                  {"turn_sequence", c.turn_sequence},
+                  {"settings", {{"step4_markers", c.step4_markers}, {"frontal_contact", c.frontal_contact}, {"withdrawal", c.withdrawal}}}};
+    if (options.text) f.text = text.str();
+    AppendOverlaps(scene, grid, c.contact_mm, options, &f);
     return f;
   }
 

@@ -92,20 +92,31 @@ class GeometryRuleset : public Ruleset {
   RulesetInfo Info() const override { return {"geometry", "Table geometry (no game rules)", "BW", geom::ArcModel::kTotsk,
             {"arc_model", "arc_reach_bw"}}; }
 
-  Findings Analyze(const Scene& scene) const override {
+  Findings Analyze(const Scene& scene, const AnalyzeOptions& options) const override {
     Findings f;
     f.ruleset = "geometry";
+    // Outlines and a zone of control per unit, in one allocation: growing a vector of 1,500 primitives
+    // moves every one of them (and touches fresh pages) each time.
+    f.drawing.reserve(scene.terrain.size() + 5 * scene.units.size());
+    AppendSceneOutlines(scene, &f.drawing);
+    for (const Unit& u : scene.units)
+      if (u.pose) AppendZoneOfControl(scene, u, &f.drawing);
+    const UnitGrid grid(scene);
+    // The neighbours are only words: the picture shows the zones, which say the same at a glance.
+    if (options.text || options.report) DescribeUnits(scene, grid, options, &f);
+    AppendOverlaps(scene, grid, kOverlapToleranceMm, options, &f);
+    return f;
+  }
+
+ private:
+  // Each unit's zone of control, arcs and contacts, as text and JSON.
+  void DescribeUnits(const Scene& scene, const UnitGrid& grid, const AnalyzeOptions& options, Findings* f) const {
     const geom::ArcModel model = ArcModelFor(scene);
     const double reach_bw = ArcReachBw();
     nlohmann::json units = nlohmann::json::array();
     std::ostringstream text;
     text << "Geometry (arcs: " << geom::ToString(model) << ", enemies within " << reach_bw << " BW, 1 BW = " << scene.bw_mm
          << " mm)\n";
-    // Outlines and a zone of control per unit, in one allocation: growing a vector of 1,500 primitives
-    // moves every one of them (and touches fresh pages) each time.
-    f.drawing.reserve(scene.terrain.size() + 5 * scene.units.size());
-    AppendSceneOutlines(scene, &f.drawing);
-    const UnitGrid grid(scene);
     double max_bw = scene.bw_mm;
     for (const Side& s : scene.sides) max_bw = std::max(max_bw, s.bw_mm);
     std::vector<double> bw_mm;  // each unit's BW, looked up once, not once per neighbour
@@ -113,29 +124,22 @@ class GeometryRuleset : public Ruleset {
     for (int ui = 0; ui < static_cast<int>(scene.units.size()); ++ui) {
       const Unit& u = scene.units[ui];
       if (!u.pose) continue;
-      AppendZoneOfControl(scene, u, &f.drawing);
       Neighbours nb = NeighboursOf(scene, grid, bw_mm, ui, model, reach_bw * bw_mm[ui], max_bw);
       text << "  " << u.id << std::string(u.id.size() < 6 ? 6 - u.id.size() : 1, ' ') << "ZOC of: " << List(nb.zoc_of)
            << "   flank L: " << List(nb.arcs[1]) << "  R: " << List(nb.arcs[2]) << "   rear: " << List(nb.arcs[3])
            << "   contact: " << List(nb.contact_ids) << "\n";
-      units.push_back(ToJson(u, nb));
+      if (options.report) units.push_back(ToJson(u, nb));
     }
-    nlohmann::json overlaps = nlohmann::json::array();
-    for (const UnitOverlap& o : FindOverlaps(scene, grid)) {
-      overlaps.push_back(ToJson(o));
-      text << "  OVERLAP: " << Describe(o) << ": bases may not stand on one another\n";
+    if (options.text) f->text = text.str();
+    if (options.report) {
+      f->report = nlohmann::json::object();
+      f->report["ruleset"] = "geometry";
+      f->report["arc_model"] = std::string(geom::ToString(model));
+      f->report["arc_reach_bw"] = reach_bw;
+      f->report["units"] = std::move(units);
     }
-    f.report = nlohmann::json::object();
-    f.report["ruleset"] = "geometry";
-    f.report["arc_model"] = std::string(geom::ToString(model));
-    f.report["arc_reach_bw"] = reach_bw;
-    f.report["units"] = std::move(units);
-    f.report["overlaps"] = std::move(overlaps);
-    f.text = text.str();
-    return f;
   }
 
- private:
   geom::ArcModel ArcModelFor(const Scene& scene) const {
     if (auto it = options_.settings.find("arc_model"); it != options_.settings.end())
       if (auto m = geom::ParseArcModel(it->second)) return *m;

@@ -50,9 +50,12 @@ class KowRuleset : public Ruleset {
     return info;
   }
 
-  Findings Analyze(const Scene& scene) const override {
+  Findings Analyze(const Scene& scene, const AnalyzeOptions& options) const override {
     Findings f;
     f.ruleset = "kow";
+    // The words (text and JSON) are built beside the judging, only when asked for; the drawing and the
+    // tests always. A kept chunk serves a call that asks for no more words than it holds (see Keys).
+    const bool want_report = options.report, want_text = options.text;
     const kow::KowConfig& c = config_;
     CheckDeclarationKeys(scene, "kow", DeclarationKeys());
     std::ostringstream text;
@@ -99,6 +102,7 @@ class KowRuleset : public Ruleset {
     // the profiles lack the numbers.
     auto odds = [&](int dice, const std::optional<int>& hit_on, int modifier, int ti, json* out, bool melee) -> std::string {
       const kow::Profile& tp = profile[ti];
+      if (!want_report && !want_text) return "";
       if (!hit_on || !tp.defence || dice <= 0) {
         (*out)["odds"] = nullptr;
         return "";
@@ -142,7 +146,7 @@ class KowRuleset : public Ruleset {
     // Appends a unit's chunk to the findings: its lines under its name (when it has any), its report, its
     // drawing and tests, and the charges it could make (for the joint charges below).
     auto emit = [&](const Unit& u, const kow::Profile& p, const UnitChunk& chunk) {
-      if (!chunk.lines.empty()) {
+      if (want_text && !chunk.lines.empty()) {
         text << "  " << u.id << " (" << ToString(u.type);
         if (p.speed_in) {
           char sp[32];
@@ -151,7 +155,7 @@ class KowRuleset : public Ruleset {
         }
         text << "):\n" << chunk.lines;
       }
-      units.push_back(chunk.ju);
+      if (want_report) units.push_back(chunk.ju);
       f.drawing.insert(f.drawing.end(), chunk.drawing.begin(), chunk.drawing.end());
       f.tests.insert(f.tests.end(), chunk.tests.begin(), chunk.tests.end());
       for (const auto& [target, cand] : chunk.candidates) candidates[target].push_back(cand);
@@ -163,7 +167,8 @@ class KowRuleset : public Ruleset {
       // Reuse: a unit whose own data and whose neighbourhood (every unit and terrain piece its rules
       // can reach) are as in the last call gets the same lines, so they are not worked out again.
       const uint64_t key = keys.unit[ui];
-      if (auto it = memo_.units.find(u.id); it != memo_.units.end() && it->second.key == key) {
+      if (auto it = memo_.units.find(u.id); it != memo_.units.end() && it->second.key == key &&
+                                            (it->second.has_report || !want_report) && (it->second.has_text || !want_text)) {
         emit(u, p, it->second);
         next.units[u.id] = std::move(it->second);
         memo_.units.erase(it);  // moved from: never to be found again, even if this call throws
@@ -171,19 +176,23 @@ class KowRuleset : public Ruleset {
       }
       UnitChunk chunk;
       chunk.key = key;
+      chunk.has_report = want_report;
+      chunk.has_text = want_text;
       const auto prev_it = memo_.units.find(u.id);
       const UnitChunk* prev = prev_it != memo_.units.end() ? &prev_it->second : nullptr;  // stale: its shots may serve
       const geom::Base& ub = grid.FootprintOf(ui);
       const geom::Vec2 lp = geom::LeaderPoint(ub);
       std::ostringstream lines;  // this unit's lines; printed under its name when there are any
       json ju = json::object();
-      ju["id"] = u.id;
-      ju["side"] = u.side;
-      ju["type"] = std::string(ToString(u.type));
-      ju["leader_point_mm"] = {Round2(lp.x()), Round2(lp.y())};
-      ju["height"] = p.height;
-      ju["engaged_with"] = engaged[ui];
-      if (p.speed_in) ju["speed_in"] = *p.speed_in;
+      if (want_report) {
+        ju["id"] = u.id;
+        ju["side"] = u.side;
+        ju["type"] = std::string(ToString(u.type));
+        ju["leader_point_mm"] = {Round2(lp.x()), Round2(lp.y())};
+        ju["height"] = p.height;
+        ju["engaged_with"] = engaged[ui];
+        if (p.speed_in) ju["speed_in"] = *p.speed_in;
+      }
       AppendFrontArc(scene, u, p, &chunk.drawing);
       const std::string order_s = kow::DeclaredOrder(scene, u.id);
       const bool wavering = kow::DeclaredFlag(scene, u.id, "wavering");
@@ -208,31 +217,7 @@ class KowRuleset : public Ruleset {
           if (geom::LeaderToBase(ub, grid.FootprintOf(ti)).distance_mm > listed_mm + 1e-9) continue;
           if (geom::ArcSharesOf(ub, grid.FootprintOf(ti), geom::ArcModel::kKow)[geom::Arc::kFront] <= 1e-9) continue;
           const kow::ChargeCheck ch = Charge(scene, table, keys, ui, ti, prev, &chunk);
-          json jc = JsonObject("target", t.id,
-                               "chargeable", ch.chargeable,
-                               "front_arc_share", Round2(ch.front_arc_share),
-                               "visible", ch.visible,
-                               "distance_mm", Round2(ch.distance_mm),
-                               "distance_in", Round2(ch.distance_mm / c.mm_per_unit),
-                               "facing", std::string(geom::ToString(ch.facing)),
-                               "leader_on_arc_line", ch.leader_on_arc_line,
-                               "hindered", ch.hindered,
-                               "hindered_by", ch.hindered_by,
-                               "reasons", ch.reasons);
-          jc["range_mm"] = Round2(ch.range_mm);
-          jc["range_in"] = Round2(ch.range_mm / c.mm_per_unit);
-          jc["margin_mm"] = Round2(ch.range_mm - ch.distance_mm);
-          jc["margin_in"] = Round2((ch.range_mm - ch.distance_mm) / c.mm_per_unit);
-          if (ch.route && ch.route->found) {
-            jc["route"] = JsonObject("advance_mm", Round2(ch.route->advance_mm),
-                                     "pivot_deg", Round2(ch.route->pivot_deg),
-                                     "final_mm", Round2(ch.route->final_mm),
-                                     "length_mm", Round2(ch.route->length_mm),
-                                     "contact_point_mm",
-                                     json::array({Round2(ch.route->contact_point.x()), Round2(ch.route->contact_point.y())}));
-          } else {
-            jc["route"] = nullptr;
-          }
+          json jc = want_report ? ChargeJson(ch, t.id) : json();
           // Seed 51, 53, 74, 77: the melee the charge leads to (no values for a charge that cannot be made).
           Melee m;
           std::string melee_odds;
@@ -242,36 +227,40 @@ class KowRuleset : public Ruleset {
                                  "multiplier_reason", m.reason,
                                  "modifier", m.modifier);
             if (p.attacks) melee_odds = odds(*p.attacks * m.multiplier, p.melee, m.modifier, ti, &jm, true);
-            jc["melee"] = std::move(jm);
+            if (want_report) jc["melee"] = std::move(jm);
           }
-          charges.push_back(std::move(jc));
+          if (want_report) charges.push_back(std::move(jc));
           if (ch.chargeable) {
-            std::string hindered;
-            for (const std::string& id : ch.hindered_by) hindered += (hindered.empty() ? "" : ", ") + id;
-            lines << "    charge " << t.id << ": YES, into its " << Words(geom::ToString(ch.facing)) << ", leader point "
-                  << in_unit(ch.distance_mm) << " from its base, reach " << in_unit(ch.range_mm) << " ("
-                  << in_unit(ch.range_mm - ch.distance_mm) << " to spare)"
-                  << (ch.leader_on_arc_line ? "; leader point on its arc line, counted in the " + Words(geom::ToString(ch.facing)) : "")
-                  << (ch.hindered ? "; Hindered, -1 to hit (through difficult terrain " + hindered + ", seed 53)" : "")
-                  << (m.reason.empty() ? "" : "; " + m.reason) << "\n";
-            if (!melee_odds.empty()) lines << "      melee: " << melee_odds.substr(2) << "\n";
+            if (want_text) {
+              std::string hindered;
+              for (const std::string& id : ch.hindered_by) hindered += (hindered.empty() ? "" : ", ") + id;
+              lines << "    charge " << t.id << ": YES, into its " << Words(geom::ToString(ch.facing)) << ", leader point "
+                    << in_unit(ch.distance_mm) << " from its base, reach " << in_unit(ch.range_mm) << " ("
+                    << in_unit(ch.range_mm - ch.distance_mm) << " to spare)"
+                    << (ch.leader_on_arc_line ? "; leader point on its arc line, counted in the " + Words(geom::ToString(ch.facing)) : "")
+                    << (ch.hindered ? "; Hindered, -1 to hit (through difficult terrain " + hindered + ", seed 53)" : "")
+                    << (m.reason.empty() ? "" : "; " + m.reason) << "\n";
+              if (!melee_odds.empty()) lines << "      melee: " << melee_odds.substr(2) << "\n";
+            }
             chunk.candidates.push_back({t.id, {u.id, "charge", {u.id, ub, EdgeOfArc(ch.facing)}}});
             DrawPrimitive a = Prim(DrawKind::kArrow, DrawStyle::kThreat, {lp, ch.closest_point});
             a.layer = "threats";
             a.unit_id = u.id;
             a.text = "charge " + t.id;
             chunk.drawing.push_back(std::move(a));
-          } else {
+          } else if (want_text) {
             std::string why;
             for (const std::string& r : ch.reasons) why += (why.empty() ? "" : "; ") + r;
             lines << "    charge " << t.id << ": no: " << why << "\n";
           }
         }
-      } else {
+      } else if (want_text) {
         lines << "    charges: none, " << cannot_charge << "\n";
       }
-      ju["charges"] = std::move(charges);
-      if (!cannot_charge.empty()) ju["cannot_charge"] = cannot_charge;
+      if (want_report) {
+        ju["charges"] = std::move(charges);
+        if (!cannot_charge.empty()) ju["cannot_charge"] = cannot_charge;
+      }
 
       // Counter-charges (seed 27): only against a unit declared as having charged this one last turn.
       json counters = json::array();
@@ -350,14 +339,17 @@ class KowRuleset : public Ruleset {
       // The 1-inch rule (seed 10): enemies within 1 inch but not in contact.
       json near = json::array();
       std::string near_text;
+      int near_count = 0;
       for (int ti : enemies_within(ui, c.one_inch_in * c.mm_per_unit)) {
         const Unit& t = scene.units[ti];
         const geom::ClosestPoints cp = geom::BaseToBase(ub, grid.FootprintOf(ti));
         if (cp.distance_mm <= c.contact_mm || cp.distance_mm > c.one_inch_in * c.mm_per_unit + 1e-9) continue;
-        near.push_back(JsonObject("enemy", t.id,
-                                  "gap_mm", Round2(cp.distance_mm),
-                                  "gap_in", Round2(cp.distance_mm / c.mm_per_unit)));
-        near_text += (near_text.empty() ? "" : ", ") + t.id + " at " + in_unit(cp.distance_mm);
+        ++near_count;
+        if (want_report)
+          near.push_back(JsonObject("enemy", t.id,
+                                    "gap_mm", Round2(cp.distance_mm),
+                                    "gap_in", Round2(cp.distance_mm / c.mm_per_unit)));
+        if (want_text) near_text += (near_text.empty() ? "" : ", ") + t.id + " at " + in_unit(cp.distance_mm);
         DrawPrimitive m = Prim(DrawKind::kPolyline, DrawStyle::kMeasure, {cp.on_a, cp.on_b});
         m.layer = "threats";
         m.unit_id = u.id;
@@ -365,9 +357,9 @@ class KowRuleset : public Ruleset {
         chunk.drawing.push_back(std::move(m));
       }
       const bool exempt = order_s == "charge" || order_s == "halt";
-      const bool flagged = !near.empty() && !exempt;
-      ju["one_inch"] = JsonObject("within", std::move(near), "order", order_s, "flagged", flagged);
-      if (flagged)
+      const bool flagged = near_count > 0 && !exempt;
+      if (want_report) ju["one_inch"] = JsonObject("within", std::move(near), "order", order_s, "flagged", flagged);
+      if (flagged && want_text)
         lines << "    1-inch rule: within 1 in of " << near_text << ": only a charge (or a pivot ending clear) may come this close (seed 10)"
               << (order_s.empty() ? "" : "; its order: " + order_s) << "\n";
 
@@ -394,14 +386,22 @@ class KowRuleset : public Ruleset {
             int total = 0;
             std::string mods_text;
             auto add = [&](int v, const std::string& rule) {
-              mods.push_back(JsonObject("value", v, "rule", rule));
+              if (want_report) mods.push_back(JsonObject("value", v, "rule", rule));
               total += v;
-              mods_text += std::string(", ") + (v > 0 ? "+" : "") + std::to_string(v) + " " + rule;
+              if (want_text) mods_text += std::string(", ") + (v > 0 ? "+" : "") + std::to_string(v) + " " + rule;
             };
             if (s.cover) add(c.cover_modifier, "target in cover: " + s.cover_reasons.front() + " (seed 36, 41)");
             if (!order_s.empty() && order_s != "halt" && !p.individual) add(-1, "moved (order " + order_s + ", seed 36)");
             if (profile[ti].individual) add(-1, "shooting at an individual (seed 77)");
-            json jt = JsonObject("target", t.id,
+            // On the picture: who can shoot whom, and the modifier to hit.
+            DrawPrimitive line = Prim(DrawKind::kArrow, DrawStyle::kRange, {lp, geom::BaseToPoint(grid.FootprintOf(ti), lp).on_a});
+            line.layer = "ranges";
+            line.unit_id = u.id;
+            line.dashed = true;
+            line.text = "shoot " + t.id + (total == 0 ? "" : " " + std::string(total > 0 ? "+" : "") + std::to_string(total));
+            chunk.drawing.push_back(std::move(line));
+            if (!want_report && !want_text) continue;
+            json jt = !want_report ? json() : JsonObject("target", t.id,
                                  "distance_mm", Round2(s.distance_mm),
                                  "distance_in", Round2(s.distance_mm / c.mm_per_unit),
                                  "margin_in", Round2(range_in - s.distance_mm / c.mm_per_unit),
@@ -413,7 +413,8 @@ class KowRuleset : public Ruleset {
                                  "modifier", total,
                                  "modifiers", std::move(mods));
             const std::string shot_odds = odds(p.attacks.value_or(0), p.ranged, total, ti, &jt, false);
-            targets.push_back(std::move(jt));
+            if (want_report) targets.push_back(std::move(jt));
+            if (!want_text) continue;
             char range[32];
             std::snprintf(range, sizeof range, "%g", range_in);
             lines << "    shoot " << t.id << " with " << (weapon == "range" ? "its ranged attack" : weapon) << " (" << range
@@ -421,13 +422,13 @@ class KowRuleset : public Ruleset {
             if (!shot_odds.empty()) lines << "      " << shot_odds.substr(2) << "\n";
           }
         }
-        shooting.push_back(JsonObject("weapon", weapon, "range_in", range_in, "targets", std::move(targets)));
+        if (want_report) shooting.push_back(JsonObject("weapon", weapon, "range_in", range_in, "targets", std::move(targets)));
       }
       if (!no_shooting.empty() && !p.weapons.empty()) {
-        ju["cannot_shoot"] = no_shooting;
-        lines << "    shooting: none, " << no_shooting << "\n";
+        if (want_report) ju["cannot_shoot"] = no_shooting;
+        if (want_text) lines << "    shooting: none, " << no_shooting << "\n";
       }
-      ju["shooting"] = std::move(shooting);
+      if (want_report) ju["shooting"] = std::move(shooting);
 
       // Nerve (seed 64-71) when damage is declared.
       if (const Declared* dmg = scene.declarations.Find(u.id, "damage")) {
@@ -435,7 +436,8 @@ class KowRuleset : public Ruleset {
         if (!p.nerve.waver && !p.nerve.rout)
           throw InputError(scene.source, dmg->line, "unit " + u.id + " has declared damage but no nerve_waver/nerve_rout in its stats");
         const kow::NerveOdds o = kow::NerveTestOdds(damage, p.nerve);
-        ju["nerve"] = JsonObject("damage", damage,
+        if (want_report)
+          ju["nerve"] = JsonObject("damage", damage,
                                  "waver", p.nerve.waver ? json(*p.nerve.waver) : json(nullptr),
                                  "rout", p.nerve.rout ? json(*p.nerve.rout) : json(nullptr),
                                  "steady_of_36", o.steady,
@@ -452,7 +454,7 @@ class KowRuleset : public Ruleset {
         rt.total = damage;
         rt.p_success = o.P(o.steady);
         rt.odds = kow::FormatNerveOdds(o);
-        lines << "    nerve test: " << rt.reason << ": " << rt.odds << "\n";
+        if (want_text) lines << "    nerve test: " << rt.reason << ": " << rt.odds << "\n";
         DrawPrimitive l = Prim(DrawKind::kLabel, DrawStyle::kTest, {ub.centre_mm});
         l.text = "nerve: " + rt.odds;
         l.layer = "tests";
@@ -460,32 +462,29 @@ class KowRuleset : public Ruleset {
         chunk.drawing.push_back(std::move(l));
         chunk.tests.push_back(std::move(rt));
       }
-      if (wavering) lines << "    Wavering (declared): may only change facing, move back or halt (seed 67)\n";
-      else if (disordered) lines << "    Disordered (declared): cannot shoot until the end of its next turn (seed 62)\n";
-      chunk.lines = lines.str();
-      chunk.ju = std::move(ju);
+      if (want_text && wavering) lines << "    Wavering (declared): may only change facing, move back or halt (seed 67)\n";
+      else if (want_text && disordered) lines << "    Disordered (declared): cannot shoot until the end of its next turn (seed 62)\n";
+      if (want_text) chunk.lines = lines.str();
+      if (want_report) chunk.ju = std::move(ju);
       emit(u, p, chunk);
       next.units[u.id] = std::move(chunk);
     }
     std::unordered_map<std::string_view, int> index_of;  // unit id -> scene index
     index_of.reserve(scene.units.size());
     for (int i = 0; i < n; ++i) index_of.emplace(scene.units[i].id, i);
-    json multi = MultiCharges(scene, grid, candidates, keys, index_of, &next, &f, &text);
+    json multi = MultiCharges(scene, grid, candidates, keys, index_of, options, &next, &f, &text);
     memo_ = std::move(next);
-    json overlaps = json::array();
-    for (const UnitOverlap& o : FindOverlaps(scene, grid)) {
-      overlaps.push_back(ToJson(o));
-      text << "  OVERLAP: " << Describe(o) << ": bases may not stand on one another\n";
+    if (want_report) {
+      f.report = json::object();
+      f.report["ruleset"] = "kow";
+      f.report["unit"] = c.unit_name;
+      f.report["mm_per_unit"] = c.mm_per_unit;
+      f.report["arc_model"] = "kow";
+      f.report["units"] = std::move(units);
+      f.report["multi_charges"] = std::move(multi);
     }
-    f.report = json::object();
-    f.report["ruleset"] = "kow";
-    f.report["unit"] = c.unit_name;
-    f.report["mm_per_unit"] = c.mm_per_unit;
-    f.report["arc_model"] = "kow";
-    f.report["units"] = std::move(units);
-    f.report["multi_charges"] = std::move(multi);
-    f.report["overlaps"] = std::move(overlaps);
-    f.text = text.str();
+    if (want_text) f.text = text.str();
+    AppendOverlaps(scene, grid, kOverlapToleranceMm, options, &f);
     return f;
   }
 
@@ -554,6 +553,7 @@ class KowRuleset : public Ruleset {
   };
   struct UnitChunk {
     uint64_t key = 0;
+    bool has_report = false, has_text = false;  // its words: a chunk serves a call that asks for no more
     json ju;
     std::string lines;
     std::vector<DrawPrimitive> drawing;
@@ -749,6 +749,37 @@ class KowRuleset : public Ruleset {
     return m.check;
   }
 
+  // A charge's entry in the report (route and reasons; the melee is added by the caller).
+  json ChargeJson(const kow::ChargeCheck& ch, const std::string& target_id) const {
+    const kow::KowConfig& c = config_;
+    json jc = JsonObject("target", target_id,
+                         "chargeable", ch.chargeable,
+                         "front_arc_share", Round2(ch.front_arc_share),
+                         "visible", ch.visible,
+                         "distance_mm", Round2(ch.distance_mm),
+                         "distance_in", Round2(ch.distance_mm / c.mm_per_unit),
+                         "facing", std::string(geom::ToString(ch.facing)),
+                         "leader_on_arc_line", ch.leader_on_arc_line,
+                         "hindered", ch.hindered,
+                         "hindered_by", ch.hindered_by,
+                         "reasons", ch.reasons);
+    jc["range_mm"] = Round2(ch.range_mm);
+    jc["range_in"] = Round2(ch.range_mm / c.mm_per_unit);
+    jc["margin_mm"] = Round2(ch.range_mm - ch.distance_mm);
+    jc["margin_in"] = Round2((ch.range_mm - ch.distance_mm) / c.mm_per_unit);
+    if (ch.route && ch.route->found) {
+      jc["route"] = JsonObject("advance_mm", Round2(ch.route->advance_mm),
+                               "pivot_deg", Round2(ch.route->pivot_deg),
+                               "final_mm", Round2(ch.route->final_mm),
+                               "length_mm", Round2(ch.route->length_mm),
+                               "contact_point_mm",
+                               json::array({Round2(ch.route->contact_point.x()), Round2(ch.route->contact_point.y())}));
+    } else {
+      jc["route"] = nullptr;
+    }
+    return jc;
+  }
+
   // The orders of seed 002 (one per unit per turn), and the states a player marks with tokens.
   std::vector<DeclarationChoice> UnitChoices(const Scene&, const Unit&) const override {
     DeclarationChoice order{"order", "Order", kow::Orders(), {}};
@@ -773,8 +804,8 @@ class KowRuleset : public Ruleset {
   // whether they fit into base contact together (kow::FitChargers). A unit that may both charge and
   // counter-charge the target is tried both ways. At most 8 chargers per target are combined.
   json MultiCharges(const Scene& scene, const UnitGrid& grid, const std::map<std::string, std::vector<Candidate>>& candidates,
-                    const Keys& keys, const std::unordered_map<std::string_view, int>& index_of, Memo* next, Findings* f,
-                    std::ostringstream* text) const {
+                    const Keys& keys, const std::unordered_map<std::string_view, int>& index_of, const AnalyzeOptions& wants,
+                    Memo* next, Findings* f, std::ostringstream* text) const {
     json out = json::array();
     for (const auto& [target_id, options] : candidates) {
       std::vector<std::string> ids;
@@ -805,8 +836,8 @@ class KowRuleset : public Ruleset {
         chunk.line = line.str();
       }
       f->drawing.insert(f->drawing.end(), chunk.drawing.begin(), chunk.drawing.end());
-      *text << chunk.line;
-      out.push_back(chunk.entry);
+      if (wants.text) *text << chunk.line;
+      if (wants.report) out.push_back(chunk.entry);
       next->targets[target_id] = std::move(chunk);
     }
     return out;

@@ -38,6 +38,17 @@ DrawPrimitive Prim(DrawKind kind, DrawStyle style, std::vector<geom::Vec2> point
   return d;
 }
 
+json TokenJson(const states::TokenAssignment& a) {
+  json jt = JsonObject("marker", a.token.marker,
+                       "x_mm", a.token.x_mm,
+                       "y_mm", a.token.y_mm,
+                       "meaning", a.meaning,
+                       "unit", a.unit.empty() ? json(nullptr) : json(a.unit),
+                       "distance_mm", Round2(a.distance_mm));
+  if (!a.note.empty()) jt["note"] = a.note;
+  return jt;
+}
+
 class StatesRuleset : public Ruleset {
  public:
   explicit StatesRuleset(const RulesetOptions& options)
@@ -49,7 +60,7 @@ class StatesRuleset : public Ruleset {
     return info;
   }
 
-  Findings Analyze(const Scene& scene) const override {
+  Findings Analyze(const Scene& scene, const AnalyzeOptions& options) const override {
     const states::StatesConfig& c = config_;
     CheckDeclarationKeys(scene, "states", kKeys);
     const states::StateTable table = states::ResolveStates(scene, c);
@@ -80,12 +91,14 @@ class StatesRuleset : public Ruleset {
         const auto& rules = c.pass_through.at(table.Find(p.unit)->type);
         const auto next = rules.find(before);
         after[p.unit] = next == rules.end() ? before : next->second;
-        jp.push_back(JsonObject("unit", p.unit,
+        if (options.report)
+          jp.push_back(JsonObject("unit", p.unit,
                                 "before", before,
                                 "after", after[p.unit],
                                 "overlap_mm2", Round2(p.overlap_mm2)));
       }
-      flights.push_back(JsonObject("unit", s.unit,
+      if (options.report)
+        flights.push_back(JsonObject("unit", s.unit,
                                    "to", JsonObject("x_mm", to.x_mm,
                                                     "y_mm", to.y_mm,
                                                     "heading_deg", to.heading_deg),
@@ -108,14 +121,14 @@ class StatesRuleset : public Ruleset {
         auto it = c.effects.find(key);
         if (it == c.effects.end()) return;
         for (const states::Effect& e : it->second) {
-          effects.push_back(JsonObject("of", key, "what", e.what, "value", e.value, "rule", e.rule));
+          if (options.report) effects.push_back(JsonObject("of", key, "what", e.what, "value", e.value, "rule", e.rule));
           if (e.value != 0) mods[e.what] += e.value;
         }
       };
       add(s.state);
       if (s.firing) add("firing");
       if (s.type == "artillery") add(s.limbered ? "limbered" : "unlimbered");
-      json ju = JsonObject("id", s.unit,
+      json ju = !options.report ? json() : JsonObject("id", s.unit,
                            "side", u.side,
                            "type", s.type,
                            "state", s.state,
@@ -125,7 +138,7 @@ class StatesRuleset : public Ruleset {
                            "effects", std::move(effects),
                            "modifiers", mods,
                            "notes", s.notes);
-      if (passed_by.count(s.unit)) {
+      if (options.report && passed_by.count(s.unit)) {
         ju["passed_through_by"] = passed_by[s.unit];
         ju["state_after"] = after[s.unit];
       }
@@ -141,7 +154,8 @@ class StatesRuleset : public Ruleset {
         }
         if (scene.declarations.Flag(u.id, "general_attached")) faster.push_back("troops with a general attached");
         if (u.HasTag(c.slower_tag)) slower.push_back("raw troops");
-        ju["morale_check"] = JsonObject("when", "first in the Sequence of Play, on its own side's turn (seed 13)",
+        if (options.report)
+          ju["morale_check"] = JsonObject("when", "first in the Sequence of Play, on its own side's turn (seed 13)",
                                         "pass", "eager again (seed 13)",
                                         "modifier", mods.count("morale") ? mods.at("morale") : 0,
                                         "faster_for", faster,
@@ -150,11 +164,11 @@ class StatesRuleset : public Ruleset {
                                         "odds", nullptr,
                                         "note", "the seed gives no dice, pass score or size of these factors for any Morale Check");
       }
-      units.push_back(std::move(ju));  // moved, not copied: 300 units make a large report
+      if (options.report) units.push_back(std::move(ju));  // moved, not copied: 300 units make a large report
       // Text: only what differs from a unit's normal state (eager, not firing, artillery unlimbered), where
       // it comes from in words, and its effects by name.
       const bool normal = s.state == c.states.at(s.type).front() && !s.firing && !s.limbered && !passed_by.count(s.unit);
-      if (!normal) {
+      if (!normal && options.text) {
         text << "  " << s.unit << ": " << s.state;
         if (s.state_source == "declared") text << " (declared)";
         else if (s.state_source.rfind("token", 0) == 0) text << " (" << s.state_source << " beside it)";
@@ -209,26 +223,21 @@ class StatesRuleset : public Ruleset {
     }
     json tokens = json::array();
     for (const states::TokenAssignment& a : table.tokens) {
-      json jt = JsonObject("marker", a.token.marker,
-                           "x_mm", a.token.x_mm,
-                           "y_mm", a.token.y_mm,
-                           "meaning", a.meaning,
-                           "unit", a.unit.empty() ? json(nullptr) : json(a.unit),
-                           "distance_mm", Round2(a.distance_mm));
-      if (!a.note.empty()) jt["note"] = a.note;
-      tokens.push_back(std::move(jt));
+      if (options.report) tokens.push_back(TokenJson(a));
       DrawPrimitive token = Prim(DrawKind::kLabel, DrawStyle::kInfo, {{a.token.x_mm, a.token.y_mm}}, "labels", a.unit,
                                  "token " + std::to_string(a.token.marker) + ": " + a.meaning);
       token.own_place = true;  // said at the token, where the players see it
       f.drawing.push_back(std::move(token));
     }
-    f.report = json::object();  // the lists moved in, not copied
-    f.report["ruleset"] = "states";
-    f.report["units"] = std::move(units);
-    f.report["tokens"] = std::move(tokens);
-    f.report["flights"] = std::move(flights);
-    f.text = text.str();
-    AppendOverlaps(scene, kOverlapToleranceMm, &f);
+    if (options.report) {
+      f.report = json::object();  // the lists moved in, not copied
+      f.report["ruleset"] = "states";
+      f.report["units"] = std::move(units);
+      f.report["tokens"] = std::move(tokens);
+      f.report["flights"] = std::move(flights);
+    }
+    if (options.text) f.text = text.str();
+    AppendOverlaps(scene, kOverlapToleranceMm, options, &f);
     return f;
   }
 

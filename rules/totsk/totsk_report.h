@@ -8,8 +8,9 @@ namespace vedette::totsk {
 
 nlohmann::json SettingsJson(const TotskData& data, const TotskSettings& settings);
 nlohmann::json ActionTestJson(const ActionTest& t);
+// Text and report only when `options` asks for them; the tests and drawing always.
 Findings MakeFindings(const TotskData& data, const TotskSettings& settings, const Scene& scene,
-                      const TotskAnalysis& analysis);
+                      const TotskAnalysis& analysis, const AnalyzeOptions& options = {});
 
 // "pass 42% / fail 47% / rout 11%"
 std::string MoraleOddsText(const MoraleOdds& o);

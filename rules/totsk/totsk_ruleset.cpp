@@ -32,14 +32,15 @@ class TotskRuleset : public Ruleset {
             {"rules", "threat_distance", "threat_distance_bw", "morale_ranges", "charged_by_cavalry", "second_move",
              "pursuit", "army_morale", "forced_back"}}; }
 
-  Findings Analyze(const Scene& scene) const override {
-    Findings f = totsk::MakeFindings(data_, settings_, scene, totsk::AnalyzeTotsk(data_, settings_, scene));
+  Findings Analyze(const Scene& scene, const AnalyzeOptions& options) const override {
+    Findings f = totsk::MakeFindings(data_, settings_, scene, totsk::AnalyzeTotsk(data_, settings_, scene), options);
     // QRS 97, 103, 105: pursuit, the generals' bonus moves, wing and army morale.
     totsk::AfterCombatFindings after = totsk::AnalyzeAfterCombat(data_, settings_, scene);
-    for (auto& [k, v] : after.report.items()) f.report[k] = v;
-    f.text += after.text;
+    if (options.report)
+      for (auto& [k, v] : after.report.items()) f.report[k] = std::move(v);
+    if (options.text) f.text += after.text;
     f.tests.insert(f.tests.end(), after.tests.begin(), after.tests.end());
-    AppendOverlaps(scene, data_.tolerances.contact_mm, &f);
+    AppendOverlaps(scene, data_.tolerances.contact_mm, options, &f);
     return f;
   }
 

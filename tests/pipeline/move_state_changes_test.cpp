@@ -38,8 +38,8 @@ constexpr const char* kChargeClip =
     "      - {t: 0.5, x_mm: 300, y_mm: 150, heading_deg: 90}\n"
     "      - {t: 1.5, x_mm: 300, y_mm: 260, heading_deg: 90}\n";
 
-bool GunsFiring(const PipelineFrame& f) {
-  for (const nlohmann::json& u : f.findings.report["units"])
+bool GunsFiring(const Pipeline& p) {
+  for (const nlohmann::json& u : p.Report()["units"])
     if (u["id"] == "G") return u["firing"].get<bool>();
   return false;
 }
@@ -61,14 +61,14 @@ TEST(MoveStateChanges, GunsChargedFromTheFrontBeginFiring) {
       }
       if (!declarations.empty()) {
         ++frames_after_charge;
-        if (GunsFiring(pipeline->last())) ++firing_frames;
+        if (GunsFiring(*pipeline)) ++firing_frames;
       }
     }
   } collect;
   collect.pipeline = &pipeline;
   bool firing_before = false;
   while (RunFrame(source, pipeline, {&collect}))
-    if (collect.declarations.empty() && GunsFiring(pipeline.last())) firing_before = true;
+    if (collect.declarations.empty() && GunsFiring(pipeline)) firing_before = true;
 
   EXPECT_FALSE(firing_before) << "the guns fire only once charged";
   ASSERT_EQ(collect.moves.size(), 1u);

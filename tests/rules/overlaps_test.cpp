@@ -6,6 +6,7 @@
 #include <string>
 
 #include "rules/geometry/contact.h"
+#include "rules/geometry/polygon.h"
 #include "rules/overlaps.h"
 #include "rules/ruleset.h"
 #include "rules/scene/scene_io.h"
@@ -77,6 +78,35 @@ TEST(Overlaps, EveryRulesetReportsThem) {
     const Findings shallow = ruleset->Analyze(ParseScene(FrontToFront(1.9), "shallow"));
     EXPECT_TRUE(shallow.report["overlaps"].empty()) << name;
     EXPECT_EQ(shallow.text.find("OVERLAP"), std::string::npos) << name;
+  }
+}
+
+// The players see an overlap where it is, whatever the ruleset and on the frame path too: the shared
+// area filled in the illegal style, and a label at its middle saying who and how deep.
+TEST(Overlaps, EveryRulesetDrawsThemOnThePicture) {
+  auto drawn = [](const Findings& f) {
+    std::vector<const DrawPrimitive*> out;
+    for (const DrawPrimitive& d : f.drawing)
+      if (d.style == DrawStyle::kIllegal) out.push_back(&d);
+    return out;
+  };
+  for (const std::string& name : RulesetNames()) {
+    const auto ruleset = MakeRuleset(name);
+    const Findings deep = ruleset->Analyze(ParseScene(FrontToFront(2.1), "deep"), kFramePath);
+    const auto shown = drawn(deep);
+    ASSERT_EQ(shown.size(), 2u) << name;
+    EXPECT_EQ(shown[0]->kind, DrawKind::kPolygon) << name;
+    EXPECT_TRUE(shown[0]->filled) << name;
+    EXPECT_NEAR(geom::Area(shown[0]->points_mm), 2.1 * 40.0, 1e-6) << name;
+    EXPECT_EQ(shown[1]->kind, DrawKind::kLabel) << name;
+    EXPECT_EQ(shown[1]->text, "OVERLAP B / R: 2.1 mm deep") << name;
+    ASSERT_EQ(shown[1]->points_mm.size(), 1u) << name;
+    // The middle of the shared strip (R's front edge 2.1 mm into B's).
+    double cx = 0, cy = 0;
+    for (const geom::Vec2& p : shown[0]->points_mm) cx += p.x() / shown[0]->points_mm.size(), cy += p.y() / shown[0]->points_mm.size();
+    EXPECT_NEAR(shown[1]->points_mm[0].x(), cx, 1e-6) << name;
+    EXPECT_NEAR(shown[1]->points_mm[0].y(), cy, 1e-6) << name;
+    EXPECT_TRUE(drawn(ruleset->Analyze(ParseScene(FrontToFront(1.9), "shallow"), kFramePath)).empty()) << name;
   }
 }
 

@@ -1,7 +1,7 @@
 // What every ruleset shares: declarations it does not read are refused at their line, the plain text
-// explains (no internal keys, modifiers with their source), the sample scene of each ruleset, and the
+// explains (no internal keys, modifiers with their source), the sample scene of each ruleset, the
 // neighbour search (rules/unit_grid.h) that keeps big tables fast finds exactly what looking at every
-// pair finds.
+// pair finds, and the frame path (no text, no report) draws and tests exactly what `analyze` does.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -148,6 +148,21 @@ TEST(SampleScenes, KingsOfWar) {
   for (const auto& t : ba["shooting"][0]["targets"])
     if (t["target"] == "R3") cover = t["cover"].get<bool>() && t["modifier"] == -1;
   EXPECT_TRUE(cover);
+  // On the picture: a dashed arrow from BA's leader point to R3, with the modifier to hit.
+  int shot_arrows = 0;
+  for (const DrawPrimitive& d : f.drawing) {
+    if (d.layer != "ranges" || d.kind != DrawKind::kArrow) continue;
+    ++shot_arrows;
+    if (d.unit_id == "BA" && d.text.rfind("shoot R3", 0) == 0) {
+      EXPECT_EQ(d.text, "shoot R3 -1");
+      EXPECT_TRUE(d.dashed);
+    }
+  }
+  int shots = 0;
+  for (const auto& u : f.report["units"])
+    for (const auto& w : u["shooting"]) shots += static_cast<int>(w["targets"].size());
+  EXPECT_EQ(shot_arrows, shots);
+  EXPECT_GT(shots, 0);
   EXPECT_TRUE(UnitOf(f, "RC")["one_inch"]["flagged"].get<bool>());
   EXPECT_FALSE(UnitOf(f, "B4")["one_inch"]["flagged"].get<bool>());  // halted
   EXPECT_TRUE(UnitOf(f, "R1")["counter_charges"][0]["chargeable"].get<bool>());
@@ -258,6 +273,73 @@ TEST(UnitGrid, KowChargesEqualEveryPairsCheck) {
     compared += static_cast<int>(expected.size());
   }
   EXPECT_GT(compared, 10);
+}
+
+// --- the frame path -------------------------------------------------------------------------------
+
+// The scenes a ruleset is tried on: every sample scene of the assets (whichever ruleset it was written
+// for: they are tables all the same, declarations aside) and a synthetic battle of 60 units.
+std::vector<std::pair<std::string, Scene>> FramePathScenes(const std::string& ruleset) {
+  std::vector<std::pair<std::string, Scene>> out;
+  const std::string own = ruleset == "geometry" ? "totsk" : ruleset;
+  for (const std::string& name : {"sample_" + own + ".yaml", std::string("totsk_small_table.yaml")})
+    out.emplace_back(name, LoadScene(kScenes + name));
+  if (ruleset == "totsk") out.emplace_back("sample_totsk_after_combat.yaml", LoadScene(kScenes + "sample_totsk_after_combat.yaml"));
+  SyntheticTableOptions o;
+  o.units = 60;
+  o.seed = 5;
+  out.emplace_back("synthetic 60", MakeSyntheticTable(o));
+  return out;
+}
+
+TEST(FramePath, DrawsAndTestsWhatAnalyzeDoesWithoutTheWords) {
+  for (const std::string& name : RulesetNames()) {
+    for (const auto& [scene_name, scene] : FramePathScenes(name)) {
+      const Findings full = MakeRuleset(name)->Analyze(scene);
+      const Findings frame = MakeRuleset(name)->Analyze(scene, kFramePath);
+      ASSERT_FALSE(full.drawing.empty()) << name << " " << scene_name;
+      EXPECT_EQ(DrawingAndTests(frame), DrawingAndTests(full)) << name << " " << scene_name;
+      EXPECT_TRUE(frame.text.empty()) << name << " " << scene_name;
+      EXPECT_TRUE(frame.report.is_null()) << name << " " << scene_name;
+      EXPECT_FALSE(full.text.empty()) << name << " " << scene_name;
+      EXPECT_TRUE(full.report.contains("units")) << name << " " << scene_name;
+      // Each alone: the text without the report and the report without the text are the full ones.
+      const Findings text = MakeRuleset(name)->Analyze(scene, {.text = true, .report = false});
+      const Findings report = MakeRuleset(name)->Analyze(scene, {.text = false, .report = true});
+      EXPECT_EQ(text.text, full.text) << name << " " << scene_name;
+      EXPECT_TRUE(text.report.is_null()) << name << " " << scene_name;
+      EXPECT_EQ(report.report, full.report) << name << " " << scene_name;
+      EXPECT_TRUE(report.text.empty()) << name << " " << scene_name;
+    }
+  }
+}
+
+// Kings of War keeps each unit's findings between calls: a chunk made for the frame path (no words)
+// must not answer a call that asks for them, and one made with words serves the frame path.
+TEST(FramePath, KowReuseGivesTheWordsAskedForWhateverTheLastCallAsked) {
+  SyntheticTableOptions o;
+  o.units = 60;
+  o.seed = 9;
+  Scene s = MakeSyntheticTable(o);
+  const Findings fresh = MakeRuleset("kow")->Analyze(s);
+  const auto kept = MakeRuleset("kow");
+  const Findings first = kept->Analyze(s, kFramePath);
+  const Findings full = kept->Analyze(s);
+  EXPECT_EQ(full.text, fresh.text);
+  EXPECT_EQ(full.report, fresh.report);
+  EXPECT_EQ(DrawingAndTests(first), DrawingAndTests(fresh));
+  const Findings again = kept->Analyze(s, kFramePath);
+  EXPECT_EQ(DrawingAndTests(again), DrawingAndTests(fresh));
+  EXPECT_TRUE(again.text.empty());
+  // One unit moves between calls: the words follow it.
+  s.units[7].pose->x_mm += 25.0;
+  kept->Analyze(s, kFramePath);
+  s.units[7].pose->x_mm -= 25.0;
+  kept->Analyze(s, {.text = true, .report = false});
+  const Findings back = kept->Analyze(s);
+  EXPECT_EQ(back.text, fresh.text);
+  EXPECT_EQ(back.report, fresh.report);
+  EXPECT_EQ(DrawingAndTests(back), DrawingAndTests(fresh));
 }
 
 }  // namespace

@@ -223,7 +223,7 @@ TEST(LiveWindow, ScriptedInputGivesDisputeEvidenceViewAndState) {
   EXPECT_EQ(r.declarations[0]["unit"], "R");
   EXPECT_EQ(r.declarations[0]["value"], "shaken");
   std::string state_of_r;
-  for (const nlohmann::json& u : pipeline.last().findings.report["units"])
+  for (const nlohmann::json& u : pipeline.Report()["units"])
     if (u["id"] == "R") state_of_r = u["state"].get<std::string>() + " " + u["state_source"].get<std::string>();
   EXPECT_EQ(state_of_r, "shaken declared");
   bool logged = false;
