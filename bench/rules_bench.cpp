@@ -12,7 +12,7 @@
 // poses, pipeline/table_scene.h), on the same ruleset instance. --frame-path asks Analyze for what
 // the frame path (live window, process) reads: the drawing and the tests, without text or report.
 //
-//   rules_bench [--seeds N] [--min-ms M] [--json FILE] [--only RULESET] [--units N] [--print] [--fresh|--moving] [--frame-path]
+//   rules_bench [--seeds N] [--min-ms M] [--json FILE] [--only RULESET] [--units N] [--print] [--fresh|--moving] [--frame-path] [--calls N]
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -106,6 +106,7 @@ int main(int argc, char** argv) {
   bool print = false;  // print the first table's reports and drawing to stderr (to compare two builds)
   bool fresh = false;   // a new ruleset for every call: no reuse between calls
   bool moving = false;  // one unit moved 3 mm before each call
+  int fixed_calls = 0;  // > 0: exactly this many timed calls per table (to count instructions under callgrind)
   bool frame_path = false;  // time Analyze as the frame path calls it: drawing and tests, no text or report
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -118,8 +119,9 @@ int main(int argc, char** argv) {
     else if (a == "--fresh") fresh = true;
     else if (a == "--moving") moving = true;
     else if (a == "--frame-path") frame_path = true;
+    else if (a == "--calls" && i + 1 < argc) fixed_calls = std::atoi(argv[++i]);
     else {
-      std::cerr << "usage: rules_bench [--seeds N] [--min-ms M] [--json FILE] [--only RULESET] [--units N] [--print] [--fresh|--moving] [--frame-path]\n";
+      std::cerr << "usage: rules_bench [--seeds N] [--min-ms M] [--json FILE] [--only RULESET] [--units N] [--print] [--fresh|--moving] [--frame-path] [--calls N]\n";
       return 2;
     }
   }
@@ -145,7 +147,7 @@ int main(int argc, char** argv) {
         }
         const double start = WallMs();
         int calls = 0;
-        while (calls < 5 || WallMs() - start < min_ms / seeds) {
+        while (fixed_calls > 0 ? calls < fixed_calls : calls < 5 || WallMs() - start < min_ms / seeds) {
           if (moving) {
             if (auto& p = scene.units[calls % scene.units.size()].pose) p->x_mm += (calls / scene.units.size()) % 2 ? -3.0 : 3.0;
           }

@@ -118,6 +118,32 @@ UnitView View(const Unit& u, const KowConfig& c, const KowTable* t) {
 
 }  // namespace
 
+geom::Polygon SightFan(const geom::Vec2& eye, const geom::Base& target) {
+  std::vector<geom::Vec2> points = {eye};
+  for (const geom::Vec2& v : geom::Corners(target)) points.push_back(v);
+  return geom::ConvexHull(std::move(points));
+}
+
+ReachRegion::ReachRegion(const geom::Polygon& p) : lo_(p.empty() ? geom::Vec2(0, 0) : p[0]), hi_(lo_) {
+  for (size_t i = 0; i < p.size(); ++i) {
+    lo_ = lo_.cwiseMin(p[i]), hi_ = hi_.cwiseMax(p[i]);
+    const geom::Vec2 e = p[(i + 1) % p.size()] - p[i];
+    const double n = e.norm();
+    if (n < 1e-12) continue;
+    normal_.push_back(geom::Vec2(e.y(), -e.x()) / n);  // outward for a counter-clockwise polygon
+    offset_.push_back(normal_.back().dot(p[i]));
+  }
+}
+
+bool ReachRegion::MayReach(const geom::Base& b) const {
+  const double r = std::sqrt(b.width_mm * b.width_mm + b.depth_mm * b.depth_mm) / 2.0 + 1.0;
+  const geom::Vec2& c = b.centre_mm;
+  if (c.x() + r < lo_.x() || c.x() - r > hi_.x() || c.y() + r < lo_.y() || c.y() - r > hi_.y()) return false;
+  for (size_t i = 0; i < normal_.size(); ++i)
+    if (normal_[i].dot(c) - offset_[i] > r) return false;
+  return true;
+}
+
 geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& viewer, const Unit& target, const KowTable* table) {
   const UnitView vv = View(viewer, c, table), tv = View(target, c, table);
   const geom::Base& vb = vv.base;
@@ -132,10 +158,13 @@ geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& v
   const geom::Vec2 eye = geom::LeaderPoint(vb);
   geom::Vec2 lo = eye, hi = eye;
   for (const geom::Vec2& p : seen) lo = lo.cwiseMin(p), hi = hi.cwiseMax(p);
+  // ... and inside the fan from the eye to the target (the keys that let Kings of War reuse a sight
+  // line hash the units in that fan: nothing outside it is read).
+  const ReachRegion fan(SightFan(eye, tb));
   auto outside_box = [&](const geom::Base& b) {
     const double r = std::sqrt(b.width_mm * b.width_mm + b.depth_mm * b.depth_mm) / 2.0 + 1.0;
     return b.centre_mm.x() + r < lo.x() || b.centre_mm.x() - r > hi.x() || b.centre_mm.y() + r < lo.y() ||
-           b.centre_mm.y() - r > hi.y();
+           b.centre_mm.y() - r > hi.y() || !fan.MayReach(b);
   };
   std::vector<geom::Occluder> occ;
   auto consider = [&](size_t i, const geom::Base& ob, const Profile& p, const std::vector<geom::Polygon>* outlines) {

@@ -53,6 +53,25 @@ struct KowTable {
 // lower one is seen over and gives cover (seed 41). Tags index `Scene::units` (>= 0) or
 // `Scene::terrain` (-1 - index).
 geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& viewer, const Unit& target, const KowTable* table = nullptr);
+
+// Where every line of sight from `eye` to `target` runs: the convex hull of the eye and the target's
+// corners (counter-clockwise). A unit outside it hides nothing of the target, wherever it moves.
+geom::Polygon SightFan(const geom::Vec2& eye, const geom::Base& target);
+
+// A convex region (a sight fan, a charge's route region) for the quick question "may this base reach
+// into it": no when the base's bounding circle (1 mm to spare) lies beyond the region's bounding box
+// or beyond the line of one of its edges. Near a corner the answer may be yes for a base just off it:
+// the test errs on the side of looking, never of missing.
+class ReachRegion {
+ public:
+  explicit ReachRegion(const geom::Polygon& convex_ccw);
+  bool MayReach(const geom::Base& b) const;
+
+ private:
+  geom::Vec2 lo_, hi_;                // bounding box, table mm
+  std::vector<geom::Vec2> normal_;    // each edge's outward unit normal
+  std::vector<double> offset_;        // normal . a point of the edge, mm
+};
 std::string OccluderName(const Scene& scene, int tag);
 
 struct ChargeCheck {

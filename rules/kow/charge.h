@@ -47,4 +47,10 @@ ChargeRoute FindChargeRoute(const geom::Base& charger, const geom::Base& target,
                             const std::vector<geom::Polygon>& obstacles, double max_advance_mm,
                             const ChargeOptions& options = {});
 
+// Where FindChargeRoute can meet anything (a polygon, counter-clockwise): the charger anywhere along
+// its first leg (up to `max_advance_mm` straight ahead, turned any way about its centre) and anywhere
+// it could touch the target (its centre within its own and the target's bounding radii of the
+// target's centre). An obstacle wholly outside it changes no route the search finds.
+geom::Polygon ChargeRouteRegion(const geom::Base& charger, const geom::Base& target, double max_advance_mm);
+
 }  // namespace vedette::kow

@@ -140,6 +140,8 @@ class KowRuleset : public Ruleset {
     std::lock_guard<std::mutex> lock(memo_mutex_);
     const Keys keys = KeysOf(scene, table);
     Memo next;
+    const Changes changes = ChangesOf(scene, table, keys, &next);
+    memo_.made = false;  // checks are moved out of it below: should this call throw, the next reuses none
     json units = json::array();
     units.get_ref<json::array_t&>().reserve(scene.units.size());
     std::map<std::string, std::vector<Candidate>> candidates;  // target id -> who can charge it, and how
@@ -167,7 +169,7 @@ class KowRuleset : public Ruleset {
       // Reuse: a unit whose own data and whose neighbourhood (every unit and terrain piece its rules
       // can reach) are as in the last call gets the same lines, so they are not worked out again.
       const uint64_t key = keys.unit[ui];
-      if (auto it = memo_.units.find(u.id); it != memo_.units.end() && it->second.key == key &&
+      if (auto it = memo_.units.find(u.id); !changes.all && it != memo_.units.end() && it->second.key == key &&
                                             (it->second.has_report || !want_report) && (it->second.has_text || !want_text)) {
         emit(u, p, it->second);
         next.units[u.id] = std::move(it->second);
@@ -179,7 +181,7 @@ class KowRuleset : public Ruleset {
       chunk.has_report = want_report;
       chunk.has_text = want_text;
       const auto prev_it = memo_.units.find(u.id);
-      const UnitChunk* prev = prev_it != memo_.units.end() ? &prev_it->second : nullptr;  // stale: its shots may serve
+      UnitChunk* prev = prev_it != memo_.units.end() ? &prev_it->second : nullptr;  // stale: its checks may serve (moved out)
       const geom::Base& ub = grid.FootprintOf(ui);
       const geom::Vec2 lp = geom::LeaderPoint(ub);
       std::ostringstream lines;  // this unit's lines; printed under its name when there are any
@@ -216,7 +218,7 @@ class KowRuleset : public Ruleset {
           const Unit& t = scene.units[ti];
           if (geom::LeaderToBase(ub, grid.FootprintOf(ti)).distance_mm > listed_mm + 1e-9) continue;
           if (geom::ArcSharesOf(ub, grid.FootprintOf(ti), geom::ArcModel::kKow)[geom::Arc::kFront] <= 1e-9) continue;
-          const kow::ChargeCheck ch = Charge(scene, table, keys, ui, ti, prev, &chunk);
+          const kow::ChargeCheck ch = Charge(scene, table, changes, ui, ti, prev, &chunk);
           json jc = want_report ? ChargeJson(ch, t.id) : json();
           // Seed 51, 53, 74, 77: the melee the charge leads to (no values for a charge that cannot be made).
           Melee m;
@@ -378,7 +380,7 @@ class KowRuleset : public Ruleset {
             const Unit& t = scene.units[ti];
             if (!engaged[ti].empty()) continue;
             if (geom::ArcSharesOf(ub, grid.FootprintOf(ti), geom::ArcModel::kKow)[geom::Arc::kFront] <= 1e-9) continue;
-            const kow::ShotCheck s = Shot(scene, table, keys, ui, ti, weapon, range_in, prev, &chunk);
+            const kow::ShotCheck s = Shot(scene, table, changes, ui, ti, weapon, range_in, prev, &chunk);
             if (!s.in_arc || !s.visible || !s.in_range) continue;
             // Seed 36: -1 for having moved (any order but halt), -1 for cover; seed 77: -1 shooting at an
             // individual, and individuals (Nimble) do not suffer the -1 for moving.
@@ -473,6 +475,7 @@ class KowRuleset : public Ruleset {
     index_of.reserve(scene.units.size());
     for (int i = 0; i < n; ++i) index_of.emplace(scene.units[i].id, i);
     json multi = MultiCharges(scene, grid, candidates, keys, index_of, options, &next, &f, &text);
+    next.made = true;
     memo_ = std::move(next);
     if (want_report) {
       f.report = json::object();
@@ -559,16 +562,19 @@ class KowRuleset : public Ruleset {
     std::vector<DrawPrimitive> drawing;
     std::vector<RequiredTest> tests;
     std::vector<std::pair<std::string, Candidate>> candidates;  // (target id, how this unit may charge it)
-    // Its shots' checks by "target/weapon", each with a key hashing the shooter, the target, the range,
-    // the terrain and every unit within the box round both bases (all that sight and cover read): when
-    // something else near the unit changed, the shots it does not touch are not traced again.
-    std::unordered_map<std::string, std::pair<uint64_t, kow::ShotCheck>> shots;
-    // Its charges' checks by target: `sight_key` hashes the two units, the terrain and every unit within
-    // the box round both bases (all that the arc, the distance and sight read); a check that stopped
-    // before the route search (out of sight, arc or reach) is reused on it alone; one that searched a
-    // route also needs `route_key`, which adds every unit the search could meet.
+    // Its shots' checks by "target/weapon" and its charges' checks by target, each with the regions
+    // it read: the sight fan (kow::SightFan: all that sight and cover read besides the two units and
+    // the terrain) and, for a charge that searched a route, the route's region
+    // (kow::ChargeRouteRegion). When something else near the unit changed, a check is reused unless
+    // the two units changed or a changed unit may reach into one of its regions (Changes).
+    struct ShotMemo {
+      kow::ReachRegion sight;
+      kow::ShotCheck check;
+    };
+    std::unordered_map<std::string, ShotMemo> shots;
     struct ChargeMemo {
-      uint64_t sight_key = 0, route_key = 0;
+      kow::ReachRegion sight;
+      std::optional<kow::ReachRegion> route;
       kow::ChargeCheck check;
     };
     std::unordered_map<std::string, ChargeMemo> charges;
@@ -582,6 +588,11 @@ class KowRuleset : public Ruleset {
   struct Memo {
     std::unordered_map<std::string, UnitChunk> units;
     std::unordered_map<std::string, TargetChunk> targets;
+    // What every placed unit was in the call that made this memo: its own key (Keys::own) and where it
+    // stood; and the terrain's key.
+    std::unordered_map<std::string, std::pair<uint64_t, geom::Base>> own;
+    uint64_t terrain = 0;
+    bool made = false;  // by a call that finished
   };
   struct Keys {
     std::vector<uint64_t> unit;    // by scene index: the unit and everything its rules reach
@@ -652,6 +663,41 @@ class KowRuleset : public Ruleset {
     k.own = std::move(own);
     return k;
   }
+  // What changed since the last call: the units whose own data differ (moved, turned, declared,
+  // placed or lifted), with where they stood then and stand now. `all`: nothing may be reused (the
+  // first call, or the terrain changed).
+  struct Changes {
+    bool all = true;
+    std::vector<char> unit;          // by scene index: this unit changed
+    std::vector<geom::Base> places;  // the changed units' footprints, before and after
+    bool Touch(const kow::ReachRegion& r) const {
+      for (const geom::Base& b : places)
+        if (r.MayReach(b)) return true;
+      return false;
+    }
+  };
+  // Fills next->own and next->terrain for the next call, and compares them with the last call's.
+  Changes ChangesOf(const Scene& scene, const kow::KowTable& table, const Keys& keys, Memo* next) const {
+    Changes c;
+    c.unit.assign(scene.units.size(), 1);
+    next->terrain = keys.terrain;
+    for (size_t i = 0; i < scene.units.size(); ++i)
+      if (table.grid.Placed(static_cast<int>(i)))
+        next->own.emplace(scene.units[i].id, std::pair{keys.own[i], table.grid.FootprintOf(static_cast<int>(i))});
+    if (!memo_.made || memo_.terrain != keys.terrain) return c;
+    c.all = false;
+    for (size_t i = 0; i < scene.units.size(); ++i) {
+      if (!table.grid.Placed(static_cast<int>(i))) continue;
+      const auto it = memo_.own.find(scene.units[i].id);
+      c.unit[i] = it == memo_.own.end() || it->second.first != keys.own[i];
+      if (!c.unit[i]) continue;
+      c.places.push_back(table.grid.FootprintOf(static_cast<int>(i)));
+      if (it != memo_.own.end()) c.places.push_back(it->second.second);
+    }
+    for (const auto& [id, was] : memo_.own)  // lifted off the table, or gone from the roster
+      if (!next->own.count(id)) c.places.push_back(was.second);
+    return c;
+  }
   mutable std::mutex memo_mutex_;
   mutable Memo memo_;
 
@@ -684,69 +730,38 @@ class KowRuleset : public Ruleset {
   }
 
   // CheckShot, or the same shot's check from the unit's last chunk when its key is unchanged.
-  kow::ShotCheck Shot(const Scene& scene, const kow::KowTable& table, const Keys& keys, int ui, int ti, const std::string& weapon,
-                      double range_in, const UnitChunk* prev, UnitChunk* chunk) const {
-    Fnv key;
-    key.U(keys.own[ui]), key.U(keys.own[ti]), key.D(range_in), key.U(keys.terrain);
-    const geom::Base& a = table.grid.FootprintOf(ui);
-    const geom::Base& b = table.grid.FootprintOf(ti);
-    geom::Vec2 lo = a.centre_mm, hi = a.centre_mm;
-    for (const geom::Base* x : {&a, &b})
-      for (const geom::Vec2& v : geom::Corners(*x)) lo = lo.cwiseMin(v), hi = hi.cwiseMax(v);
-    for (int j : table.grid.Near((lo + hi) / 2.0, (hi - lo).norm() / 2.0, 2.0)) key.U(static_cast<uint64_t>(j)), key.U(keys.own[j]);
+  kow::ShotCheck Shot(const Scene& scene, const kow::KowTable& table, const Changes& changes, int ui, int ti, const std::string& weapon,
+                      double range_in, UnitChunk* prev, UnitChunk* chunk) const {
     const std::string name = scene.units[ti].id + "/" + weapon;
-    if (prev)
-      if (auto it = prev->shots.find(name); it != prev->shots.end() && it->second.first == key.h) {
-        chunk->shots[name] = it->second;
-        return it->second.second;
+    if (prev && !changes.all && !changes.unit[ui] && !changes.unit[ti])
+      if (auto it = prev->shots.find(name); it != prev->shots.end() && !changes.Touch(it->second.sight)) {
+        return chunk->shots.insert_or_assign(name, std::move(it->second)).first->second.check;
       }
-    kow::ShotCheck s = kow::CheckShot(scene, config_, scene.units[ui], scene.units[ti], range_in, &table);
-    chunk->shots[name] = {key.h, s};
-    return s;
+    const geom::Base& a = table.grid.FootprintOf(ui);
+    UnitChunk::ShotMemo m{kow::ReachRegion(kow::SightFan(geom::LeaderPoint(a), table.grid.FootprintOf(ti))),
+               kow::CheckShot(scene, config_, scene.units[ui], scene.units[ti], range_in, &table)};
+    return chunk->shots.insert_or_assign(name, std::move(m)).first->second.check;
   }
 
-  // CheckCharge, or the same charge's check from the unit's last chunk when its keys are unchanged.
-  kow::ChargeCheck Charge(const Scene& scene, const kow::KowTable& table, const Keys& keys, int ui, int ti, const UnitChunk* prev,
+  // CheckCharge, or the same charge's check from the unit's last chunk when nothing it read changed.
+  kow::ChargeCheck Charge(const Scene& scene, const kow::KowTable& table, const Changes& changes, int ui, int ti, UnitChunk* prev,
                           UnitChunk* chunk) const {
+    const std::string& id = scene.units[ti].id;
+    if (prev && !changes.all && !changes.unit[ui] && !changes.unit[ti])
+      if (auto it = prev->charges.find(id);
+          it != prev->charges.end() && !changes.Touch(it->second.sight) && !(it->second.route && changes.Touch(*it->second.route))) {
+        return chunk->charges.insert_or_assign(id, std::move(it->second)).first->second.check;
+      }
     const geom::Base& a = table.grid.FootprintOf(ui);
     const geom::Base& b = table.grid.FootprintOf(ti);
-    Fnv sight;
-    sight.U(keys.own[ui]), sight.U(keys.own[ti]), sight.U(keys.terrain);
-    geom::Vec2 lo = a.centre_mm, hi = a.centre_mm;
-    for (const geom::Base* x : {&a, &b})
-      for (const geom::Vec2& v : geom::Corners(*x)) lo = lo.cwiseMin(v), hi = hi.cwiseMax(v);
-    for (int j : table.grid.Near((lo + hi) / 2.0, (hi - lo).norm() / 2.0, 2.0)) sight.U(static_cast<uint64_t>(j)), sight.U(keys.own[j]);
-    // The route search meets only units within its reach of the charger's centre (analysis.cpp,
-    // CheckCharge): within that of the charger's bounding circle is a superset.
-    auto route_key = [&]() {
+    UnitChunk::ChargeMemo m{kow::ReachRegion(kow::SightFan(geom::LeaderPoint(a), b)), std::nullopt,
+                 kow::CheckCharge(scene, config_, scene.units[ui], scene.units[ti], {}, &table)};
+    if (m.check.route) {
+      // The search ran (analysis.cpp, CheckCharge): its first leg reaches as far as the charge range.
       const kow::Profile& p = table.profile[ui];
-      const double range = p.speed_in ? config_.charge_range_factor * *p.speed_in * config_.mm_per_unit : 0.0;
-      const double cr = table.grid.Radius(ui), tr = table.grid.Radius(ti);
-      const double reach = std::max(range, (b.centre_mm - a.centre_mm).norm() + tr + cr) + cr + 2.0;
-      Fnv k;
-      k.U(sight.h);
-      for (int j : table.grid.Near(ui, reach)) k.U(static_cast<uint64_t>(j)), k.U(keys.own[j]);
-      return k.h;
-    };
-    const std::string& id = scene.units[ti].id;
-    UnitChunk::ChargeMemo m;
-    m.sight_key = sight.h;
-    if (prev)
-      if (auto it = prev->charges.find(id); it != prev->charges.end() && it->second.sight_key == sight.h) {
-        if (!it->second.check.route) {
-          chunk->charges[id] = it->second;
-          return it->second.check;
-        }
-        m.route_key = route_key();
-        if (m.route_key == it->second.route_key) {
-          chunk->charges[id] = it->second;
-          return it->second.check;
-        }
-      }
-    m.check = kow::CheckCharge(scene, config_, scene.units[ui], scene.units[ti], {}, &table);
-    if (m.check.route && m.route_key == 0) m.route_key = route_key();
-    chunk->charges[id] = m;
-    return m.check;
+      m.route = kow::ReachRegion(kow::ChargeRouteRegion(a, b, config_.charge_range_factor * *p.speed_in * config_.mm_per_unit));
+    }
+    return chunk->charges.insert_or_assign(id, std::move(m)).first->second.check;
   }
 
   // A charge's entry in the report (route and reasons; the melee is added by the caller).
@@ -820,8 +835,10 @@ class KowRuleset : public Ruleset {
       const int target_index = static_cast<int>(&target - scene.units.data());
       Fnv key;
       key.U(keys.target[target_index]);
+      // What MultiChargeOn reads: the target and the units near it (keys.target), and each charger's
+      // base and way of charging; not the rest of the chargers' neighbourhoods.
       for (const Candidate& c : options) {
-        key.U(keys.unit[index_of.at(c.unit)]);
+        key.U(keys.own[index_of.at(c.unit)]);
         key.S(c.kind);
         key.U(static_cast<uint64_t>(c.on.facing));
       }

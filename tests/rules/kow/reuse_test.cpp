@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "rules/input_error.h"
 #include "rules/ruleset.h"
 #include "rules/scene/scene_io.h"
 #include "rules/scene/synthetic_table.h"
@@ -50,6 +51,58 @@ TEST(KowReuse, AnswersAsAFreshRulesetWhateverChanges) {
   }
   s.units.erase(s.units.begin() + 2);
   ExpectSame(reused->Analyze(s), MakeRuleset("kow")->Analyze(s), "a unit removed");
+}
+
+// The live frame: one unit at a time moves a few millimetres (as rules_bench --moving), on the frame
+// path and with words, through other units' sight lines and charge routes; a unit is lifted off the
+// table and put back. Every answer is a fresh ruleset's.
+TEST(KowReuse, SmallMovesAndLiftedUnitsAnswerAsAFreshRuleset) {
+  SyntheticTableOptions o;
+  o.units = 90;
+  o.seed = 12;
+  Scene s = MakeSyntheticTable(o);
+  const auto reused = MakeRuleset("kow");
+  reused->Analyze(s, kFramePath);
+  for (int k = 0; k < 30; ++k) {
+    Unit& u = s.units[(k * 7) % s.units.size()];
+    u.pose->x_mm += k % 2 ? 3.0 : -4.0;
+    u.pose->y_mm += k % 3 ? 2.5 : -6.0;
+    const Findings fresh = MakeRuleset("kow")->Analyze(s);
+    if (k % 3 == 0) {
+      ExpectSame(reused->Analyze(s), fresh, "moved " + u.id);
+    } else {
+      const Findings frame = reused->Analyze(s, kFramePath);
+      ASSERT_EQ(frame.drawing.size(), fresh.drawing.size()) << "moved " << u.id;
+      for (size_t i = 0; i < frame.drawing.size(); ++i) EXPECT_EQ(frame.drawing[i].points_mm, fresh.drawing[i].points_mm) << u.id;
+      ASSERT_EQ(frame.tests.size(), fresh.tests.size()) << u.id;
+    }
+  }
+  // A unit standing in others' sight lines is lifted (no pose), then put back 40 mm away.
+  Unit& lifted = s.units[s.units.size() / 2];
+  const Pose was = *lifted.pose;
+  lifted.pose.reset();
+  ExpectSame(reused->Analyze(s), MakeRuleset("kow")->Analyze(s), "lifted " + lifted.id);
+  lifted.pose = was;
+  lifted.pose->x_mm += 40.0;
+  ExpectSame(reused->Analyze(s), MakeRuleset("kow")->Analyze(s), "put back " + lifted.id);
+}
+
+// A call that throws (a bad declaration) leaves nothing half-moved for the next call to reuse.
+TEST(KowReuse, AfterACallThatThrewTheNextAnswersAsAFreshRuleset) {
+  SyntheticTableOptions o;
+  o.units = 60;
+  o.seed = 3;
+  Scene s = MakeSyntheticTable(o);
+  const auto reused = MakeRuleset("kow");
+  reused->Analyze(s, kFramePath);
+  s.units[10].pose->x_mm += 5.0;
+  Scene bad = s;
+  bad.declarations.units[bad.units[40].id]["damage"] = Declared{-2, 7};
+  EXPECT_THROW(reused->Analyze(bad), InputError);
+  s.units[11].pose->y_mm -= 5.0;
+  ExpectSame(reused->Analyze(s), MakeRuleset("kow")->Analyze(s), "after the throw");
+  s.units[10].pose->x_mm -= 5.0;
+  ExpectSame(reused->Analyze(s), MakeRuleset("kow")->Analyze(s), "moved back");
 }
 
 TEST(KowReuse, SampleScene) {
