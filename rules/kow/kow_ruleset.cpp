@@ -283,12 +283,7 @@ class KowRuleset : public Ruleset {
                              "needs_line_of_sight", false,
                              "hindered", false,
                              "reasons", cc.reasons);
-        if (p.speed_in) {
-          jc["range_mm"] = Round2(cc.range_mm);
-          jc["range_in"] = Round2(cc.range_mm / c.mm_per_unit);
-          jc["margin_mm"] = Round2(cc.range_mm - cc.distance_mm);
-          jc["margin_in"] = Round2((cc.range_mm - cc.distance_mm) / c.mm_per_unit);
-        }
+        if (p.speed_in) AddReach(cc.range_mm, cc.distance_mm, &jc);
         if (cc.route && cc.route->found) {
           jc["route"] = JsonObject("pivot_deg", Round2(cc.route->pivot_deg),
                                    "move_mm", Round2(cc.route->move_mm),
@@ -764,6 +759,15 @@ class KowRuleset : public Ruleset {
     return chunk->charges.insert_or_assign(id, std::move(m)).first->second.check;
   }
 
+  // A charge's reach and what is left of it, in mm and inches.
+  void AddReach(double range_mm, double distance_mm, json* j) const {
+    const double in = config_.mm_per_unit;
+    (*j)["range_mm"] = Round2(range_mm);
+    (*j)["range_in"] = Round2(range_mm / in);
+    (*j)["margin_mm"] = Round2(range_mm - distance_mm);
+    (*j)["margin_in"] = Round2((range_mm - distance_mm) / in);
+  }
+
   // A charge's entry in the report (route and reasons; the melee is added by the caller).
   json ChargeJson(const kow::ChargeCheck& ch, const std::string& target_id) const {
     const kow::KowConfig& c = config_;
@@ -778,10 +782,7 @@ class KowRuleset : public Ruleset {
                          "hindered", ch.hindered,
                          "hindered_by", ch.hindered_by,
                          "reasons", ch.reasons);
-    jc["range_mm"] = Round2(ch.range_mm);
-    jc["range_in"] = Round2(ch.range_mm / c.mm_per_unit);
-    jc["margin_mm"] = Round2(ch.range_mm - ch.distance_mm);
-    jc["margin_in"] = Round2((ch.range_mm - ch.distance_mm) / c.mm_per_unit);
+    AddReach(ch.range_mm, ch.distance_mm, &jc);
     if (ch.route && ch.route->found) {
       jc["route"] = JsonObject("advance_mm", Round2(ch.route->advance_mm),
                                "pivot_deg", Round2(ch.route->pivot_deg),
