@@ -73,6 +73,19 @@ std::string WingOf(const Scene& scene, const Unit& u) {
 
 bool ArmyCommander(const Unit& g) { return g.HasTag("army_commander") || g.HasTag("cinc"); }
 
+// A line on a placed unit's card (nothing for a unit off the table).
+void CardLine(const Unit& u, DrawStyle style, std::string text, std::vector<DrawPrimitive>* drawing) {
+  if (!u.pose) return;
+  DrawPrimitive p;
+  p.kind = DrawKind::kLabel;
+  p.style = style;
+  p.points_mm = {Footprint(u).centre_mm};
+  p.layer = style == DrawStyle::kInfo ? "labels" : "tests";
+  p.unit_id = u.id;
+  p.text = std::move(text);
+  drawing->push_back(std::move(p));
+}
+
 }  // namespace
 
 AfterCombatFindings AnalyzeAfterCombat(const TotskData& d, const TotskSettings& s, const Scene& scene) {
@@ -124,6 +137,8 @@ AfterCombatFindings AnalyzeAfterCombat(const TotskData& d, const TotskSettings& 
     if (gap >= 0) j["distance_bw"] = std::round(gap / scene.BwFor(gun) * 100.0) / 100.0;
     if (!why.empty()) j["why_not"] = why;
     out.report["crew_shelter"].push_back(j);
+    CardLine(gun, why.empty() ? DrawStyle::kInfo : DrawStyle::kTest,
+             why.empty() ? "crew shelter in " + host->id + " (QRS 93)" : "crew cannot shelter in " + host->id + ": " + why, &out.drawing);
     if (why.empty())
       text << "  " << gun.id << "'s crew shelter in " << host->id << " (within " << Num(a.crew_shelter_bw)
            << " BW, QRS 93): the gun stays; if " << host->id << " is lost the gun is lost too"
@@ -179,6 +194,11 @@ AfterCombatFindings AnalyzeAfterCombat(const TotskData& d, const TotskSettings& 
     j["modifiers"] = ModsJson(mods);
     j["left"] = std::max(0, fails - lost_fails);
     out.report["morale_fails"].push_back(j);
+    if (lost_d)
+      CardLine(u, lost_fails + 1 >= fails ? DrawStyle::kTest : DrawStyle::kInfo,
+               "morale fails lost: " + std::to_string(lost_fails) + " of " + std::to_string(fails) +
+                   (lost_fails + 1 >= fails ? ": another destroys it (FAQ 324)" : ""),
+               &out.drawing);
     if (lost_d) {
       std::string why = (source == "FAQ" ? std::string(ToString(u.type)) + " " : "its stats: ") + std::to_string(*base);
       for (const Modifier& m : mods) why += " " + Signed(m.value) + " " + m.rule;
@@ -247,6 +267,8 @@ AfterCombatFindings AnalyzeAfterCombat(const TotskData& d, const TotskSettings& 
     t.total = total;
     t.p_success = p_pursue;
     t.odds = "pursues " + Pct(p_pursue);
+    CardLine(p, DrawStyle::kTest, "may pursue " + Join(fleeing) + ": " + Pct(p_pursue) + ", " + std::to_string(dmin) + "-" +
+                                      std::to_string(dmax) + " BW (QRS 97)", &out.drawing);
     out.tests.push_back(t);
     const double bw = scene.BwFor(p);
     out.report["pursuit"].push_back(JsonObject("unit", p.id,
@@ -280,6 +302,10 @@ AfterCombatFindings AnalyzeAfterCombat(const TotskData& d, const TotskSettings& 
                                                      "units_within", cg.in_reach,
                                                      "declared_bonus_moves", cg.used_by));
       if ((!active.empty() && g.side != active) || Rating(g) <= 0) continue;
+      CardLine(g, DrawStyle::kInfo,
+               std::to_string(Rating(g)) + " bonus move" + (Rating(g) == 1 ? "" : "s") + " (QRS 103)" +
+                   (cg.used_by.empty() ? "" : ": used by " + Join(cg.used_by)),
+               &out.drawing);
       text << "  " << g.id << " (rating " << Rating(g) << "): " << Rating(g) << " bonus move" << (Rating(g) == 1 ? "" : "s")
            << " or action test" << (Rating(g) == 1 ? "" : "s") << " this turn for units within " << Num(a.bonus_general_bw)
            << " BW (QRS 103)";
@@ -289,6 +315,10 @@ AfterCombatFindings AnalyzeAfterCombat(const TotskData& d, const TotskSettings& 
     }
     for (const std::string& id : cp.unserved) {
       const bool none = !cp.servers.count(id);
+      CardLine(*scene.FindUnit(id), DrawStyle::kIllegal,
+               none ? "bonus move: no General with a rating within " + Num(a.bonus_general_bw) + " BW (QRS 103)"
+                    : "bonus move: the Generals in reach have no point left (QRS 103)",
+               &out.drawing);
       out.report["bonus_moves_unserved"].push_back(id);
       text << "  " << id << " is declared to have made a bonus move, but "
            << (none ? "no General with a rating is within " + Num(a.bonus_general_bw) + " BW of it"
@@ -344,7 +374,11 @@ AfterCombatFindings AnalyzeAfterCombat(const TotskData& d, const TotskSettings& 
       t.total = total;
       t.p_success = p;
       t.odds = "pass " + Pct(p);
-      if (!t.unit.empty()) out.tests.push_back(t);
+      if (!t.unit.empty()) {
+        CardLine(*scene.FindUnit(t.unit), DrawStyle::kTest,
+                 (kind == "wing_morale" ? "wing" : "army") + std::string(" morale test: ") + t.odds + " (QRS 105)", &out.drawing);
+        out.tests.push_back(t);
+      }
       text << "  " << name << " has " << why << ": " << (kind == "wing_morale" ? "wing" : "army") << " morale test, 1D6 "
            << Signed(total) << " >= " << a.army_need << " (QRS 105; "
            << (cmd ? ModsText(mods) : "no commander declared") << "): pass " << Pct(p)

@@ -15,6 +15,10 @@ struct AfterCombatFindings {
   nlohmann::json report;            // {"pursuit": [...], "bonus_moves": [...], "wing_morale": [...], "army_morale": [...]}
   std::string text;                 // lines for the table (empty when nothing applies)
   std::vector<RequiredTest> tests;  // pursuit, wing and army morale tests
+  // On the unit cards: each test above on the unit that takes it, the generals' bonus moves, a
+  // sheltering crew, the morale fails a unit has lost (what the players would otherwise read only in
+  // the text).
+  std::vector<DrawPrimitive> drawing;
 };
 
 // Throws InputError for a declaration of the wrong type (wing not a word, lost not true/false).

@@ -40,6 +40,7 @@ class TotskRuleset : public Ruleset {
       for (auto& [k, v] : after.report.items()) f.report[k] = std::move(v);
     if (options.text) f.text += after.text;
     f.tests.insert(f.tests.end(), after.tests.begin(), after.tests.end());
+    f.drawing.insert(f.drawing.end(), after.drawing.begin(), after.drawing.end());
     AppendOverlaps(scene, data_.tolerances.contact_mm, options, &f);
     return f;
   }

@@ -447,3 +447,65 @@ TEST(TotskAfterCombatSample, TheSampleSaysWhatItsHeaderSays) {
 
 }  // namespace
 }  // namespace vedette
+
+namespace vedette {
+namespace {
+
+using namespace totsk_test;
+
+// The card lines of a unit on the frame path (what the live window and the recorded video show).
+std::vector<std::string> CardOf(const Findings& f, const std::string& unit) {
+  std::vector<std::string> out;
+  for (const DrawPrimitive& d : f.drawing)
+    if (d.kind == DrawKind::kLabel && d.unit_id == unit && d.text != unit) out.push_back(d.text);
+  return out;
+}
+
+bool Has(const std::vector<std::string>& lines, const std::string& text) {
+  return std::find(lines.begin(), lines.end(), text) != lines.end();
+}
+
+// What follows the morale tests reaches the picture, not only the text: the sample scene's pursuits,
+// its bonus moves and its wing morale test, each on the card of the unit concerned.
+TEST(TotskAfterCombatOnThePicture, PursuitBonusMovesAndWingMoraleOnTheCards) {
+  const Scene s = LoadScene(std::string(VEDETTE_ASSETS_DIR) + "/scenes/sample_totsk_after_combat.yaml");
+  const Findings f = Totsk()->Analyze(s, kFramePath);
+  EXPECT_TRUE(Has(CardOf(f, "R1"), "may pursue B1: 33%, 3-8 BW (QRS 97)")) << ::testing::PrintToString(CardOf(f, "R1"));
+  EXPECT_TRUE(Has(CardOf(f, "R2"), "may pursue B2: 17%, 1-6 BW (QRS 97)")) << ::testing::PrintToString(CardOf(f, "R2"));
+  EXPECT_TRUE(Has(CardOf(f, "RG"), "2 bonus moves (QRS 103)")) << ::testing::PrintToString(CardOf(f, "RG"));
+  EXPECT_TRUE(Has(CardOf(f, "GL"), "wing morale test: pass 50% (QRS 105)")) << ::testing::PrintToString(CardOf(f, "GL"));
+  EXPECT_TRUE(CardOf(f, "GA").empty()) << "blue is not the active side: its generals give no bonus moves this turn";
+  for (const RequiredTest& t : f.tests) {
+    if (t.kind == "pursuit" || t.kind == "wing_morale") {
+      EXPECT_FALSE(CardOf(f, t.unit).empty()) << t.unit;
+    }
+  }
+}
+
+TEST(TotskAfterCombatOnThePicture, BonusMovesCrewAndMoraleFails) {
+  Scene s = LoadScene(ScenePath("bonus_moves.yaml"));
+  for (const char* id : {"B1", "B4", "B5", "B3"}) Declare(&s, id, "bonus_move", true);
+  const Findings f = Totsk()->Analyze(s, kFramePath);
+  int illegal = 0;
+  for (const DrawPrimitive& d : f.drawing)
+    if (d.kind == DrawKind::kLabel && d.style == DrawStyle::kIllegal) {
+      ++illegal;
+      EXPECT_EQ(d.text, "bonus move: the Generals in reach have no point left (QRS 103)");
+    }
+  EXPECT_EQ(illegal, 1);
+
+  Scene crew = LoadScene(ScenePath("crew_shelter.yaml"));
+  EXPECT_TRUE(Has(CardOf(Totsk()->Analyze(crew, kFramePath), "RA"), "crew shelter in B1 (QRS 93)"))
+      << ::testing::PrintToString(CardOf(Totsk()->Analyze(crew, kFramePath), "RA"));
+  crew.FindUnit("B1")->pose->x_mm = 621;  // 81 mm: beyond 2 BW
+  const auto far = CardOf(Totsk()->Analyze(crew, kFramePath), "RA");
+  ASSERT_FALSE(far.empty());
+  EXPECT_EQ(far.back().rfind("crew cannot shelter in B1: ", 0), 0u) << far.back();
+
+  const Findings fails = Totsk()->Analyze(LoadScene(ScenePath("morale_fails.yaml")), kFramePath);
+  EXPECT_TRUE(Has(CardOf(fails, "B3"), "morale fails lost: 2 of 3: another destroys it (FAQ 324)"))
+      << ::testing::PrintToString(CardOf(fails, "B3"));
+}
+
+}  // namespace
+}  // namespace vedette
