@@ -114,7 +114,7 @@ void AppendOverlapDrawing(const Scene& scene, const UnitOverlap& o, std::vector<
   label.kind = DrawKind::kLabel;
   label.style = DrawStyle::kIllegal;
   label.points_mm = {sum / area};
-  label.layer = "bases";
+  label.layer = "bases";  // not a card line: said where the bases overlap
   label.unit_id = o.a;
   char buf[160];
   std::snprintf(buf, sizeof buf, "OVERLAP %s / %s: %.1f mm deep", o.a.c_str(), o.b.c_str(), o.overlap.depth_mm);
