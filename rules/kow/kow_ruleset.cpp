@@ -78,11 +78,20 @@ class KowRuleset : public Ruleset {
       std::sort(engaged[i].begin(), engaged[i].end());
     }
     // The enemies of unit i whose bases come within reach_mm of its base, sorted by id.
+    // Each unit's place in id order, worked out once: the lists below are sorted by it (comparing the
+    // ids themselves, for every list of every unit, was 3 % of a frame with one unit moving).
+    std::vector<int> id_rank(n);
+    {
+      std::vector<int> by_id(n);
+      for (int i = 0; i < n; ++i) by_id[i] = i;
+      std::sort(by_id.begin(), by_id.end(), [&](int a, int b) { return scene.units[a].id < scene.units[b].id; });
+      for (int r = 0; r < n; ++r) id_rank[by_id[r]] = r;
+    }
     auto enemies_within = [&](int i, double reach_mm) {
       std::vector<int> out;
       for (int j : grid.Near(i, reach_mm))
         if (scene.units[j].side != scene.units[i].side && grid.Gap(i, j) <= reach_mm + 1e-6) out.push_back(j);
-      std::sort(out.begin(), out.end(), [&](int a, int b) { return scene.units[a].id < scene.units[b].id; });
+      std::sort(out.begin(), out.end(), [&](int a, int b) { return id_rank[a] < id_rank[b]; });
       return out;
     };
     auto in_unit = [&](double mm) {
