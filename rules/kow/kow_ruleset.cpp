@@ -53,9 +53,6 @@ class KowRuleset : public Ruleset {
   Findings Analyze(const Scene& scene, const AnalyzeOptions& options) const override {
     Findings f;
     f.ruleset = "kow";
-    // The words (text and JSON) are built beside the judging, only when asked for; the drawing and the
-    // tests always. A kept chunk serves a call that asks for no more words than it holds (see Keys).
-    const bool want_report = options.report, want_text = options.text;
     const kow::KowConfig& c = config_;
     CheckDeclarationKeys(scene, "kow", DeclarationKeys());
     std::ostringstream text;
@@ -65,99 +62,21 @@ class KowRuleset : public Ruleset {
     // Who is near whom, once: every rule below reaches a bounded distance (charge reach, weapon range,
     // 1 inch, contact), so each unit looks only at the units the grid puts within that distance.
     const kow::KowTable table(scene, c);
-    const UnitGrid& grid = table.grid;
-    const std::vector<kow::Profile>& profile = table.profile;
     const int n = static_cast<int>(scene.units.size());
-    std::vector<std::vector<std::string>> engaged(n);  // seed 32: enemies in base contact, by id
-    for (int i = 0; i < n; ++i) {
-      if (!grid.Placed(i)) continue;
-      for (int j : grid.Near(i, c.contact_mm))
-        if (scene.units[j].side != scene.units[i].side && grid.Gap(i, j) <= c.contact_mm + 1e-6 &&
-            geom::BaseToBase(grid.FootprintOf(i), grid.FootprintOf(j)).distance_mm <= c.contact_mm)
-          engaged[i].push_back(scene.units[j].id);
-      std::sort(engaged[i].begin(), engaged[i].end());
-    }
-    // The enemies of unit i whose bases come within reach_mm of its base, sorted by id.
-    // Each unit's place in id order, worked out once: the lists below are sorted by it (comparing the
-    // ids themselves, for every list of every unit, was 3 % of a frame with one unit moving).
-    std::vector<int> id_rank(n);
-    {
-      std::vector<int> by_id(n);
-      for (int i = 0; i < n; ++i) by_id[i] = i;
-      std::sort(by_id.begin(), by_id.end(), [&](int a, int b) { return scene.units[a].id < scene.units[b].id; });
-      for (int r = 0; r < n; ++r) id_rank[by_id[r]] = r;
-    }
-    auto enemies_within = [&](int i, double reach_mm) {
-      std::vector<int> out;
-      for (int j : grid.Near(i, reach_mm))
-        if (scene.units[j].side != scene.units[i].side && grid.Gap(i, j) <= reach_mm + 1e-6) out.push_back(j);
-      std::sort(out.begin(), out.end(), [&](int a, int b) { return id_rank[a] < id_rank[b]; });
-      return out;
-    };
-    auto in_unit = [&](double mm) {
-      char buf[64];
-      std::snprintf(buf, sizeof buf, "%.2f %s (%.1f mm)", mm / c.mm_per_unit, c.unit_name.c_str(), mm);
-      return std::string(buf);
-    };
-    // Declared damage (seed 46, 65), checked where it is declared; 0 when none.
-    auto declared_damage = [&](const Unit& t) {
-      const Declared* dmg = scene.declarations.Find(t.id, "damage");
-      if (!dmg) return 0;
-      if (!dmg->value.is_number() || dmg->value.get<double>() < 0 || dmg->value.get<double>() != std::floor(dmg->value.get<double>()))
-        throw InputError(scene.source, dmg->line, "declarations for " + t.id + ": damage must be a whole number >= 0");
-      return static_cast<int>(dmg->value.get<double>());
-    };
-    // The attack's odds and what they do to the target's nerve, as json and a text tail; nothing when
-    // the profiles lack the numbers.
-    auto odds = [&](int dice, const std::optional<int>& hit_on, int modifier, int ti, json* out, bool melee) -> std::string {
-      const kow::Profile& tp = profile[ti];
-      if (!want_report && !want_text) return "";
-      if (!hit_on || !tp.defence || dice <= 0) {
-        (*out)["odds"] = nullptr;
-        return "";
-      }
-      const kow::AttackOdds a = kow::AttackOddsOf(dice, *hit_on, modifier, *tp.defence);
-      json o = JsonObject("dice", a.dice,
-                          "hit_on", a.hit_on,
-                          "halved", a.halved,
-                          "p_hit", Round2(a.p_hit),
-                          "damage_on", a.damage_on,
-                          "p_damage", Round2(a.p_damage),
-                          "expected_hits", Round2(a.expected_hits),
-                          "expected_damage", Round2(a.expected_damage),
-                          "p_any_damage", Round2(a.p_any_damage));
-      std::string text = "; " + kow::Describe(a);
-      if (tp.nerve.waver || tp.nerve.rout) {
-        const kow::NerveChances n = kow::NerveAfter(a, declared_damage(scene.units[ti]), tp.nerve);
-        o["nerve_after"] = JsonObject("steady", Round2(n.steady),
-                                      "wavering", Round2(n.wavering),
-                                      "routed", Round2(n.routed));
-        text += "; " + scene.units[ti].id + "'s nerve after: " + kow::FormatNerveChances(n);
-      }
-      if (melee) {
-        // Seed 62: "Any unit that suffered at least one point of damage in the melee phase is considered
-        // Disordered" (no ranged attacks until the end of its next turn).
-        o["p_disordered"] = Round2(a.p_any_damage);
-        char buf[96];
-        std::snprintf(buf, sizeof buf, "; %s Disordered if damaged (seed 62): %.0f%%", scene.units[ti].id.c_str(), 100.0 * a.p_any_damage);
-        text += buf;
-      }
-      (*out)["odds"] = std::move(o);
-      return text;
-    };
     // The reuse between calls (memo_, under its lock): this call's keys, and the chunks it keeps.
     std::lock_guard<std::mutex> lock(memo_mutex_);
     const Keys keys = KeysOf(scene, table);
     Memo next;
     const Changes changes = ChangesOf(scene, table, keys, &next);
     memo_.made = false;  // checks are moved out of it below: should this call throw, the next reuses none
+    const Call k(scene, c, table, changes, options);
     json units = json::array();
     units.get_ref<json::array_t&>().reserve(scene.units.size());
     std::map<std::string, std::vector<Candidate>> candidates;  // target id -> who can charge it, and how
     // Appends a unit's chunk to the findings: its lines under its name (when it has any), its report, its
     // drawing and tests, and the charges it could make (for the joint charges below).
     auto emit = [&](const Unit& u, const kow::Profile& p, const UnitChunk& chunk) {
-      if (want_text && !chunk.lines.empty()) {
+      if (k.want_text && !chunk.lines.empty()) {
         text << "  " << u.id << " (" << ToString(u.type);
         if (p.speed_in) {
           char sp[32];
@@ -166,7 +85,7 @@ class KowRuleset : public Ruleset {
         }
         text << "):\n" << chunk.lines;
       }
-      if (want_report) units.push_back(chunk.ju);
+      if (k.want_report) units.push_back(chunk.ju);
       f.drawing.insert(f.drawing.end(), chunk.drawing.begin(), chunk.drawing.end());
       f.tests.insert(f.tests.end(), chunk.tests.begin(), chunk.tests.end());
       for (const auto& [target, cand] : chunk.candidates) candidates[target].push_back(cand);
@@ -174,314 +93,28 @@ class KowRuleset : public Ruleset {
     for (int ui = 0; ui < n; ++ui) {
       const Unit& u = scene.units[ui];
       if (!u.pose) continue;
-      const kow::Profile& p = profile[ui];
       // Reuse: a unit whose own data and whose neighbourhood (every unit and terrain piece its rules
       // can reach) are as in the last call gets the same lines, so they are not worked out again.
       const uint64_t key = keys.unit[ui];
       if (auto it = memo_.units.find(u.id); !changes.all && it != memo_.units.end() && it->second.key == key &&
-                                            (it->second.has_report || !want_report) && (it->second.has_text || !want_text)) {
-        emit(u, p, it->second);
+                                            (it->second.has_report || !k.want_report) && (it->second.has_text || !k.want_text)) {
+        emit(u, table.profile[ui], it->second);
         next.units[u.id] = std::move(it->second);
         memo_.units.erase(it);  // moved from: never to be found again, even if this call throws
         continue;
       }
-      UnitChunk chunk;
-      chunk.key = key;
-      chunk.has_report = want_report;
-      chunk.has_text = want_text;
       const auto prev_it = memo_.units.find(u.id);
-      UnitChunk* prev = prev_it != memo_.units.end() ? &prev_it->second : nullptr;  // stale: its checks may serve (moved out)
-      const geom::Base& ub = grid.FootprintOf(ui);
-      const geom::Vec2 lp = geom::LeaderPoint(ub);
-      std::ostringstream lines;  // this unit's lines; printed under its name when there are any
-      json ju = json::object();
-      if (want_report) {
-        ju["id"] = u.id;
-        ju["side"] = u.side;
-        ju["type"] = std::string(ToString(u.type));
-        ju["leader_point_mm"] = {Round2(lp.x()), Round2(lp.y())};
-        ju["height"] = p.height;
-        ju["engaged_with"] = engaged[ui];
-        if (p.speed_in) ju["speed_in"] = *p.speed_in;
-      }
-      AppendFrontArc(scene, u, p, &chunk.drawing);
-      const std::string order_s = kow::DeclaredOrder(scene, u.id);
-      const bool wavering = kow::DeclaredFlag(scene, u.id, "wavering");
-      const bool disordered = wavering || kow::DeclaredFlag(scene, u.id, "disordered");
-      if (wavering) AppendStateGlyph(u, Glyph::kWavering, &chunk.drawing);
-      if (kow::DeclaredFlag(scene, u.id, "disordered")) AppendStateGlyph(u, Glyph::kDisordered, &chunk.drawing);
-
-      // Charges (seed 13): the enemies partly in the front arc whose base the leader point reaches
-      // within twice the speed, or misses by less than the near-miss band (c.near_miss_in): what a
-      // player weighing a charge wants to know. Farther ones are not charges and are not listed.
-      json charges = json::array();
-      const bool engine = c.cannot_charge.count(std::string(ToString(u.type))) > 0;
-      std::string cannot_charge;
-      if (engine) cannot_charge = std::string(ToString(u.type)) + " cannot charge (war engines, seed 74)";
-      else if (!p.speed_in) cannot_charge = "no speed given (stats: speed_in), so no charge reach";
-      else if (wavering) cannot_charge = "Wavering units cannot be given a charge order (seed 67)";
-      if (cannot_charge.empty()) {
-        const double range_mm = c.charge_range_factor * *p.speed_in * c.mm_per_unit;
-        const double listed_mm = range_mm + c.near_miss_in * c.mm_per_unit;
-        for (int ti : enemies_within(ui, listed_mm)) {
-          const Unit& t = scene.units[ti];
-          if (geom::LeaderToBase(ub, grid.FootprintOf(ti)).distance_mm > listed_mm + 1e-9) continue;
-          if (geom::ArcSharesOf(ub, grid.FootprintOf(ti), geom::ArcModel::kKow)[geom::Arc::kFront] <= 1e-9) continue;
-          const kow::ChargeCheck ch = Charge(scene, table, changes, ui, ti, prev, &chunk);
-          json jc = want_report ? ChargeJson(ch, t.id) : json();
-          // Seed 51, 53, 74, 77: the melee the charge leads to (no values for a charge that cannot be made).
-          Melee m;
-          std::string melee_odds;
-          if (ch.chargeable) {
-            m = MeleeOf(p, profile[ti], ch.facing, ch.hindered);
-            json jm = JsonObject("multiplier", m.multiplier,
-                                 "multiplier_reason", m.reason,
-                                 "modifier", m.modifier);
-            if (p.attacks) melee_odds = odds(*p.attacks * m.multiplier, p.melee, m.modifier, ti, &jm, true);
-            if (want_report) jc["melee"] = std::move(jm);
-          }
-          if (want_report) charges.push_back(std::move(jc));
-          if (ch.chargeable) {
-            if (want_text) {
-              std::string hindered;
-              for (const std::string& id : ch.hindered_by) hindered += (hindered.empty() ? "" : ", ") + id;
-              lines << "    charge " << t.id << ": YES, into its " << Words(geom::ToString(ch.facing)) << ", leader point "
-                    << in_unit(ch.distance_mm) << " from its base, reach " << in_unit(ch.range_mm) << " ("
-                    << in_unit(ch.range_mm - ch.distance_mm) << " to spare)"
-                    << (ch.leader_on_arc_line ? "; leader point on its arc line, counted in the " + Words(geom::ToString(ch.facing)) : "")
-                    << (ch.hindered ? "; Hindered, -1 to hit (through difficult terrain " + hindered + ", seed 53)" : "")
-                    << (m.reason.empty() ? "" : "; " + m.reason) << "\n";
-              if (!melee_odds.empty()) lines << "      melee: " << melee_odds.substr(2) << "\n";
-            }
-            chunk.candidates.push_back({t.id, {u.id, "charge", {u.id, ub, EdgeOfArc(ch.facing)}}});
-            DrawPrimitive a = Prim(DrawKind::kArrow, DrawStyle::kThreat, {lp, ch.closest_point});
-            a.layer = "threats";
-            a.unit_id = u.id;
-            a.text = "charge " + t.id;
-            chunk.drawing.push_back(std::move(a));
-          } else if (want_text) {
-            std::string why;
-            for (const std::string& r : ch.reasons) why += (why.empty() ? "" : "; ") + r;
-            lines << "    charge " << t.id << ": no: " << why << "\n";
-          }
-        }
-      } else if (want_text) {
-        lines << "    charges: none, " << cannot_charge << "\n";
-      }
-      if (want_report) {
-        ju["charges"] = std::move(charges);
-        if (!cannot_charge.empty()) ju["cannot_charge"] = cannot_charge;
-      }
-
-      // Counter-charges (seed 27): only against a unit declared as having charged this one last turn.
-      json counters = json::array();
-      for (const std::string& id : kow::ChargedBy(scene, u)) {
-        const Unit& t = *scene.FindUnit(id);
-        if (!t.pose) continue;
-        if (wavering) {
-          lines << "    counter-charge " << t.id << ": no: Wavering units cannot be given a charge order (seed 67)\n";
-          continue;
-        }
-        const kow::CounterChargeCheck cc = kow::CheckCounterCharge(scene, c, u, t, {}, &table);
-        json jc = JsonObject("target", t.id,
-                             "chargeable", cc.chargeable,
-                             "distance_mm", Round2(cc.distance_mm),
-                             "distance_in", Round2(cc.distance_mm / c.mm_per_unit),
-                             "facing", "front",
-                             "leader_arc", std::string(geom::ToString(cc.leader_arc)),
-                             "needs_line_of_sight", false,
-                             "hindered", false,
-                             "reasons", cc.reasons);
-        if (p.speed_in) AddReach(cc.range_mm, cc.distance_mm, &jc);
-        if (cc.route && cc.route->found) {
-          jc["route"] = JsonObject("pivot_deg", Round2(cc.route->pivot_deg),
-                                   "move_mm", Round2(cc.route->move_mm),
-                                   "slide_mm", Round2(cc.route->slide_mm),
-                                   "length_mm", Round2(cc.route->length_mm),
-                                   "contact_point_mm",
-                                   json::array({Round2(cc.route->contact_point.x()), Round2(cc.route->contact_point.y())}));
-        } else {
-          jc["route"] = nullptr;
-        }
-        // Seed 27: a counter-charge hits the front (never Hindered, seed 53); a war engine still triples (seed 74).
-        std::string counter_odds;
-        Melee cm;
-        if (cc.chargeable) {
-          const int ti = static_cast<int>(&t - scene.units.data());
-          cm = MeleeOf(p, profile[ti], geom::Arc::kFront, false);
-          json jm = JsonObject("multiplier", cm.multiplier,
-                               "multiplier_reason", cm.reason,
-                               "modifier", cm.modifier);
-          if (p.attacks) counter_odds = odds(*p.attacks * cm.multiplier, p.melee, cm.modifier, ti, &jm, true);
-          jc["melee"] = std::move(jm);
-        }
-        counters.push_back(std::move(jc));
-        if (cc.chargeable) {
-          lines << "    counter-charge " << t.id << ": YES, pivots to face its front, leader point " << in_unit(cc.distance_mm)
-                << " from its base, reach " << in_unit(cc.range_mm) << " (" << in_unit(cc.range_mm - cc.distance_mm)
-                << " to spare)" << (cm.reason.empty() ? "" : "; " + cm.reason) << "\n";
-          if (!counter_odds.empty()) lines << "      melee: " << counter_odds.substr(2) << "\n";
-        } else {
-          std::string why;
-          for (const std::string& r : cc.reasons) why += (why.empty() ? "" : "; ") + r;
-          lines << "    counter-charge " << t.id << ": no: " << why << "\n";
-        }
-        if (cc.chargeable) {
-          chunk.candidates.push_back({t.id, {u.id, "counter-charge", {u.id, ub, geom::Edge::kFront}}});
-          DrawPrimitive a = Prim(DrawKind::kArrow, DrawStyle::kThreat, {lp, cc.route->contact_point});
-          a.layer = "threats";
-          a.unit_id = u.id;
-          a.text = "counter-charge " + t.id;
-          chunk.drawing.push_back(std::move(a));
-          DrawPrimitive ghost = Prim(DrawKind::kPolygon, DrawStyle::kThreat, geom::PolygonCcw(cc.route->at_contact));
-          ghost.layer = "threats";
-          ghost.unit_id = u.id;
-          ghost.dashed = true;  // where it would end, not where it is
-          chunk.drawing.push_back(std::move(ghost));
-        }
-      }
-      ju["counter_charges"] = std::move(counters);
-
-      // The 1-inch rule (seed 10): enemies within 1 inch but not in contact.
-      json near = json::array();
-      std::string near_text;
-      int near_count = 0;
-      for (int ti : enemies_within(ui, c.one_inch_in * c.mm_per_unit)) {
-        const Unit& t = scene.units[ti];
-        const geom::ClosestPoints cp = geom::BaseToBase(ub, grid.FootprintOf(ti));
-        if (cp.distance_mm <= c.contact_mm || cp.distance_mm > c.one_inch_in * c.mm_per_unit + 1e-9) continue;
-        ++near_count;
-        if (want_report)
-          near.push_back(JsonObject("enemy", t.id,
-                                    "gap_mm", Round2(cp.distance_mm),
-                                    "gap_in", Round2(cp.distance_mm / c.mm_per_unit)));
-        if (want_text) near_text += (near_text.empty() ? "" : ", ") + t.id + " at " + in_unit(cp.distance_mm);
-        DrawPrimitive m = Prim(DrawKind::kPolyline, DrawStyle::kMeasure, {cp.on_a, cp.on_b});
-        m.layer = "threats";
-        m.unit_id = u.id;
-        m.text = "within 1 in of " + t.id;
-        chunk.drawing.push_back(std::move(m));
-      }
-      const bool exempt = order_s == "charge" || order_s == "halt";
-      const bool flagged = near_count > 0 && !exempt;
-      if (want_report) ju["one_inch"] = JsonObject("within", std::move(near), "order", order_s, "flagged", flagged);
-      if (flagged && want_text)
-        lines << "    1-inch rule: within 1 in of " << near_text << ": only a charge (or a pivot ending clear) may come this close (seed 10)"
-              << (order_s.empty() ? "" : "; its order: " + order_s) << "\n";
-
-      // Shooting (seed 30-41), one entry per weapon: the enemies in range, partly in the front arc, in
-      // sight, neither side in base contact with an enemy (seed 32).
-      json shooting = json::array();
-      std::string no_shooting;
-      if (!engaged[ui].empty()) no_shooting = "in base contact with an enemy: cannot shoot (seed 32)";
-      else if (wavering) no_shooting = "Wavering, so Disordered: cannot shoot (seed 67)";
-      else if (disordered) no_shooting = "Disordered: cannot use ranged attacks (seed 62)";
-      else if (order_s == "at_the_double") no_shooting = "moved at the double: cannot shoot (seed 32)";
-      for (const auto& [weapon, range_in] : p.weapons) {
-        json targets = json::array();
-        if (no_shooting.empty()) {
-          for (int ti : enemies_within(ui, range_in * c.mm_per_unit)) {
-            const Unit& t = scene.units[ti];
-            if (!engaged[ti].empty()) continue;
-            if (geom::ArcSharesOf(ub, grid.FootprintOf(ti), geom::ArcModel::kKow)[geom::Arc::kFront] <= 1e-9) continue;
-            const kow::ShotCheck s = Shot(scene, table, changes, ui, ti, weapon, range_in, prev, &chunk);
-            if (!s.in_arc || !s.visible || !s.in_range) continue;
-            // Seed 36: -1 for having moved (any order but halt), -1 for cover; seed 77: -1 shooting at an
-            // individual, and individuals (Nimble) do not suffer the -1 for moving.
-            json mods = json::array();
-            int total = 0;
-            std::string mods_text;
-            auto add = [&](int v, const std::string& rule) {
-              if (want_report) mods.push_back(JsonObject("value", v, "rule", rule));
-              total += v;
-              if (want_text) mods_text += std::string(", ") + (v > 0 ? "+" : "") + std::to_string(v) + " " + rule;
-            };
-            if (s.cover) add(c.cover_modifier, "target in cover: " + s.cover_reasons.front() + " (seed 36, 41)");
-            if (!order_s.empty() && order_s != "halt" && !p.individual) add(-1, "moved (order " + order_s + ", seed 36)");
-            if (profile[ti].individual) add(-1, "shooting at an individual (seed 77)");
-            // On the picture: who can shoot whom, and the modifier to hit.
-            DrawPrimitive line = Prim(DrawKind::kArrow, DrawStyle::kRange, {lp, geom::BaseToPoint(grid.FootprintOf(ti), lp).on_a});
-            line.layer = "ranges";
-            line.unit_id = u.id;
-            line.dashed = true;
-            line.text = "shoot " + t.id + (total == 0 ? "" : " " + std::string(total > 0 ? "+" : "") + std::to_string(total));
-            chunk.drawing.push_back(std::move(line));
-            if (!want_report && !want_text) continue;
-            json jt = !want_report ? json() : JsonObject("target", t.id,
-                                 "distance_mm", Round2(s.distance_mm),
-                                 "distance_in", Round2(s.distance_mm / c.mm_per_unit),
-                                 "margin_in", Round2(range_in - s.distance_mm / c.mm_per_unit),
-                                 "cover", s.cover,
-                                 "cover_reasons", s.cover_reasons,
-                                 "difficult_share", Round2(s.difficult_share),
-                                 "hidden_share", Round2(s.hidden_share),
-                                 "obscured_by", s.obscured_by,
-                                 "modifier", total,
-                                 "modifiers", std::move(mods));
-            const std::string shot_odds = odds(p.attacks.value_or(0), p.ranged, total, ti, &jt, false);
-            if (want_report) targets.push_back(std::move(jt));
-            if (!want_text) continue;
-            char range[32];
-            std::snprintf(range, sizeof range, "%g", range_in);
-            lines << "    shoot " << t.id << " with " << (weapon == "range" ? "its ranged attack" : weapon) << " (" << range
-                  << " in): " << in_unit(s.distance_mm) << (mods_text.empty() ? ", no modifier" : mods_text) << "\n";
-            if (!shot_odds.empty()) lines << "      " << shot_odds.substr(2) << "\n";
-          }
-        }
-        if (want_report) shooting.push_back(JsonObject("weapon", weapon, "range_in", range_in, "targets", std::move(targets)));
-      }
-      if (!no_shooting.empty() && !p.weapons.empty()) {
-        if (want_report) ju["cannot_shoot"] = no_shooting;
-        if (want_text) lines << "    shooting: none, " << no_shooting << "\n";
-      }
-      if (want_report) ju["shooting"] = std::move(shooting);
-
-      // Nerve (seed 64-71) when damage is declared.
-      if (const Declared* dmg = scene.declarations.Find(u.id, "damage")) {
-        const int damage = declared_damage(u);
-        if (!p.nerve.waver && !p.nerve.rout)
-          throw InputError(scene.source, dmg->line, "unit " + u.id + " has declared damage but no nerve_waver/nerve_rout in its stats");
-        const kow::NerveOdds o = kow::NerveTestOdds(damage, p.nerve);
-        if (want_report)
-          ju["nerve"] = JsonObject("damage", damage,
-                                 "waver", p.nerve.waver ? json(*p.nerve.waver) : json(nullptr),
-                                 "rout", p.nerve.rout ? json(*p.nerve.rout) : json(nullptr),
-                                 "steady_of_36", o.steady,
-                                 "wavering_of_36", o.wavering,
-                                 "routed_of_36", o.routed);
-        RequiredTest rt;
-        rt.unit = u.id;
-        rt.kind = "nerve";
-        const std::string limits = (p.nerve.waver ? "waver on " + std::to_string(*p.nerve.waver) + "+" : std::string("no wavering limit")) +
-                                   ", " + (p.nerve.rout ? "rout on " + std::to_string(*p.nerve.rout) + "+" : std::string("no routing limit"));
-        rt.reason = "it has suffered damage (seed 48, 65): 2D6 + " + std::to_string(damage) + " damage, " + limits +
-                    "; a double 1 always passes, a double 6 always wavers (seed 71)";
-        rt.modifiers.push_back({"damage suffered", damage, {}});
-        rt.total = damage;
-        rt.p_success = o.P(o.steady);
-        rt.odds = kow::FormatNerveOdds(o);
-        if (want_text) lines << "    nerve test: " << rt.reason << ": " << rt.odds << "\n";
-        DrawPrimitive l = Prim(DrawKind::kLabel, DrawStyle::kTest, {ub.centre_mm});
-        l.text = "nerve: " + rt.odds;
-        l.layer = "tests";
-        l.unit_id = u.id;
-        chunk.drawing.push_back(std::move(l));
-        chunk.tests.push_back(std::move(rt));
-      }
-      if (want_text && wavering) lines << "    Wavering (declared): may only change facing, move back or halt (seed 67)\n";
-      else if (want_text && disordered) lines << "    Disordered (declared): cannot shoot until the end of its next turn (seed 62)\n";
-      if (want_text) chunk.lines = lines.str();
-      if (want_report) chunk.ju = std::move(ju);
-      emit(u, p, chunk);
+      UnitChunk chunk = WorkOut(k, ui, key, prev_it != memo_.units.end() ? &prev_it->second : nullptr);
+      emit(u, table.profile[ui], chunk);
       next.units[u.id] = std::move(chunk);
     }
     std::unordered_map<std::string_view, int> index_of;  // unit id -> scene index
     index_of.reserve(scene.units.size());
     for (int i = 0; i < n; ++i) index_of.emplace(scene.units[i].id, i);
-    json multi = MultiCharges(scene, grid, candidates, keys, index_of, options, &next, &f, &text);
+    json multi = MultiCharges(scene, table.grid, candidates, keys, index_of, options, &next, &f, &text);
     next.made = true;
     memo_ = std::move(next);
-    if (want_report) {
+    if (k.want_report) {
       f.report = json::object();
       f.report["ruleset"] = "kow";
       f.report["unit"] = c.unit_name;
@@ -490,8 +123,8 @@ class KowRuleset : public Ruleset {
       f.report["units"] = std::move(units);
       f.report["multi_charges"] = std::move(multi);
     }
-    if (want_text) f.text = text.str();
-    AppendOverlaps(scene, grid, kOverlapToleranceMm, options, &f);
+    if (k.want_text) f.text = text.str();
+    AppendOverlaps(scene, table.grid, kOverlapToleranceMm, options, &f);
     return f;
   }
 
@@ -701,6 +334,476 @@ class KowRuleset : public Ruleset {
     for (const auto& [id, was] : memo_.own)  // lifted off the table, or gone from the roster
       if (!next->own.count(id)) c.places.push_back(was.second);
     return c;
+  }
+  // What every part of one analysis reads: the table, what changed since the last call, which words
+  // are asked for, who is engaged, and the units' order by id.
+  struct Call {
+    Call(const Scene& s, const kow::KowConfig& config, const kow::KowTable& t, const Changes& ch, const AnalyzeOptions& o)
+        : scene(s), c(config), table(t), changes(ch), want_report(o.report), want_text(o.text) {
+      const int n = static_cast<int>(s.units.size());
+      engaged.resize(n);
+      for (int i = 0; i < n; ++i) {
+        if (!t.grid.Placed(i)) continue;
+        for (int j : t.grid.Near(i, c.contact_mm))
+          if (s.units[j].side != s.units[i].side && t.grid.Gap(i, j) <= c.contact_mm + 1e-6 &&
+              geom::BaseToBase(t.grid.FootprintOf(i), t.grid.FootprintOf(j)).distance_mm <= c.contact_mm)
+            engaged[i].push_back(s.units[j].id);
+        std::sort(engaged[i].begin(), engaged[i].end());
+      }
+      // Each unit's place in id order, worked out once: the lists are sorted by it (comparing the ids
+      // themselves, for every list of every unit, was 3 % of a frame with one unit moving).
+      std::vector<int> by_id(n);
+      for (int i = 0; i < n; ++i) by_id[i] = i;
+      std::sort(by_id.begin(), by_id.end(), [&](int a, int b) { return s.units[a].id < s.units[b].id; });
+      id_rank.resize(n);
+      for (int r = 0; r < n; ++r) id_rank[by_id[r]] = r;
+    }
+    const Scene& scene;
+    const kow::KowConfig& c;
+    const kow::KowTable& table;
+    const Changes& changes;
+    // The words (text and JSON) are built beside the judging, only when asked for; the drawing and
+    // the tests always. A kept chunk serves a call that asks for no more words than it holds.
+    bool want_report, want_text;
+    std::vector<std::vector<std::string>> engaged;  // by scene index: enemies in base contact, by id (seed 32)
+    std::vector<int> id_rank;                       // by scene index: its place in id order
+
+    // The enemies of unit i whose bases come within reach_mm of its base, sorted by id.
+    std::vector<int> EnemiesWithin(int i, double reach_mm) const {
+      std::vector<int> out;
+      for (int j : table.grid.Near(i, reach_mm))
+        if (scene.units[j].side != scene.units[i].side && table.grid.Gap(i, j) <= reach_mm + 1e-6) out.push_back(j);
+      std::sort(out.begin(), out.end(), [&](int a, int b) { return id_rank[a] < id_rank[b]; });
+      return out;
+    }
+    std::string InUnit(double mm) const {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.2f %s (%.1f mm)", mm / c.mm_per_unit, c.unit_name.c_str(), mm);
+      return std::string(buf);
+    }
+    // Declared damage (seed 46, 65), checked where it is declared; 0 when none.
+    int DeclaredDamage(const Unit& t) const {
+      const Declared* dmg = scene.declarations.Find(t.id, "damage");
+      if (!dmg) return 0;
+      if (!dmg->value.is_number() || dmg->value.get<double>() < 0 || dmg->value.get<double>() != std::floor(dmg->value.get<double>()))
+        throw InputError(scene.source, dmg->line, "declarations for " + t.id + ": damage must be a whole number >= 0");
+      return static_cast<int>(dmg->value.get<double>());
+    }
+    // The attack's odds and what they do to the target's nerve, as json and a text tail; nothing when
+    // the profiles lack the numbers.
+    std::string Odds(int dice, const std::optional<int>& hit_on, int modifier, int ti, json* out, bool melee) const {
+      const kow::Profile& tp = table.profile[ti];
+      if (!want_report && !want_text) return "";
+      if (!hit_on || !tp.defence || dice <= 0) {
+        (*out)["odds"] = nullptr;
+        return "";
+      }
+      const kow::AttackOdds a = kow::AttackOddsOf(dice, *hit_on, modifier, *tp.defence);
+      json o = JsonObject("dice", a.dice,
+                          "hit_on", a.hit_on,
+                          "halved", a.halved,
+                          "p_hit", Round2(a.p_hit),
+                          "damage_on", a.damage_on,
+                          "p_damage", Round2(a.p_damage),
+                          "expected_hits", Round2(a.expected_hits),
+                          "expected_damage", Round2(a.expected_damage),
+                          "p_any_damage", Round2(a.p_any_damage));
+      std::string text = "; " + kow::Describe(a);
+      if (tp.nerve.waver || tp.nerve.rout) {
+        const kow::NerveChances n = kow::NerveAfter(a, DeclaredDamage(scene.units[ti]), tp.nerve);
+        o["nerve_after"] = JsonObject("steady", Round2(n.steady),
+                                      "wavering", Round2(n.wavering),
+                                      "routed", Round2(n.routed));
+        text += "; " + scene.units[ti].id + "'s nerve after: " + kow::FormatNerveChances(n);
+      }
+      if (melee) {
+        // Seed 62: "Any unit that suffered at least one point of damage in the melee phase is considered
+        // Disordered" (no ranged attacks until the end of its next turn).
+        o["p_disordered"] = Round2(a.p_any_damage);
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "; %s Disordered if damaged (seed 62): %.0f%%", scene.units[ti].id.c_str(), 100.0 * a.p_any_damage);
+        text += buf;
+      }
+      (*out)["odds"] = std::move(o);
+      return text;
+    }
+  };
+
+  // One unit being worked out: where it stands, what it declared, its last chunk (whose checks may
+  // serve) and what it writes.
+  struct Work {
+    Work(int i, const Unit& unit, const kow::Profile& profile, const geom::Base& base, UnitChunk* last)
+        : ui(i), u(unit), p(profile), ub(base), lp(geom::LeaderPoint(base)), prev(last) {}
+    int ui = 0;
+    const Unit& u;
+    const kow::Profile& p;
+    geom::Base ub;
+    geom::Vec2 lp;
+    std::string order;  // declared order ("" when none)
+    bool wavering = false, disordered = false;
+    UnitChunk* prev = nullptr;
+    UnitChunk chunk;
+    std::ostringstream lines;  // its lines; printed under its name when there are any
+    json ju = json::object();
+  };
+
+  // A unit's chunk worked out again: its charges, counter-charges, the 1-inch rule, shooting and nerve.
+  UnitChunk WorkOut(const Call& k, int ui, uint64_t key, UnitChunk* prev) const {
+    const Scene& scene = k.scene;
+    const Unit& u = scene.units[ui];
+    Work w(ui, u, k.table.profile[ui], k.table.grid.FootprintOf(ui), prev);
+    w.chunk.key = key;
+    w.chunk.has_report = k.want_report;
+    w.chunk.has_text = k.want_text;
+    if (k.want_report) {
+      w.ju["id"] = u.id;
+      w.ju["side"] = u.side;
+      w.ju["type"] = std::string(ToString(u.type));
+      w.ju["leader_point_mm"] = {Round2(w.lp.x()), Round2(w.lp.y())};
+      w.ju["height"] = w.p.height;
+      w.ju["engaged_with"] = k.engaged[ui];
+      if (w.p.speed_in) w.ju["speed_in"] = *w.p.speed_in;
+    }
+    AppendFrontArc(scene, u, w.p, &w.chunk.drawing);
+    w.order = kow::DeclaredOrder(scene, u.id);
+    w.wavering = kow::DeclaredFlag(scene, u.id, "wavering");
+    w.disordered = w.wavering || kow::DeclaredFlag(scene, u.id, "disordered");
+    if (w.wavering) AppendStateGlyph(u, Glyph::kWavering, &w.chunk.drawing);
+    if (kow::DeclaredFlag(scene, u.id, "disordered")) AppendStateGlyph(u, Glyph::kDisordered, &w.chunk.drawing);
+    ChargesOf(k, &w);
+    CounterChargesOf(k, &w);
+    OneInchOf(k, &w);
+    ShootingOf(k, &w);
+    NerveOf(k, &w);
+    if (k.want_text && w.wavering) w.lines << "    Wavering (declared): may only change facing, move back or halt (seed 67)\n";
+    else if (k.want_text && w.disordered) w.lines << "    Disordered (declared): cannot shoot until the end of its next turn (seed 62)\n";
+    if (k.want_text) w.chunk.lines = w.lines.str();
+    if (k.want_report) w.chunk.ju = std::move(w.ju);
+    return std::move(w.chunk);
+  }
+
+  // Charges (seed 13): the enemies partly in the front arc whose base the leader point reaches
+  // within twice the speed, or misses by less than the near-miss band (c.near_miss_in): what a
+  // player weighing a charge wants to know. Farther ones are not charges and are not listed.
+  void ChargesOf(const Call& k, Work* w) const {
+    const Scene& scene = k.scene;
+    const kow::KowConfig& c = k.c;
+    const UnitGrid& grid = k.table.grid;
+    const std::vector<kow::Profile>& profile = k.table.profile;
+    const int ui = w->ui;
+    const Unit& u = w->u;
+    const kow::Profile& p = w->p;
+    const geom::Base& ub = w->ub;
+    const geom::Vec2& lp = w->lp;
+    const bool wavering = w->wavering;
+    UnitChunk& chunk = w->chunk;
+    std::ostringstream& lines = w->lines;
+    json& ju = w->ju;
+    json charges = json::array();
+    const bool engine = c.cannot_charge.count(std::string(ToString(u.type))) > 0;
+    std::string cannot_charge;
+    if (engine) cannot_charge = std::string(ToString(u.type)) + " cannot charge (war engines, seed 74)";
+    else if (!p.speed_in) cannot_charge = "no speed given (stats: speed_in), so no charge reach";
+    else if (wavering) cannot_charge = "Wavering units cannot be given a charge order (seed 67)";
+    if (cannot_charge.empty()) {
+      const double range_mm = c.charge_range_factor * *p.speed_in * c.mm_per_unit;
+      const double listed_mm = range_mm + c.near_miss_in * c.mm_per_unit;
+      for (int ti : k.EnemiesWithin(ui, listed_mm)) {
+        const Unit& t = scene.units[ti];
+        if (geom::LeaderToBase(ub, grid.FootprintOf(ti)).distance_mm > listed_mm + 1e-9) continue;
+        if (geom::ArcSharesOf(ub, grid.FootprintOf(ti), geom::ArcModel::kKow)[geom::Arc::kFront] <= 1e-9) continue;
+        const kow::ChargeCheck ch = Charge(scene, k.table, k.changes, ui, ti, w->prev, &chunk);
+        json jc = k.want_report ? ChargeJson(ch, t.id) : json();
+        // Seed 51, 53, 74, 77: the melee the charge leads to (no values for a charge that cannot be made).
+        Melee m;
+        std::string melee_odds;
+        if (ch.chargeable) {
+          m = MeleeOf(p, profile[ti], ch.facing, ch.hindered);
+          json jm = JsonObject("multiplier", m.multiplier,
+                               "multiplier_reason", m.reason,
+                               "modifier", m.modifier);
+          if (p.attacks) melee_odds = k.Odds(*p.attacks * m.multiplier, p.melee, m.modifier, ti, &jm, true);
+          if (k.want_report) jc["melee"] = std::move(jm);
+        }
+        if (k.want_report) charges.push_back(std::move(jc));
+        if (ch.chargeable) {
+          if (k.want_text) {
+            std::string hindered;
+            for (const std::string& id : ch.hindered_by) hindered += (hindered.empty() ? "" : ", ") + id;
+            lines << "    charge " << t.id << ": YES, into its " << Words(geom::ToString(ch.facing)) << ", leader point "
+                  << k.InUnit(ch.distance_mm) << " from its base, reach " << k.InUnit(ch.range_mm) << " ("
+                  << k.InUnit(ch.range_mm - ch.distance_mm) << " to spare)"
+                  << (ch.leader_on_arc_line ? "; leader point on its arc line, counted in the " + Words(geom::ToString(ch.facing)) : "")
+                  << (ch.hindered ? "; Hindered, -1 to hit (through difficult terrain " + hindered + ", seed 53)" : "")
+                  << (m.reason.empty() ? "" : "; " + m.reason) << "\n";
+            if (!melee_odds.empty()) lines << "      melee: " << melee_odds.substr(2) << "\n";
+          }
+          chunk.candidates.push_back({t.id, {u.id, "charge", {u.id, ub, EdgeOfArc(ch.facing)}}});
+          DrawPrimitive a = Prim(DrawKind::kArrow, DrawStyle::kThreat, {lp, ch.closest_point});
+          a.layer = "threats";
+          a.unit_id = u.id;
+          a.text = "charge " + t.id;
+          chunk.drawing.push_back(std::move(a));
+        } else if (k.want_text) {
+          std::string why;
+          for (const std::string& r : ch.reasons) why += (why.empty() ? "" : "; ") + r;
+          lines << "    charge " << t.id << ": no: " << why << "\n";
+        }
+      }
+    } else if (k.want_text) {
+      lines << "    charges: none, " << cannot_charge << "\n";
+    }
+    if (k.want_report) {
+      ju["charges"] = std::move(charges);
+      if (!cannot_charge.empty()) ju["cannot_charge"] = cannot_charge;
+    }
+  }
+
+  // Counter-charges (seed 27): only against a unit declared as having charged this one last turn.
+  void CounterChargesOf(const Call& k, Work* w) const {
+    const Scene& scene = k.scene;
+    const kow::KowConfig& c = k.c;
+    const std::vector<kow::Profile>& profile = k.table.profile;
+    const Unit& u = w->u;
+    const kow::Profile& p = w->p;
+    const geom::Base& ub = w->ub;
+    const geom::Vec2& lp = w->lp;
+    const bool wavering = w->wavering;
+    UnitChunk& chunk = w->chunk;
+    std::ostringstream& lines = w->lines;
+    json& ju = w->ju;
+    json counters = json::array();
+    for (const std::string& id : kow::ChargedBy(scene, u)) {
+      const Unit& t = *scene.FindUnit(id);
+      if (!t.pose) continue;
+      if (wavering) {
+        lines << "    counter-charge " << t.id << ": no: Wavering units cannot be given a charge order (seed 67)\n";
+        continue;
+      }
+      const kow::CounterChargeCheck cc = kow::CheckCounterCharge(scene, c, u, t, {}, &k.table);
+      json jc = JsonObject("target", t.id,
+                           "chargeable", cc.chargeable,
+                           "distance_mm", Round2(cc.distance_mm),
+                           "distance_in", Round2(cc.distance_mm / c.mm_per_unit),
+                           "facing", "front",
+                           "leader_arc", std::string(geom::ToString(cc.leader_arc)),
+                           "needs_line_of_sight", false,
+                           "hindered", false,
+                           "reasons", cc.reasons);
+      if (p.speed_in) AddReach(cc.range_mm, cc.distance_mm, &jc);
+      if (cc.route && cc.route->found) {
+        jc["route"] = JsonObject("pivot_deg", Round2(cc.route->pivot_deg),
+                                 "move_mm", Round2(cc.route->move_mm),
+                                 "slide_mm", Round2(cc.route->slide_mm),
+                                 "length_mm", Round2(cc.route->length_mm),
+                                 "contact_point_mm",
+                                 json::array({Round2(cc.route->contact_point.x()), Round2(cc.route->contact_point.y())}));
+      } else {
+        jc["route"] = nullptr;
+      }
+      // Seed 27: a counter-charge hits the front (never Hindered, seed 53); a war engine still triples (seed 74).
+      std::string counter_odds;
+      Melee cm;
+      if (cc.chargeable) {
+        const int ti = static_cast<int>(&t - scene.units.data());
+        cm = MeleeOf(p, profile[ti], geom::Arc::kFront, false);
+        json jm = JsonObject("multiplier", cm.multiplier,
+                             "multiplier_reason", cm.reason,
+                             "modifier", cm.modifier);
+        if (p.attacks) counter_odds = k.Odds(*p.attacks * cm.multiplier, p.melee, cm.modifier, ti, &jm, true);
+        jc["melee"] = std::move(jm);
+      }
+      counters.push_back(std::move(jc));
+      if (cc.chargeable) {
+        lines << "    counter-charge " << t.id << ": YES, pivots to face its front, leader point " << k.InUnit(cc.distance_mm)
+              << " from its base, reach " << k.InUnit(cc.range_mm) << " (" << k.InUnit(cc.range_mm - cc.distance_mm)
+              << " to spare)" << (cm.reason.empty() ? "" : "; " + cm.reason) << "\n";
+        if (!counter_odds.empty()) lines << "      melee: " << counter_odds.substr(2) << "\n";
+      } else {
+        std::string why;
+        for (const std::string& r : cc.reasons) why += (why.empty() ? "" : "; ") + r;
+        lines << "    counter-charge " << t.id << ": no: " << why << "\n";
+      }
+      if (cc.chargeable) {
+        chunk.candidates.push_back({t.id, {u.id, "counter-charge", {u.id, ub, geom::Edge::kFront}}});
+        DrawPrimitive a = Prim(DrawKind::kArrow, DrawStyle::kThreat, {lp, cc.route->contact_point});
+        a.layer = "threats";
+        a.unit_id = u.id;
+        a.text = "counter-charge " + t.id;
+        chunk.drawing.push_back(std::move(a));
+        DrawPrimitive ghost = Prim(DrawKind::kPolygon, DrawStyle::kThreat, geom::PolygonCcw(cc.route->at_contact));
+        ghost.layer = "threats";
+        ghost.unit_id = u.id;
+        ghost.dashed = true;  // where it would end, not where it is
+        chunk.drawing.push_back(std::move(ghost));
+      }
+    }
+    ju["counter_charges"] = std::move(counters);
+  }
+
+  // The 1-inch rule (seed 10): enemies within 1 inch but not in contact.
+  void OneInchOf(const Call& k, Work* w) const {
+    const Scene& scene = k.scene;
+    const kow::KowConfig& c = k.c;
+    const UnitGrid& grid = k.table.grid;
+    const int ui = w->ui;
+    const Unit& u = w->u;
+    const geom::Base& ub = w->ub;
+    const std::string& order_s = w->order;
+    UnitChunk& chunk = w->chunk;
+    std::ostringstream& lines = w->lines;
+    json& ju = w->ju;
+    json near = json::array();
+    std::string near_text;
+    int near_count = 0;
+    for (int ti : k.EnemiesWithin(ui, c.one_inch_in * c.mm_per_unit)) {
+      const Unit& t = scene.units[ti];
+      const geom::ClosestPoints cp = geom::BaseToBase(ub, grid.FootprintOf(ti));
+      if (cp.distance_mm <= c.contact_mm || cp.distance_mm > c.one_inch_in * c.mm_per_unit + 1e-9) continue;
+      ++near_count;
+      if (k.want_report)
+        near.push_back(JsonObject("enemy", t.id,
+                                  "gap_mm", Round2(cp.distance_mm),
+                                  "gap_in", Round2(cp.distance_mm / c.mm_per_unit)));
+      if (k.want_text) near_text += (near_text.empty() ? "" : ", ") + t.id + " at " + k.InUnit(cp.distance_mm);
+      DrawPrimitive m = Prim(DrawKind::kPolyline, DrawStyle::kMeasure, {cp.on_a, cp.on_b});
+      m.layer = "threats";
+      m.unit_id = u.id;
+      m.text = "within 1 in of " + t.id;
+      chunk.drawing.push_back(std::move(m));
+    }
+    const bool exempt = order_s == "charge" || order_s == "halt";
+    const bool flagged = near_count > 0 && !exempt;
+    if (k.want_report) ju["one_inch"] = JsonObject("within", std::move(near), "order", order_s, "flagged", flagged);
+    if (flagged && k.want_text)
+      lines << "    1-inch rule: within 1 in of " << near_text << ": only a charge (or a pivot ending clear) may come this close (seed 10)"
+            << (order_s.empty() ? "" : "; its order: " + order_s) << "\n";
+  }
+
+  // Shooting (seed 30-41), one entry per weapon: the enemies in range, partly in the front arc, in
+  // sight, neither side in base contact with an enemy (seed 32).
+  void ShootingOf(const Call& k, Work* w) const {
+    const Scene& scene = k.scene;
+    const kow::KowConfig& c = k.c;
+    const UnitGrid& grid = k.table.grid;
+    const std::vector<kow::Profile>& profile = k.table.profile;
+    const int ui = w->ui;
+    const Unit& u = w->u;
+    const kow::Profile& p = w->p;
+    const geom::Base& ub = w->ub;
+    const geom::Vec2& lp = w->lp;
+    const std::string& order_s = w->order;
+    const bool wavering = w->wavering;
+    const bool disordered = w->disordered;
+    UnitChunk& chunk = w->chunk;
+    std::ostringstream& lines = w->lines;
+    json& ju = w->ju;
+    json shooting = json::array();
+    std::string no_shooting;
+    if (!k.engaged[ui].empty()) no_shooting = "in base contact with an enemy: cannot shoot (seed 32)";
+    else if (wavering) no_shooting = "Wavering, so Disordered: cannot shoot (seed 67)";
+    else if (disordered) no_shooting = "Disordered: cannot use ranged attacks (seed 62)";
+    else if (order_s == "at_the_double") no_shooting = "moved at the double: cannot shoot (seed 32)";
+    for (const auto& [weapon, range_in] : p.weapons) {
+      json targets = json::array();
+      if (no_shooting.empty()) {
+        for (int ti : k.EnemiesWithin(ui, range_in * c.mm_per_unit)) {
+          const Unit& t = scene.units[ti];
+          if (!k.engaged[ti].empty()) continue;
+          if (geom::ArcSharesOf(ub, grid.FootprintOf(ti), geom::ArcModel::kKow)[geom::Arc::kFront] <= 1e-9) continue;
+          const kow::ShotCheck s = Shot(scene, k.table, k.changes, ui, ti, weapon, range_in, w->prev, &chunk);
+          if (!s.in_arc || !s.visible || !s.in_range) continue;
+          // Seed 36: -1 for having moved (any order but halt), -1 for cover; seed 77: -1 shooting at an
+          // individual, and individuals (Nimble) do not suffer the -1 for moving.
+          json mods = json::array();
+          int total = 0;
+          std::string mods_text;
+          auto add = [&](int v, const std::string& rule) {
+            if (k.want_report) mods.push_back(JsonObject("value", v, "rule", rule));
+            total += v;
+            if (k.want_text) mods_text += std::string(", ") + (v > 0 ? "+" : "") + std::to_string(v) + " " + rule;
+          };
+          if (s.cover) add(c.cover_modifier, "target in cover: " + s.cover_reasons.front() + " (seed 36, 41)");
+          if (!order_s.empty() && order_s != "halt" && !p.individual) add(-1, "moved (order " + order_s + ", seed 36)");
+          if (profile[ti].individual) add(-1, "shooting at an individual (seed 77)");
+          // On the picture: who can shoot whom, and the modifier to hit.
+          DrawPrimitive line = Prim(DrawKind::kArrow, DrawStyle::kRange, {lp, geom::BaseToPoint(grid.FootprintOf(ti), lp).on_a});
+          line.layer = "ranges";
+          line.unit_id = u.id;
+          line.dashed = true;
+          line.text = "shoot " + t.id + (total == 0 ? "" : " " + std::string(total > 0 ? "+" : "") + std::to_string(total));
+          chunk.drawing.push_back(std::move(line));
+          if (!k.want_report && !k.want_text) continue;
+          json jt = !k.want_report ? json() : JsonObject("target", t.id,
+                               "distance_mm", Round2(s.distance_mm),
+                               "distance_in", Round2(s.distance_mm / c.mm_per_unit),
+                               "margin_in", Round2(range_in - s.distance_mm / c.mm_per_unit),
+                               "cover", s.cover,
+                               "cover_reasons", s.cover_reasons,
+                               "difficult_share", Round2(s.difficult_share),
+                               "hidden_share", Round2(s.hidden_share),
+                               "obscured_by", s.obscured_by,
+                               "modifier", total,
+                               "modifiers", std::move(mods));
+          const std::string shot_odds = k.Odds(p.attacks.value_or(0), p.ranged, total, ti, &jt, false);
+          if (k.want_report) targets.push_back(std::move(jt));
+          if (!k.want_text) continue;
+          char range[32];
+          std::snprintf(range, sizeof range, "%g", range_in);
+          lines << "    shoot " << t.id << " with " << (weapon == "range" ? "its ranged attack" : weapon) << " (" << range
+                << " in): " << k.InUnit(s.distance_mm) << (mods_text.empty() ? ", no modifier" : mods_text) << "\n";
+          if (!shot_odds.empty()) lines << "      " << shot_odds.substr(2) << "\n";
+        }
+      }
+      if (k.want_report) shooting.push_back(JsonObject("weapon", weapon, "range_in", range_in, "targets", std::move(targets)));
+    }
+    if (!no_shooting.empty() && !p.weapons.empty()) {
+      if (k.want_report) ju["cannot_shoot"] = no_shooting;
+      if (k.want_text) lines << "    shooting: none, " << no_shooting << "\n";
+    }
+    if (k.want_report) ju["shooting"] = std::move(shooting);
+  }
+
+  // Nerve (seed 64-71) when damage is declared.
+  void NerveOf(const Call& k, Work* w) const {
+    const Scene& scene = k.scene;
+    const Unit& u = w->u;
+    const kow::Profile& p = w->p;
+    const geom::Base& ub = w->ub;
+    UnitChunk& chunk = w->chunk;
+    std::ostringstream& lines = w->lines;
+    json& ju = w->ju;
+    if (const Declared* dmg = scene.declarations.Find(u.id, "damage")) {
+      const int damage = k.DeclaredDamage(u);
+      if (!p.nerve.waver && !p.nerve.rout)
+        throw InputError(scene.source, dmg->line, "unit " + u.id + " has declared damage but no nerve_waver/nerve_rout in its stats");
+      const kow::NerveOdds o = kow::NerveTestOdds(damage, p.nerve);
+      if (k.want_report)
+        ju["nerve"] = JsonObject("damage", damage,
+                               "waver", p.nerve.waver ? json(*p.nerve.waver) : json(nullptr),
+                               "rout", p.nerve.rout ? json(*p.nerve.rout) : json(nullptr),
+                               "steady_of_36", o.steady,
+                               "wavering_of_36", o.wavering,
+                               "routed_of_36", o.routed);
+      RequiredTest rt;
+      rt.unit = u.id;
+      rt.kind = "nerve";
+      const std::string limits = (p.nerve.waver ? "waver on " + std::to_string(*p.nerve.waver) + "+" : std::string("no wavering limit")) +
+                                 ", " + (p.nerve.rout ? "rout on " + std::to_string(*p.nerve.rout) + "+" : std::string("no routing limit"));
+      rt.reason = "it has suffered damage (seed 48, 65): 2D6 + " + std::to_string(damage) + " damage, " + limits +
+                  "; a double 1 always passes, a double 6 always wavers (seed 71)";
+      rt.modifiers.push_back({"damage suffered", damage, {}});
+      rt.total = damage;
+      rt.p_success = o.P(o.steady);
+      rt.odds = kow::FormatNerveOdds(o);
+      if (k.want_text) lines << "    nerve test: " << rt.reason << ": " << rt.odds << "\n";
+      DrawPrimitive l = Prim(DrawKind::kLabel, DrawStyle::kTest, {ub.centre_mm});
+      l.text = "nerve: " + rt.odds;
+      l.layer = "tests";
+      l.unit_id = u.id;
+      chunk.drawing.push_back(std::move(l));
+      chunk.tests.push_back(std::move(rt));
+    }
   }
   mutable std::mutex memo_mutex_;
   mutable Memo memo_;
