@@ -215,7 +215,11 @@ std::vector<Polygon> ArcRegion(const Base& unit, Arc arc, ArcModel model, double
   return pieces;
 }
 
-ArcShares ArcSharesOf(const Base& unit, const Base& other, ArcModel model) {
+namespace {
+
+// The shares of `arcs` (the others stay 0): ArcSharesOf's work for the arcs asked for, each arc worked
+// out the same way whichever others are asked, so one arc's share is the same number either way.
+ArcShares SharesOf(const Base& unit, const Base& other, ArcModel model, std::initializer_list<Arc> arcs) {
   ArcShares s;
   // Everything in the unit's own frame (one sine and cosine per call, not one per vertex): the
   // rules ask this for every pair in reach, thousands of times a frame.
@@ -245,13 +249,23 @@ ArcShares ArcSharesOf(const Base& unit, const Base& other, ArcModel model) {
   // Large enough to hold `other` whole, small enough to keep clipping well conditioned.
   const double extent = 4.0 * ((other.centre_mm - unit.centre_mm).norm() + other.width_mm + other.depth_mm +
                                unit.width_mm + unit.depth_mm);
-  for (Arc a : {Arc::kFront, Arc::kLeftFlank, Arc::kRightFlank, Arc::kRear}) {
+  for (Arc a : arcs) {
     double area = 0.0;
     const Pieces pieces = PiecesInBaseFrame(a, w, d, model, extent);
     for (size_t i = 0; i < pieces.n; ++i) area += ClippedArea(poly, pieces.piece[i]);
     s.share[static_cast<int>(a)] = total > 0 ? area / total : 0.0;
   }
   return s;
+}
+
+}  // namespace
+
+ArcShares ArcSharesOf(const Base& unit, const Base& other, ArcModel model) {
+  return SharesOf(unit, other, model, {Arc::kFront, Arc::kLeftFlank, Arc::kRightFlank, Arc::kRear});
+}
+
+double ArcShareOf(const Base& unit, const Base& other, Arc arc, ArcModel model) {
+  return SharesOf(unit, other, model, {arc})[arc];
 }
 
 Arc ArcOfBase(const Base& unit, const Base& other, ArcModel model) {

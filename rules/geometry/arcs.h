@@ -43,6 +43,9 @@ struct ArcShares {
   double operator[](Arc a) const { return share[static_cast<int>(a)]; }
 };
 ArcShares ArcSharesOf(const Base& unit, const Base& other, ArcModel model);
+// One arc's share, the same number as ArcSharesOf(...)[arc] for a quarter of the clipping (Kings of
+// War asks only whether a target is partly in the front arc, for every enemy in reach).
+double ArcShareOf(const Base& unit, const Base& other, Arc arc, ArcModel model);
 
 // The arc of `unit` holding the largest share of `other`'s area.
 Arc ArcOfBase(const Base& unit, const Base& other, ArcModel model);

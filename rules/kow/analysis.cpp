@@ -285,7 +285,7 @@ ChargeCheck CheckCharge(const Scene& scene, const KowConfig& c, const Unit& char
   const geom::Base cb = cv.base, tb = View(target, c, table).base;
   const Profile& p = cv.profile();
   // Seed 13: "the target unit is in the unit's front arc": at least part of its base.
-  r.front_arc_share = geom::ArcSharesOf(cb, tb, ArcModel::kKow)[Arc::kFront];
+  r.front_arc_share = geom::ArcShareOf(cb, tb, Arc::kFront, ArcModel::kKow);
   r.visible = KowSight(scene, c, charger, target, table).visible;
   const geom::ClosestPoints lc = geom::LeaderToBase(cb, tb);
   r.distance_mm = lc.distance_mm;
@@ -398,7 +398,7 @@ ShotCheck CheckShot(const Scene& scene, const KowConfig& c, const Unit& shooter,
   ShotCheck r;
   const UnitView tv = View(target, c, table);
   const geom::Base sb = View(shooter, c, table).base, tb = tv.base;
-  r.in_arc = geom::ArcSharesOf(sb, tb, ArcModel::kKow)[Arc::kFront] > 1e-9;
+  r.in_arc = geom::ArcShareOf(sb, tb, Arc::kFront, ArcModel::kKow) > 1e-9;
   const geom::SightResult s = KowSight(scene, c, shooter, target, table);
   r.visible = s.visible;
   r.distance_mm = geom::BaseToBase(sb, tb).distance_mm;

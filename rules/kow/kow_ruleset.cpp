@@ -148,7 +148,7 @@ class KowRuleset : public Ruleset {
       if (x->side == y->side) continue;
       const kow::Profile p = kow::ProfileOf(*x, c);
       const geom::Base xb = Footprint(*x), yb = Footprint(*y);
-      const bool in_arc = geom::ArcSharesOf(xb, yb, geom::ArcModel::kKow)[geom::Arc::kFront] > 1e-9;
+      const bool in_arc = geom::ArcShareOf(xb, yb, geom::Arc::kFront, geom::ArcModel::kKow) > 1e-9;
       const std::string arc = in_arc ? "; " + y->id + " is partly in its front arc" : "; " + y->id + " is not in its front arc";
       char buf[64];
       if (p.speed_in && !c.cannot_charge.count(std::string(ToString(x->type)))) {
@@ -511,7 +511,7 @@ class KowRuleset : public Ruleset {
       for (int ti : k.EnemiesWithin(ui, listed_mm)) {
         const Unit& t = scene.units[ti];
         if (geom::LeaderToBase(ub, grid.FootprintOf(ti)).distance_mm > listed_mm + 1e-9) continue;
-        if (geom::ArcSharesOf(ub, grid.FootprintOf(ti), geom::ArcModel::kKow)[geom::Arc::kFront] <= 1e-9) continue;
+        if (geom::ArcShareOf(ub, grid.FootprintOf(ti), geom::Arc::kFront, geom::ArcModel::kKow) <= 1e-9) continue;
         const kow::ChargeCheck ch = Charge(scene, k.table, k.changes, ui, ti, w->prev, &chunk);
         json jc = k.want_report ? ChargeJson(ch, t.id) : json();
         // Seed 51, 53, 74, 77: the melee the charge leads to (no values for a charge that cannot be made).
@@ -710,7 +710,7 @@ class KowRuleset : public Ruleset {
         for (int ti : k.EnemiesWithin(ui, range_in * c.mm_per_unit)) {
           const Unit& t = scene.units[ti];
           if (!k.engaged[ti].empty()) continue;
-          if (geom::ArcSharesOf(ub, grid.FootprintOf(ti), geom::ArcModel::kKow)[geom::Arc::kFront] <= 1e-9) continue;
+          if (geom::ArcShareOf(ub, grid.FootprintOf(ti), geom::Arc::kFront, geom::ArcModel::kKow) <= 1e-9) continue;
           const kow::ShotCheck s = Shot(scene, k.table, k.changes, ui, ti, weapon, range_in, w->prev, &chunk);
           if (!s.in_arc || !s.visible || !s.in_range) continue;
           // Seed 36: -1 for having moved (any order but halt), -1 for cover; seed 77: -1 shooting at an

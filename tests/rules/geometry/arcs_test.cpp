@@ -1,6 +1,8 @@
 // Arcs under the three models, by hand, and the "behind a line" measurements TotSK's flanking uses.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "rules/geometry/arcs.h"
 
 namespace vedette::geom {
@@ -73,6 +75,27 @@ TEST(Arcs, ArcOfBaseByLargestShare) {
 
 // TotSK FAQ "Flanking units": an enemy BW entirely behind the front line. Enemy frontage (its front
 // edge, 40 mm) lies along x = -40 from y = 25 down to y = -15; U's front line is y = 10.
+// One arc's share is the very number the four shares give it, under every model, for bases wholly in
+// one arc, straddling arcs, and overlapping the unit (Kings of War asks for the front share alone).
+TEST(Arcs, OneArcsShareIsTheSameNumberAsAmongAllFour) {
+  const Base unit{{0, 0}, 90, 40, 20};
+  int straddling = 0;
+  for (ArcModel model : {ArcModel::kTotsk, ArcModel::kCorner45, ArcModel::kKow})
+    for (int i = 0; i < 400; ++i) {
+      // A deterministic spread of places and headings round the unit, near and far.
+      const double a = 0.37 * i, r = 5.0 + (i % 23) * 6.0;
+      const Base other{{r * std::cos(a), r * std::sin(a)}, 17.0 * i, 30.0 + i % 3 * 10.0, 15.0 + i % 2 * 10.0};
+      const ArcShares all = ArcSharesOf(unit, other, model);
+      int in = 0;
+      for (Arc arc : {Arc::kFront, Arc::kLeftFlank, Arc::kRightFlank, Arc::kRear}) {
+        EXPECT_EQ(ArcShareOf(unit, other, arc, model), all[arc]) << i << " " << ToString(arc);
+        in += all[arc] > 1e-9;
+      }
+      straddling += in > 1;
+    }
+  EXPECT_GT(straddling, 100);
+}
+
 TEST(Arcs, FrontageBehindFrontLine) {
   const Base e{{-50, 5}, 0, 40, 20};  // front edge at x = -40
   EXPECT_NEAR(FrontageBeyond(e, BehindFrontLine(U)), 25.0, 1e-9);  // y from 10 down to -15
