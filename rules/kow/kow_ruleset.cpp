@@ -470,11 +470,12 @@ class KowRuleset : public Ruleset {
     w.disordered = w.wavering || kow::DeclaredFlag(scene, u.id, "disordered");
     if (w.wavering) AppendStateGlyph(u, Glyph::kWavering, &w.chunk.drawing);
     if (kow::DeclaredFlag(scene, u.id, "disordered")) AppendStateGlyph(u, Glyph::kDisordered, &w.chunk.drawing);
-    ChargesOf(k, &w);
-    CounterChargesOf(k, &w);
-    OneInchOf(k, &w);
-    ShootingOf(k, &w);
-    NerveOf(k, &w);
+    UnitWriter writer(*this, k, &w);
+    writer.Charges();
+    writer.CounterCharges();
+    writer.OneInch();
+    writer.Shooting();
+    writer.Nerve();
     if (k.want_text && w.wavering) w.lines << "    Wavering (declared): may only change facing, move back or halt (seed 67)\n";
     else if (k.want_text && w.disordered) w.lines << "    Disordered (declared): cannot shoot until the end of its next turn (seed 62)\n";
     if (k.want_text) w.chunk.lines = w.lines.str();
@@ -482,329 +483,299 @@ class KowRuleset : public Ruleset {
     return std::move(w.chunk);
   }
 
-  // Charges (seed 13): the enemies partly in the front arc whose base the leader point reaches
-  // within twice the speed, or misses by less than the near-miss band (c.near_miss_in): what a
-  // player weighing a charge wants to know. Farther ones are not charges and are not listed.
-  void ChargesOf(const Call& k, Work* w) const {
-    const Scene& scene = k.scene;
-    const kow::KowConfig& c = k.c;
-    const UnitGrid& grid = k.table.grid;
-    const std::vector<kow::Profile>& profile = k.table.profile;
-    const int ui = w->ui;
-    const Unit& u = w->u;
-    const kow::Profile& p = w->p;
-    const geom::Base& ub = w->ub;
-    const geom::Vec2& lp = w->lp;
-    const bool wavering = w->wavering;
-    UnitChunk& chunk = w->chunk;
-    std::ostringstream& lines = w->lines;
-    json& ju = w->ju;
-    json charges = json::array();
-    const bool engine = c.cannot_charge.count(std::string(ToString(u.type))) > 0;
-    std::string cannot_charge;
-    if (engine) cannot_charge = std::string(ToString(u.type)) + " cannot charge (war engines, seed 74)";
-    else if (!p.speed_in) cannot_charge = "no speed given (stats: speed_in), so no charge reach";
-    else if (wavering) cannot_charge = "Wavering units cannot be given a charge order (seed 67)";
-    if (cannot_charge.empty()) {
-      const double range_mm = c.charge_range_factor * *p.speed_in * c.mm_per_unit;
-      const double listed_mm = range_mm + c.near_miss_in * c.mm_per_unit;
-      for (int ti : k.EnemiesWithin(ui, listed_mm)) {
-        const Unit& t = scene.units[ti];
-        if (geom::LeaderToBase(ub, grid.FootprintOf(ti)).distance_mm > listed_mm + 1e-9) continue;
-        if (geom::ArcShareOf(ub, grid.FootprintOf(ti), geom::Arc::kFront, geom::ArcModel::kKow) <= 1e-9) continue;
-        const kow::ChargeCheck ch = Charge(scene, k.table, k.changes, ui, ti, w->prev, &chunk);
-        json jc = k.want_report ? ChargeJson(ch, t.id) : json();
-        // Seed 51, 53, 74, 77: the melee the charge leads to (no values for a charge that cannot be made).
-        Melee m;
-        std::string melee_odds;
-        if (ch.chargeable) {
-          m = MeleeOf(p, profile[ti], ch.facing, ch.hindered);
-          json jm = JsonObject("multiplier", m.multiplier,
-                               "multiplier_reason", m.reason,
-                               "modifier", m.modifier);
-          if (p.attacks) melee_odds = k.Odds(*p.attacks * m.multiplier, p.melee, m.modifier, ti, &jm, true);
-          if (k.want_report) jc["melee"] = std::move(jm);
-        }
-        if (k.want_report) charges.push_back(std::move(jc));
-        if (ch.chargeable) {
-          if (k.want_text) {
-            std::string hindered;
-            for (const std::string& id : ch.hindered_by) hindered += (hindered.empty() ? "" : ", ") + id;
-            lines << "    charge " << t.id << ": YES, into its " << Words(geom::ToString(ch.facing)) << ", leader point "
-                  << k.InUnit(ch.distance_mm) << " from its base, reach " << k.InUnit(ch.range_mm) << " ("
-                  << k.InUnit(ch.range_mm - ch.distance_mm) << " to spare)"
-                  << (ch.leader_on_arc_line ? "; leader point on its arc line, counted in the " + Words(geom::ToString(ch.facing)) : "")
-                  << (ch.hindered ? "; Hindered, -1 to hit (through difficult terrain " + hindered + ", seed 53)" : "")
-                  << (m.reason.empty() ? "" : "; " + m.reason) << "\n";
-            if (!melee_odds.empty()) lines << "      melee: " << melee_odds.substr(2) << "\n";
+  // One unit's findings being written: the analysis it belongs to, the unit, and what it writes, under
+  // the names every part below reads.
+  struct UnitWriter {
+    UnitWriter(const KowRuleset& r, const Call& call, Work* work)
+        : rules(r), k(call), w(*work), scene(call.scene), c(call.c), grid(call.table.grid), profile(call.table.profile),
+          ui(work->ui), u(work->u), p(work->p), ub(work->ub), lp(work->lp), order_s(work->order), wavering(work->wavering),
+          disordered(work->disordered), chunk(work->chunk), lines(work->lines), ju(work->ju) {}
+    const KowRuleset& rules;
+    const Call& k;
+    Work& w;
+    const Scene& scene;
+    const kow::KowConfig& c;
+    const UnitGrid& grid;
+    const std::vector<kow::Profile>& profile;
+    const int ui;
+    const Unit& u;
+    const kow::Profile& p;
+    const geom::Base& ub;
+    const geom::Vec2& lp;
+    const std::string& order_s;  // declared order ("" when none)
+    const bool wavering, disordered;
+    UnitChunk& chunk;
+    std::ostringstream& lines;
+    json& ju;
+
+    // Charges (seed 13): the enemies partly in the front arc whose base the leader point reaches
+    // within twice the speed, or misses by less than the near-miss band (c.near_miss_in): what a
+    // player weighing a charge wants to know. Farther ones are not charges and are not listed.
+    void Charges() {
+      json charges = json::array();
+      const bool engine = c.cannot_charge.count(std::string(ToString(u.type))) > 0;
+      std::string cannot_charge;
+      if (engine) cannot_charge = std::string(ToString(u.type)) + " cannot charge (war engines, seed 74)";
+      else if (!p.speed_in) cannot_charge = "no speed given (stats: speed_in), so no charge reach";
+      else if (wavering) cannot_charge = "Wavering units cannot be given a charge order (seed 67)";
+      if (cannot_charge.empty()) {
+        const double range_mm = c.charge_range_factor * *p.speed_in * c.mm_per_unit;
+        const double listed_mm = range_mm + c.near_miss_in * c.mm_per_unit;
+        for (int ti : k.EnemiesWithin(ui, listed_mm)) {
+          const Unit& t = scene.units[ti];
+          if (geom::LeaderToBase(ub, grid.FootprintOf(ti)).distance_mm > listed_mm + 1e-9) continue;
+          if (geom::ArcShareOf(ub, grid.FootprintOf(ti), geom::Arc::kFront, geom::ArcModel::kKow) <= 1e-9) continue;
+          const kow::ChargeCheck ch = rules.Charge(scene, k.table, k.changes, ui, ti, w.prev, &chunk);
+          json jc = k.want_report ? rules.ChargeJson(ch, t.id) : json();
+          // Seed 51, 53, 74, 77: the melee the charge leads to (no values for a charge that cannot be made).
+          Melee m;
+          std::string melee_odds;
+          if (ch.chargeable) {
+            m = MeleeOf(p, profile[ti], ch.facing, ch.hindered);
+            json jm = JsonObject("multiplier", m.multiplier,
+                                 "multiplier_reason", m.reason,
+                                 "modifier", m.modifier);
+            if (p.attacks) melee_odds = k.Odds(*p.attacks * m.multiplier, p.melee, m.modifier, ti, &jm, true);
+            if (k.want_report) jc["melee"] = std::move(jm);
           }
-          chunk.candidates.push_back({t.id, {u.id, "charge", {u.id, ub, EdgeOfArc(ch.facing)}}});
-          DrawPrimitive a = Prim(DrawKind::kArrow, DrawStyle::kThreat, {lp, ch.closest_point});
+          if (k.want_report) charges.push_back(std::move(jc));
+          if (ch.chargeable) {
+            if (k.want_text) {
+              std::string hindered;
+              for (const std::string& id : ch.hindered_by) hindered += (hindered.empty() ? "" : ", ") + id;
+              lines << "    charge " << t.id << ": YES, into its " << Words(geom::ToString(ch.facing)) << ", leader point "
+                    << k.InUnit(ch.distance_mm) << " from its base, reach " << k.InUnit(ch.range_mm) << " ("
+                    << k.InUnit(ch.range_mm - ch.distance_mm) << " to spare)"
+                    << (ch.leader_on_arc_line ? "; leader point on its arc line, counted in the " + Words(geom::ToString(ch.facing)) : "")
+                    << (ch.hindered ? "; Hindered, -1 to hit (through difficult terrain " + hindered + ", seed 53)" : "")
+                    << (m.reason.empty() ? "" : "; " + m.reason) << "\n";
+              if (!melee_odds.empty()) lines << "      melee: " << melee_odds.substr(2) << "\n";
+            }
+            chunk.candidates.push_back({t.id, {u.id, "charge", {u.id, ub, EdgeOfArc(ch.facing)}}});
+            DrawPrimitive a = Prim(DrawKind::kArrow, DrawStyle::kThreat, {lp, ch.closest_point});
+            a.layer = "threats";
+            a.unit_id = u.id;
+            a.text = "charge " + t.id;
+            chunk.drawing.push_back(std::move(a));
+          } else if (k.want_text) {
+            std::string why;
+            for (const std::string& r : ch.reasons) why += (why.empty() ? "" : "; ") + r;
+            lines << "    charge " << t.id << ": no: " << why << "\n";
+          }
+        }
+      } else if (k.want_text) {
+        lines << "    charges: none, " << cannot_charge << "\n";
+      }
+      if (k.want_report) {
+        ju["charges"] = std::move(charges);
+        if (!cannot_charge.empty()) ju["cannot_charge"] = cannot_charge;
+      }
+    }
+
+    // Counter-charges (seed 27): only against a unit declared as having charged this one last turn.
+    void CounterCharges() {
+      json counters = json::array();
+      for (const std::string& id : kow::ChargedBy(scene, u)) {
+        const Unit& t = *scene.FindUnit(id);
+        if (!t.pose) continue;
+        if (wavering) {
+          lines << "    counter-charge " << t.id << ": no: Wavering units cannot be given a charge order (seed 67)\n";
+          continue;
+        }
+        const kow::CounterChargeCheck cc = kow::CheckCounterCharge(scene, c, u, t, {}, &k.table);
+        json jc = JsonObject("target", t.id,
+                             "chargeable", cc.chargeable,
+                             "distance_mm", Round2(cc.distance_mm),
+                             "distance_in", Round2(cc.distance_mm / c.mm_per_unit),
+                             "facing", "front",
+                             "leader_arc", std::string(geom::ToString(cc.leader_arc)),
+                             "needs_line_of_sight", false,
+                             "hindered", false,
+                             "reasons", cc.reasons);
+        if (p.speed_in) rules.AddReach(cc.range_mm, cc.distance_mm, &jc);
+        if (cc.route && cc.route->found) {
+          jc["route"] = JsonObject("pivot_deg", Round2(cc.route->pivot_deg),
+                                   "move_mm", Round2(cc.route->move_mm),
+                                   "slide_mm", Round2(cc.route->slide_mm),
+                                   "length_mm", Round2(cc.route->length_mm),
+                                   "contact_point_mm",
+                                   json::array({Round2(cc.route->contact_point.x()), Round2(cc.route->contact_point.y())}));
+        } else {
+          jc["route"] = nullptr;
+        }
+        // Seed 27: a counter-charge hits the front (never Hindered, seed 53); a war engine still triples (seed 74).
+        std::string counter_odds;
+        Melee cm;
+        if (cc.chargeable) {
+          const int ti = static_cast<int>(&t - scene.units.data());
+          cm = MeleeOf(p, profile[ti], geom::Arc::kFront, false);
+          json jm = JsonObject("multiplier", cm.multiplier,
+                               "multiplier_reason", cm.reason,
+                               "modifier", cm.modifier);
+          if (p.attacks) counter_odds = k.Odds(*p.attacks * cm.multiplier, p.melee, cm.modifier, ti, &jm, true);
+          jc["melee"] = std::move(jm);
+        }
+        counters.push_back(std::move(jc));
+        if (cc.chargeable) {
+          lines << "    counter-charge " << t.id << ": YES, pivots to face its front, leader point " << k.InUnit(cc.distance_mm)
+                << " from its base, reach " << k.InUnit(cc.range_mm) << " (" << k.InUnit(cc.range_mm - cc.distance_mm)
+                << " to spare)" << (cm.reason.empty() ? "" : "; " + cm.reason) << "\n";
+          if (!counter_odds.empty()) lines << "      melee: " << counter_odds.substr(2) << "\n";
+        } else {
+          std::string why;
+          for (const std::string& r : cc.reasons) why += (why.empty() ? "" : "; ") + r;
+          lines << "    counter-charge " << t.id << ": no: " << why << "\n";
+        }
+        if (cc.chargeable) {
+          chunk.candidates.push_back({t.id, {u.id, "counter-charge", {u.id, ub, geom::Edge::kFront}}});
+          DrawPrimitive a = Prim(DrawKind::kArrow, DrawStyle::kThreat, {lp, cc.route->contact_point});
           a.layer = "threats";
           a.unit_id = u.id;
-          a.text = "charge " + t.id;
+          a.text = "counter-charge " + t.id;
           chunk.drawing.push_back(std::move(a));
-        } else if (k.want_text) {
-          std::string why;
-          for (const std::string& r : ch.reasons) why += (why.empty() ? "" : "; ") + r;
-          lines << "    charge " << t.id << ": no: " << why << "\n";
+          DrawPrimitive ghost = Prim(DrawKind::kPolygon, DrawStyle::kThreat, geom::PolygonCcw(cc.route->at_contact));
+          ghost.layer = "threats";
+          ghost.unit_id = u.id;
+          ghost.dashed = true;  // where it would end, not where it is
+          chunk.drawing.push_back(std::move(ghost));
         }
       }
-    } else if (k.want_text) {
-      lines << "    charges: none, " << cannot_charge << "\n";
+      ju["counter_charges"] = std::move(counters);
     }
-    if (k.want_report) {
-      ju["charges"] = std::move(charges);
-      if (!cannot_charge.empty()) ju["cannot_charge"] = cannot_charge;
-    }
-  }
 
-  // Counter-charges (seed 27): only against a unit declared as having charged this one last turn.
-  void CounterChargesOf(const Call& k, Work* w) const {
-    const Scene& scene = k.scene;
-    const kow::KowConfig& c = k.c;
-    const std::vector<kow::Profile>& profile = k.table.profile;
-    const Unit& u = w->u;
-    const kow::Profile& p = w->p;
-    const geom::Base& ub = w->ub;
-    const geom::Vec2& lp = w->lp;
-    const bool wavering = w->wavering;
-    UnitChunk& chunk = w->chunk;
-    std::ostringstream& lines = w->lines;
-    json& ju = w->ju;
-    json counters = json::array();
-    for (const std::string& id : kow::ChargedBy(scene, u)) {
-      const Unit& t = *scene.FindUnit(id);
-      if (!t.pose) continue;
-      if (wavering) {
-        lines << "    counter-charge " << t.id << ": no: Wavering units cannot be given a charge order (seed 67)\n";
-        continue;
+    // The 1-inch rule (seed 10): enemies within 1 inch but not in contact.
+    void OneInch() {
+      json near = json::array();
+      std::string near_text;
+      int near_count = 0;
+      for (int ti : k.EnemiesWithin(ui, c.one_inch_in * c.mm_per_unit)) {
+        const Unit& t = scene.units[ti];
+        const geom::ClosestPoints cp = geom::BaseToBase(ub, grid.FootprintOf(ti));
+        if (cp.distance_mm <= c.contact_mm || cp.distance_mm > c.one_inch_in * c.mm_per_unit + 1e-9) continue;
+        ++near_count;
+        if (k.want_report)
+          near.push_back(JsonObject("enemy", t.id,
+                                    "gap_mm", Round2(cp.distance_mm),
+                                    "gap_in", Round2(cp.distance_mm / c.mm_per_unit)));
+        if (k.want_text) near_text += (near_text.empty() ? "" : ", ") + t.id + " at " + k.InUnit(cp.distance_mm);
+        DrawPrimitive m = Prim(DrawKind::kPolyline, DrawStyle::kMeasure, {cp.on_a, cp.on_b});
+        m.layer = "threats";
+        m.unit_id = u.id;
+        m.text = "within 1 in of " + t.id;
+        chunk.drawing.push_back(std::move(m));
       }
-      const kow::CounterChargeCheck cc = kow::CheckCounterCharge(scene, c, u, t, {}, &k.table);
-      json jc = JsonObject("target", t.id,
-                           "chargeable", cc.chargeable,
-                           "distance_mm", Round2(cc.distance_mm),
-                           "distance_in", Round2(cc.distance_mm / c.mm_per_unit),
-                           "facing", "front",
-                           "leader_arc", std::string(geom::ToString(cc.leader_arc)),
-                           "needs_line_of_sight", false,
-                           "hindered", false,
-                           "reasons", cc.reasons);
-      if (p.speed_in) AddReach(cc.range_mm, cc.distance_mm, &jc);
-      if (cc.route && cc.route->found) {
-        jc["route"] = JsonObject("pivot_deg", Round2(cc.route->pivot_deg),
-                                 "move_mm", Round2(cc.route->move_mm),
-                                 "slide_mm", Round2(cc.route->slide_mm),
-                                 "length_mm", Round2(cc.route->length_mm),
-                                 "contact_point_mm",
-                                 json::array({Round2(cc.route->contact_point.x()), Round2(cc.route->contact_point.y())}));
-      } else {
-        jc["route"] = nullptr;
-      }
-      // Seed 27: a counter-charge hits the front (never Hindered, seed 53); a war engine still triples (seed 74).
-      std::string counter_odds;
-      Melee cm;
-      if (cc.chargeable) {
-        const int ti = static_cast<int>(&t - scene.units.data());
-        cm = MeleeOf(p, profile[ti], geom::Arc::kFront, false);
-        json jm = JsonObject("multiplier", cm.multiplier,
-                             "multiplier_reason", cm.reason,
-                             "modifier", cm.modifier);
-        if (p.attacks) counter_odds = k.Odds(*p.attacks * cm.multiplier, p.melee, cm.modifier, ti, &jm, true);
-        jc["melee"] = std::move(jm);
-      }
-      counters.push_back(std::move(jc));
-      if (cc.chargeable) {
-        lines << "    counter-charge " << t.id << ": YES, pivots to face its front, leader point " << k.InUnit(cc.distance_mm)
-              << " from its base, reach " << k.InUnit(cc.range_mm) << " (" << k.InUnit(cc.range_mm - cc.distance_mm)
-              << " to spare)" << (cm.reason.empty() ? "" : "; " + cm.reason) << "\n";
-        if (!counter_odds.empty()) lines << "      melee: " << counter_odds.substr(2) << "\n";
-      } else {
-        std::string why;
-        for (const std::string& r : cc.reasons) why += (why.empty() ? "" : "; ") + r;
-        lines << "    counter-charge " << t.id << ": no: " << why << "\n";
-      }
-      if (cc.chargeable) {
-        chunk.candidates.push_back({t.id, {u.id, "counter-charge", {u.id, ub, geom::Edge::kFront}}});
-        DrawPrimitive a = Prim(DrawKind::kArrow, DrawStyle::kThreat, {lp, cc.route->contact_point});
-        a.layer = "threats";
-        a.unit_id = u.id;
-        a.text = "counter-charge " + t.id;
-        chunk.drawing.push_back(std::move(a));
-        DrawPrimitive ghost = Prim(DrawKind::kPolygon, DrawStyle::kThreat, geom::PolygonCcw(cc.route->at_contact));
-        ghost.layer = "threats";
-        ghost.unit_id = u.id;
-        ghost.dashed = true;  // where it would end, not where it is
-        chunk.drawing.push_back(std::move(ghost));
-      }
+      const bool exempt = order_s == "charge" || order_s == "halt";
+      const bool flagged = near_count > 0 && !exempt;
+      if (k.want_report) ju["one_inch"] = JsonObject("within", std::move(near), "order", order_s, "flagged", flagged);
+      if (flagged && k.want_text)
+        lines << "    1-inch rule: within 1 in of " << near_text << ": only a charge (or a pivot ending clear) may come this close (seed 10)"
+              << (order_s.empty() ? "" : "; its order: " + order_s) << "\n";
     }
-    ju["counter_charges"] = std::move(counters);
-  }
 
-  // The 1-inch rule (seed 10): enemies within 1 inch but not in contact.
-  void OneInchOf(const Call& k, Work* w) const {
-    const Scene& scene = k.scene;
-    const kow::KowConfig& c = k.c;
-    const UnitGrid& grid = k.table.grid;
-    const int ui = w->ui;
-    const Unit& u = w->u;
-    const geom::Base& ub = w->ub;
-    const std::string& order_s = w->order;
-    UnitChunk& chunk = w->chunk;
-    std::ostringstream& lines = w->lines;
-    json& ju = w->ju;
-    json near = json::array();
-    std::string near_text;
-    int near_count = 0;
-    for (int ti : k.EnemiesWithin(ui, c.one_inch_in * c.mm_per_unit)) {
-      const Unit& t = scene.units[ti];
-      const geom::ClosestPoints cp = geom::BaseToBase(ub, grid.FootprintOf(ti));
-      if (cp.distance_mm <= c.contact_mm || cp.distance_mm > c.one_inch_in * c.mm_per_unit + 1e-9) continue;
-      ++near_count;
-      if (k.want_report)
-        near.push_back(JsonObject("enemy", t.id,
-                                  "gap_mm", Round2(cp.distance_mm),
-                                  "gap_in", Round2(cp.distance_mm / c.mm_per_unit)));
-      if (k.want_text) near_text += (near_text.empty() ? "" : ", ") + t.id + " at " + k.InUnit(cp.distance_mm);
-      DrawPrimitive m = Prim(DrawKind::kPolyline, DrawStyle::kMeasure, {cp.on_a, cp.on_b});
-      m.layer = "threats";
-      m.unit_id = u.id;
-      m.text = "within 1 in of " + t.id;
-      chunk.drawing.push_back(std::move(m));
-    }
-    const bool exempt = order_s == "charge" || order_s == "halt";
-    const bool flagged = near_count > 0 && !exempt;
-    if (k.want_report) ju["one_inch"] = JsonObject("within", std::move(near), "order", order_s, "flagged", flagged);
-    if (flagged && k.want_text)
-      lines << "    1-inch rule: within 1 in of " << near_text << ": only a charge (or a pivot ending clear) may come this close (seed 10)"
-            << (order_s.empty() ? "" : "; its order: " + order_s) << "\n";
-  }
-
-  // Shooting (seed 30-41), one entry per weapon: the enemies in range, partly in the front arc, in
-  // sight, neither side in base contact with an enemy (seed 32).
-  void ShootingOf(const Call& k, Work* w) const {
-    const Scene& scene = k.scene;
-    const kow::KowConfig& c = k.c;
-    const UnitGrid& grid = k.table.grid;
-    const std::vector<kow::Profile>& profile = k.table.profile;
-    const int ui = w->ui;
-    const Unit& u = w->u;
-    const kow::Profile& p = w->p;
-    const geom::Base& ub = w->ub;
-    const geom::Vec2& lp = w->lp;
-    const std::string& order_s = w->order;
-    const bool wavering = w->wavering;
-    const bool disordered = w->disordered;
-    UnitChunk& chunk = w->chunk;
-    std::ostringstream& lines = w->lines;
-    json& ju = w->ju;
-    json shooting = json::array();
-    std::string no_shooting;
-    if (!k.engaged[ui].empty()) no_shooting = "in base contact with an enemy: cannot shoot (seed 32)";
-    else if (wavering) no_shooting = "Wavering, so Disordered: cannot shoot (seed 67)";
-    else if (disordered) no_shooting = "Disordered: cannot use ranged attacks (seed 62)";
-    else if (order_s == "at_the_double") no_shooting = "moved at the double: cannot shoot (seed 32)";
-    for (const auto& [weapon, range_in] : p.weapons) {
-      json targets = json::array();
-      if (no_shooting.empty()) {
-        for (int ti : k.EnemiesWithin(ui, range_in * c.mm_per_unit)) {
-          const Unit& t = scene.units[ti];
-          if (!k.engaged[ti].empty()) continue;
-          if (geom::ArcShareOf(ub, grid.FootprintOf(ti), geom::Arc::kFront, geom::ArcModel::kKow) <= 1e-9) continue;
-          const kow::ShotCheck s = Shot(scene, k.table, k.changes, ui, ti, weapon, range_in, w->prev, &chunk);
-          if (!s.in_arc || !s.visible || !s.in_range) continue;
-          // Seed 36: -1 for having moved (any order but halt), -1 for cover; seed 77: -1 shooting at an
-          // individual, and individuals (Nimble) do not suffer the -1 for moving.
-          json mods = json::array();
-          int total = 0;
-          std::string mods_text;
-          auto add = [&](int v, const std::string& rule) {
-            if (k.want_report) mods.push_back(JsonObject("value", v, "rule", rule));
-            total += v;
-            if (k.want_text) mods_text += std::string(", ") + (v > 0 ? "+" : "") + std::to_string(v) + " " + rule;
-          };
-          if (s.cover) add(c.cover_modifier, "target in cover: " + s.cover_reasons.front() + " (seed 36, 41)");
-          if (!order_s.empty() && order_s != "halt" && !p.individual) add(-1, "moved (order " + order_s + ", seed 36)");
-          if (profile[ti].individual) add(-1, "shooting at an individual (seed 77)");
-          // On the picture: who can shoot whom, and the modifier to hit.
-          DrawPrimitive line = Prim(DrawKind::kArrow, DrawStyle::kRange, {lp, geom::BaseToPoint(grid.FootprintOf(ti), lp).on_a});
-          line.layer = "ranges";
-          line.unit_id = u.id;
-          line.dashed = true;
-          line.text = "shoot " + t.id + (total == 0 ? "" : " " + std::string(total > 0 ? "+" : "") + std::to_string(total));
-          chunk.drawing.push_back(std::move(line));
-          if (!k.want_report && !k.want_text) continue;
-          json jt = !k.want_report ? json() : JsonObject("target", t.id,
-                               "distance_mm", Round2(s.distance_mm),
-                               "distance_in", Round2(s.distance_mm / c.mm_per_unit),
-                               "margin_in", Round2(range_in - s.distance_mm / c.mm_per_unit),
-                               "cover", s.cover,
-                               "cover_reasons", s.cover_reasons,
-                               "difficult_share", Round2(s.difficult_share),
-                               "hidden_share", Round2(s.hidden_share),
-                               "obscured_by", s.obscured_by,
-                               "modifier", total,
-                               "modifiers", std::move(mods));
-          const std::string shot_odds = k.Odds(p.attacks.value_or(0), p.ranged, total, ti, &jt, false);
-          if (k.want_report) targets.push_back(std::move(jt));
-          if (!k.want_text) continue;
-          char range[32];
-          std::snprintf(range, sizeof range, "%g", range_in);
-          lines << "    shoot " << t.id << " with " << (weapon == "range" ? "its ranged attack" : weapon) << " (" << range
-                << " in): " << k.InUnit(s.distance_mm) << (mods_text.empty() ? ", no modifier" : mods_text) << "\n";
-          if (!shot_odds.empty()) lines << "      " << shot_odds.substr(2) << "\n";
+    // Shooting (seed 30-41), one entry per weapon: the enemies in range, partly in the front arc, in
+    // sight, neither side in base contact with an enemy (seed 32).
+    void Shooting() {
+      json shooting = json::array();
+      std::string no_shooting;
+      if (!k.engaged[ui].empty()) no_shooting = "in base contact with an enemy: cannot shoot (seed 32)";
+      else if (wavering) no_shooting = "Wavering, so Disordered: cannot shoot (seed 67)";
+      else if (disordered) no_shooting = "Disordered: cannot use ranged attacks (seed 62)";
+      else if (order_s == "at_the_double") no_shooting = "moved at the double: cannot shoot (seed 32)";
+      for (const auto& [weapon, range_in] : p.weapons) {
+        json targets = json::array();
+        if (no_shooting.empty()) {
+          for (int ti : k.EnemiesWithin(ui, range_in * c.mm_per_unit)) {
+            const Unit& t = scene.units[ti];
+            if (!k.engaged[ti].empty()) continue;
+            if (geom::ArcShareOf(ub, grid.FootprintOf(ti), geom::Arc::kFront, geom::ArcModel::kKow) <= 1e-9) continue;
+            const kow::ShotCheck s = rules.Shot(scene, k.table, k.changes, ui, ti, weapon, range_in, w.prev, &chunk);
+            if (!s.in_arc || !s.visible || !s.in_range) continue;
+            // Seed 36: -1 for having moved (any order but halt), -1 for cover; seed 77: -1 shooting at an
+            // individual, and individuals (Nimble) do not suffer the -1 for moving.
+            json mods = json::array();
+            int total = 0;
+            std::string mods_text;
+            auto add = [&](int v, const std::string& rule) {
+              if (k.want_report) mods.push_back(JsonObject("value", v, "rule", rule));
+              total += v;
+              if (k.want_text) mods_text += std::string(", ") + (v > 0 ? "+" : "") + std::to_string(v) + " " + rule;
+            };
+            if (s.cover) add(c.cover_modifier, "target in cover: " + s.cover_reasons.front() + " (seed 36, 41)");
+            if (!order_s.empty() && order_s != "halt" && !p.individual) add(-1, "moved (order " + order_s + ", seed 36)");
+            if (profile[ti].individual) add(-1, "shooting at an individual (seed 77)");
+            // On the picture: who can shoot whom, and the modifier to hit.
+            DrawPrimitive line = Prim(DrawKind::kArrow, DrawStyle::kRange, {lp, geom::BaseToPoint(grid.FootprintOf(ti), lp).on_a});
+            line.layer = "ranges";
+            line.unit_id = u.id;
+            line.dashed = true;
+            line.text = "shoot " + t.id + (total == 0 ? "" : " " + std::string(total > 0 ? "+" : "") + std::to_string(total));
+            chunk.drawing.push_back(std::move(line));
+            if (!k.want_report && !k.want_text) continue;
+            json jt = !k.want_report ? json() : JsonObject("target", t.id,
+                                 "distance_mm", Round2(s.distance_mm),
+                                 "distance_in", Round2(s.distance_mm / c.mm_per_unit),
+                                 "margin_in", Round2(range_in - s.distance_mm / c.mm_per_unit),
+                                 "cover", s.cover,
+                                 "cover_reasons", s.cover_reasons,
+                                 "difficult_share", Round2(s.difficult_share),
+                                 "hidden_share", Round2(s.hidden_share),
+                                 "obscured_by", s.obscured_by,
+                                 "modifier", total,
+                                 "modifiers", std::move(mods));
+            const std::string shot_odds = k.Odds(p.attacks.value_or(0), p.ranged, total, ti, &jt, false);
+            if (k.want_report) targets.push_back(std::move(jt));
+            if (!k.want_text) continue;
+            char range[32];
+            std::snprintf(range, sizeof range, "%g", range_in);
+            lines << "    shoot " << t.id << " with " << (weapon == "range" ? "its ranged attack" : weapon) << " (" << range
+                  << " in): " << k.InUnit(s.distance_mm) << (mods_text.empty() ? ", no modifier" : mods_text) << "\n";
+            if (!shot_odds.empty()) lines << "      " << shot_odds.substr(2) << "\n";
+          }
         }
+        if (k.want_report) shooting.push_back(JsonObject("weapon", weapon, "range_in", range_in, "targets", std::move(targets)));
       }
-      if (k.want_report) shooting.push_back(JsonObject("weapon", weapon, "range_in", range_in, "targets", std::move(targets)));
+      if (!no_shooting.empty() && !p.weapons.empty()) {
+        if (k.want_report) ju["cannot_shoot"] = no_shooting;
+        if (k.want_text) lines << "    shooting: none, " << no_shooting << "\n";
+      }
+      if (k.want_report) ju["shooting"] = std::move(shooting);
     }
-    if (!no_shooting.empty() && !p.weapons.empty()) {
-      if (k.want_report) ju["cannot_shoot"] = no_shooting;
-      if (k.want_text) lines << "    shooting: none, " << no_shooting << "\n";
-    }
-    if (k.want_report) ju["shooting"] = std::move(shooting);
-  }
 
-  // Nerve (seed 64-71) when damage is declared.
-  void NerveOf(const Call& k, Work* w) const {
-    const Scene& scene = k.scene;
-    const Unit& u = w->u;
-    const kow::Profile& p = w->p;
-    const geom::Base& ub = w->ub;
-    UnitChunk& chunk = w->chunk;
-    std::ostringstream& lines = w->lines;
-    json& ju = w->ju;
-    if (const Declared* dmg = scene.declarations.Find(u.id, "damage")) {
-      const int damage = k.DeclaredDamage(u);
-      if (!p.nerve.waver && !p.nerve.rout)
-        throw InputError(scene.source, dmg->line, "unit " + u.id + " has declared damage but no nerve_waver/nerve_rout in its stats");
-      const kow::NerveOdds o = kow::NerveTestOdds(damage, p.nerve);
-      if (k.want_report)
-        ju["nerve"] = JsonObject("damage", damage,
-                               "waver", p.nerve.waver ? json(*p.nerve.waver) : json(nullptr),
-                               "rout", p.nerve.rout ? json(*p.nerve.rout) : json(nullptr),
-                               "steady_of_36", o.steady,
-                               "wavering_of_36", o.wavering,
-                               "routed_of_36", o.routed);
-      RequiredTest rt;
-      rt.unit = u.id;
-      rt.kind = "nerve";
-      const std::string limits = (p.nerve.waver ? "waver on " + std::to_string(*p.nerve.waver) + "+" : std::string("no wavering limit")) +
-                                 ", " + (p.nerve.rout ? "rout on " + std::to_string(*p.nerve.rout) + "+" : std::string("no routing limit"));
-      rt.reason = "it has suffered damage (seed 48, 65): 2D6 + " + std::to_string(damage) + " damage, " + limits +
-                  "; a double 1 always passes, a double 6 always wavers (seed 71)";
-      rt.modifiers.push_back({"damage suffered", damage, {}});
-      rt.total = damage;
-      rt.p_success = o.P(o.steady);
-      rt.odds = kow::FormatNerveOdds(o);
-      if (k.want_text) lines << "    nerve test: " << rt.reason << ": " << rt.odds << "\n";
-      DrawPrimitive l = Prim(DrawKind::kLabel, DrawStyle::kTest, {ub.centre_mm});
-      l.text = "nerve: " + rt.odds;
-      l.layer = "tests";
-      l.unit_id = u.id;
-      chunk.drawing.push_back(std::move(l));
-      chunk.tests.push_back(std::move(rt));
+    // Nerve (seed 64-71) when damage is declared.
+    void Nerve() {
+      if (const Declared* dmg = scene.declarations.Find(u.id, "damage")) {
+        const int damage = k.DeclaredDamage(u);
+        if (!p.nerve.waver && !p.nerve.rout)
+          throw InputError(scene.source, dmg->line, "unit " + u.id + " has declared damage but no nerve_waver/nerve_rout in its stats");
+        const kow::NerveOdds o = kow::NerveTestOdds(damage, p.nerve);
+        if (k.want_report)
+          ju["nerve"] = JsonObject("damage", damage,
+                                 "waver", p.nerve.waver ? json(*p.nerve.waver) : json(nullptr),
+                                 "rout", p.nerve.rout ? json(*p.nerve.rout) : json(nullptr),
+                                 "steady_of_36", o.steady,
+                                 "wavering_of_36", o.wavering,
+                                 "routed_of_36", o.routed);
+        RequiredTest rt;
+        rt.unit = u.id;
+        rt.kind = "nerve";
+        const std::string limits = (p.nerve.waver ? "waver on " + std::to_string(*p.nerve.waver) + "+" : std::string("no wavering limit")) +
+                                   ", " + (p.nerve.rout ? "rout on " + std::to_string(*p.nerve.rout) + "+" : std::string("no routing limit"));
+        rt.reason = "it has suffered damage (seed 48, 65): 2D6 + " + std::to_string(damage) + " damage, " + limits +
+                    "; a double 1 always passes, a double 6 always wavers (seed 71)";
+        rt.modifiers.push_back({"damage suffered", damage, {}});
+        rt.total = damage;
+        rt.p_success = o.P(o.steady);
+        rt.odds = kow::FormatNerveOdds(o);
+        if (k.want_text) lines << "    nerve test: " << rt.reason << ": " << rt.odds << "\n";
+        DrawPrimitive l = Prim(DrawKind::kLabel, DrawStyle::kTest, {ub.centre_mm});
+        l.text = "nerve: " + rt.odds;
+        l.layer = "tests";
+        l.unit_id = u.id;
+        chunk.drawing.push_back(std::move(l));
+        chunk.tests.push_back(std::move(rt));
+      }
     }
-  }
+  };
   mutable std::mutex memo_mutex_;
   mutable Memo memo_;
 
