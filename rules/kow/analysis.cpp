@@ -158,10 +158,10 @@ geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& v
   const geom::Vec2 eye = geom::LeaderPoint(vb);
   geom::Vec2 lo = eye, hi = eye;
   for (const geom::Vec2& p : seen) lo = lo.cwiseMin(p), hi = hi.cwiseMax(p);
-  // ... and inside the fan from the eye to the target (the keys that let Kings of War reuse a sight
-  // line hash the units in that fan: nothing outside it is read).
+  // ... and inside the fan from the eye to the target: nothing outside it is read, so a unit moving
+  // outside it leaves a kept sight line valid (kow_ruleset.cpp, Changes).
   const ReachRegion fan(SightFan(eye, tb));
-  auto outside_box = [&](const geom::Base& b) {
+  auto cannot_hide = [&](const geom::Base& b) {
     const double r = std::sqrt(b.width_mm * b.width_mm + b.depth_mm * b.depth_mm) / 2.0 + 1.0;
     return b.centre_mm.x() + r < lo.x() || b.centre_mm.x() - r > hi.x() || b.centre_mm.y() + r < lo.y() ||
            b.centre_mm.y() - r > hi.y() || !fan.MayReach(b);
@@ -170,7 +170,7 @@ geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& v
   auto consider = [&](size_t i, const geom::Base& ob, const Profile& p, const std::vector<geom::Polygon>* outlines) {
     const Unit& o = scene.units[i];
     if (&o == &viewer || &o == &target || o.id == viewer.id || o.id == target.id) return;
-    if (outside_box(ob)) return;
+    if (cannot_hide(ob)) return;
     if (p.individual) return;  // seed 77: "individual units never block line of sight"
     if (outlines) {
       for (const geom::Polygon& poly : *outlines) occ.push_back({poly, effect(p.height), static_cast<int>(i)});
@@ -188,7 +188,7 @@ geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& v
       const Unit& o = scene.units[i];
       if (!o.pose || &o == &viewer || &o == &target) continue;
       const geom::Base ob = Footprint(o);
-      if (outside_box(ob)) continue;
+      if (cannot_hide(ob)) continue;
       consider(i, ob, ProfileOf(o, c), nullptr);
     }
   }

@@ -26,11 +26,16 @@ void ExpectSame(const Findings& a, const Findings& b, const std::string& what) {
   for (size_t i = 0; i < a.tests.size(); ++i) EXPECT_EQ(a.tests[i].odds, b.tests[i].odds) << what;
 }
 
-TEST(KowReuse, AnswersAsAFreshRulesetWhateverChanges) {
+// A seeded random battle table of `units` units.
+Scene Table(int units, uint64_t seed) {
   SyntheticTableOptions o;
-  o.units = 80;
-  o.seed = 5;
-  Scene s = MakeSyntheticTable(o);
+  o.units = units;
+  o.seed = seed;
+  return MakeSyntheticTable(o);
+}
+
+TEST(KowReuse, AnswersAsAFreshRulesetWhateverChanges) {
+  Scene s = Table(80, 5);
   const auto reused = MakeRuleset("kow");
   ExpectSame(reused->Analyze(s), MakeRuleset("kow")->Analyze(s), "first call");
   ExpectSame(reused->Analyze(s), MakeRuleset("kow")->Analyze(s), "unchanged");
@@ -57,10 +62,7 @@ TEST(KowReuse, AnswersAsAFreshRulesetWhateverChanges) {
 // path and with words, through other units' sight lines and charge routes; a unit is lifted off the
 // table and put back. Every answer is a fresh ruleset's.
 TEST(KowReuse, SmallMovesAndLiftedUnitsAnswerAsAFreshRuleset) {
-  SyntheticTableOptions o;
-  o.units = 90;
-  o.seed = 12;
-  Scene s = MakeSyntheticTable(o);
+  Scene s = Table(90, 12);
   const auto reused = MakeRuleset("kow");
   reused->Analyze(s, kFramePath);
   for (int k = 0; k < 30; ++k) {
@@ -89,10 +91,7 @@ TEST(KowReuse, SmallMovesAndLiftedUnitsAnswerAsAFreshRuleset) {
 
 // A call that throws (a bad declaration) leaves nothing half-moved for the next call to reuse.
 TEST(KowReuse, AfterACallThatThrewTheNextAnswersAsAFreshRuleset) {
-  SyntheticTableOptions o;
-  o.units = 60;
-  o.seed = 3;
-  Scene s = MakeSyntheticTable(o);
+  Scene s = Table(60, 3);
   const auto reused = MakeRuleset("kow");
   reused->Analyze(s, kFramePath);
   s.units[10].pose->x_mm += 5.0;
