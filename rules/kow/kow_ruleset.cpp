@@ -20,6 +20,7 @@
 #include "rules/ruleset.h"
 #include "rules/scene_drawing.h"
 #include "rules/unit_grid.h"
+#include "rules/unit_key.h"
 
 namespace vedette {
 
@@ -185,12 +186,7 @@ class KowRuleset : public Ruleset {
   // route round obstacles, weapon ranges and the sight lines to targets, 1 inch, contact), so a unit
   // whose own data and neighbourhood hash to the same key as in the last call gets the same chunk back.
   // Likewise the joint charges on a target. Only the last call's chunks are kept.
-  struct Fnv {
-    uint64_t h = 1469598103934665603ull;
-    void U(uint64_t v) { h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2); }
-    void D(double v) { U(std::bit_cast<uint64_t>(v)); }
-    void S(const std::string& s) { U(std::hash<std::string>{}(s)); }
-  };
+  using Fnv = KeyMix;
   struct UnitChunk {
     uint64_t key = 0;
     bool has_report = false, has_text = false;  // its words: a chunk serves a call that asks for no more
@@ -246,21 +242,12 @@ class KowRuleset : public Ruleset {
       if (!t.grid.Placed(static_cast<int>(i))) continue;
       const Unit& u = scene.units[i];
       Fnv h;
-      h.S(u.id), h.S(u.side), h.U(static_cast<uint64_t>(u.type)), h.S(u.formation);
-      for (const std::string& tag : u.tags) h.S(tag);
-      for (const BaseSpec& b : u.bases) h.D(b.width_mm), h.D(b.depth_mm), h.D(b.offset_mm.x()), h.D(b.offset_mm.y());
-      h.D(u.pose->x_mm), h.D(u.pose->y_mm), h.D(u.pose->heading_deg), h.D(u.height_mm);
-      for (const auto& [k, v] : u.stats) h.S(k), h.D(v);
-      if (auto it = scene.declarations.units.find(u.id); it != scene.declarations.units.end())
-        for (const auto& [k, d] : it->second) h.S(k), h.S(d.value.dump());
+      h.U(UnitKey(u)), h.U(UnitDeclarationsKey(scene.declarations, u.id));
       own[i] = h.h;
       max_r = std::max(max_r, t.grid.Radius(static_cast<int>(i)));
     }
     Fnv terrain;
-    for (const Terrain& tr : scene.terrain) {
-      terrain.S(tr.id), terrain.S(tr.type), terrain.D(tr.height_mm);
-      for (const geom::Vec2& v : tr.polygon) terrain.D(v.x()), terrain.D(v.y());
-    }
+    terrain.U(TerrainKey(scene));
     Keys k;
     k.unit.assign(n, 0);
     k.target.assign(n, 0);

@@ -16,8 +16,9 @@ int Rating(const Unit& g) {
 
 namespace {
 
-// Each General's units in reach, and each unit's Generals with a rating in reach.
-void FindReach(const Scene& scene, const CommandReach& reach, CommandPoints* out) {
+// Each General's units in reach, and each unit's Generals with a rating in reach (of the units making
+// bonus moves alone, unless reach.every_unit).
+void FindReach(const Scene& scene, const std::vector<std::string>& bonus_moves, const CommandReach& reach, CommandPoints* out) {
   std::vector<geom::Base> gfp;
   std::vector<double> gradius;
   for (const CommandPoints::General& g : out->generals) {
@@ -26,6 +27,7 @@ void FindReach(const Scene& scene, const CommandReach& reach, CommandPoints* out
   }
   for (const Unit& u : scene.units) {
     if (!u.pose || IsGeneral(u)) continue;
+    if (!reach.every_unit && std::find(bonus_moves.begin(), bonus_moves.end(), u.id) == bonus_moves.end()) continue;
     std::optional<geom::Base> ufp;
     double uradius = 0.0;
     for (size_t gi = 0; gi < out->generals.size(); ++gi) {
@@ -53,7 +55,7 @@ CommandPoints MatchCommandPoints(const Scene& scene, const std::vector<std::stri
   CommandPoints out;
   for (const Unit& g : scene.units)
     if (g.pose && IsGeneral(g) && !lost(g)) out.generals.push_back({&g, Rating(g), {}, {}});
-  FindReach(scene, reach, &out);
+  FindReach(scene, bonus_moves, reach, &out);
   // Kuhn's augmenting paths: each point (a General's slot) serves one bonus move. A move placed
   // earlier stays served (a path only moves it to another point), so a later one is the one left out.
   std::vector<size_t> slot_general;

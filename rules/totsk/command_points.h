@@ -30,6 +30,10 @@ struct CommandPoints {
 struct CommandReach {
   double reach_bw = 6.0;  // a General's points serve units within this of its base, BW (QRS 103)
   double tol_mm = 0.0;    // measuring tolerance added to the reach, mm
+  // false: only the units making bonus moves are measured (`in_reach` lists no other unit); the
+  // matching is the same. The live frame draws the matching alone, and measuring every unit of a
+  // 300-unit table against every General was a sixth of its TotSK frame.
+  bool every_unit = true;
 };
 
 // bonus_moves: one entry per bonus move made this turn (a unit that made two is named twice), in the

@@ -22,6 +22,8 @@ struct AfterCombatFindings {
 };
 
 // Throws InputError for a declaration of the wrong type (wing not a word, lost not true/false).
-AfterCombatFindings AnalyzeAfterCombat(const TotskData& data, const TotskSettings& settings, const Scene& scene);
+// words false (the frame path): the report's lists of units in each General's reach are left out.
+AfterCombatFindings AnalyzeAfterCombat(const TotskData& data, const TotskSettings& settings, const Scene& scene,
+                                       bool words = true);
 
 }  // namespace vedette::totsk

@@ -17,10 +17,11 @@
 #include "rules/totsk/totsk_geometry.h"
 #include "rules/totsk/totsk_units.h"
 #include "rules/unit_grid.h"
+#include "rules/unit_key.h"
 
 namespace vedette::totsk {
 
-namespace {
+namespace analysis_detail {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
@@ -29,7 +30,49 @@ struct Cause {
   std::string kind;        // contact_front, under_fire, cavalry_threat, bombardment ("" = none)
   double distance_mm = kInf;
   int Rank() const { return kind == "contact_front" ? 0 : kind == "bombardment" ? 2 : 1; }
+  bool operator==(const Cause&) const = default;
 };
+
+}  // namespace analysis_detail
+
+// What one analysis worked out and what it read, kept for the next call. Per-unit vectors are by
+// placed unit (scene order); per-pair ones by [unit][slot of the other unit in nbr[unit]].
+struct AnalysisMemo::State {
+  using Cause = analysis_detail::Cause;
+  bool made = false;             // by a call that finished: only then may the next reuse it
+  std::vector<std::string> ids;  // the placed units' ids
+  std::vector<uint64_t> own;     // per unit: its own data and BW (UnitKey)
+  uint64_t rest = 0;             // the terrain and every declaration
+  double reach_mm = 0.0;         // the neighbour lists' reach, mm
+  std::vector<geom::Base> fp;    // footprints
+  std::vector<std::vector<geom::Base>> bases;
+  std::vector<double> bw;        // mm
+  std::vector<double> radius;    // half the footprint's diagonal, mm
+  std::vector<std::vector<size_t>> nbr;  // the units within every rule's reach, ascending (not itself)
+  std::vector<std::vector<geom::Contact>> contact;  // FindContact(unit, other)
+  std::vector<std::vector<char>> bombard;           // [gun][slot]: the unit is a bombardment candidate
+  std::vector<std::vector<Cause>> cause;            // [enemy][slot]: its reason to make the unit test
+  std::vector<char> acts, can_fire, enemy_contact;
+  std::vector<std::vector<size_t>> rear_support;    // per unit: the friends giving it rear support, by id
+  std::vector<int> supports;                        // per unit: how many units it gives rear support to
+  std::vector<long> target;                         // per enemy: the unit its one test falls on (-1: none)
+  std::vector<std::optional<TargetChoice>> choice;  // per enemy: that choice and why
+  std::vector<std::vector<std::string>> notes;      // per enemy: what its choice had to say
+  std::vector<long> in_range_of;  // per enemy: the unit its -2 "in range of flank or rear" falls on (-1: none)
+  std::vector<std::vector<std::string>> in_range_by;  // per unit: the enemies whose -2 it takes
+  TotskAnalysis out;
+};
+
+AnalysisMemo::AnalysisMemo() : state_(std::make_unique<State>()) {}
+AnalysisMemo::~AnalysisMemo() = default;
+AnalysisMemo::AnalysisMemo(AnalysisMemo&&) noexcept = default;
+AnalysisMemo& AnalysisMemo::operator=(AnalysisMemo&&) noexcept = default;
+
+namespace {
+
+using analysis_detail::Cause;
+using analysis_detail::kInf;
+using State = AnalysisMemo::State;
 
 // Terrain the unit stands in or behind, by the FAQ's three kinds.
 struct TerrainState {
@@ -44,56 +87,43 @@ bool IsLinearObstacle(const std::string& type) {
          type == "works";
 }
 
+// What this call must work out again, by placed unit; everything when `all` (the first call, or the
+// terrain, the declarations, the units on the table or the rules' reach changed). A unit's results
+// are reused when nothing they read changed: its neighbours' places and data (`near`), and the
+// results of the earlier steps that it reads, listed here as they change.
+struct Dirty {
+  bool all = true;
+  std::vector<char> moved;          // its own data changed (moved, turned, re-formed, ...)
+  std::vector<char> near;           // moved, or a moved unit is or was among its neighbours
+  std::vector<char> enemy_contact;  // changed: in contact with an enemy
+  std::vector<char> secure;         // changed: its secured flanks
+  std::vector<char> rear_support;   // changed: who gives it rear support
+  std::vector<char> supports;       // changed: whether it gives anyone rear support
+  std::vector<char> cause_row;      // changed: its reasons to make others test
+  std::vector<char> target;         // changed: the unit its one test falls on
+  std::vector<char> in_range;       // changed: who gives it -2 in range of flank or rear
+  std::vector<char> tests;          // its morale and action tests must be worked out again
+  bool choices = true;              // some target choice or note changed
+  void Size(size_t n) {
+    for (auto* v : {&moved, &near, &enemy_contact, &secure, &rear_support, &supports, &cause_row, &target, &in_range, &tests})
+      v->assign(n, all ? 1 : 0);
+    choices = all;
+  }
+};
+
+// A unit's one test and its target's index.
+struct Pick {
+  size_t unit = 0;
+  TargetChoice choice;
+};
+
 class Analyzer {
  public:
-  Analyzer(const TotskData& d, const TotskSettings& s, const Scene& scene) : d_(d), s_(s), scene_(scene) {
-    for (const Unit& u : scene.units)
-      if (u.pose) {
-        units_.push_back(&u);
-        fp_.push_back(Footprint(u));
-        bases_.push_back(BasesOf(u));
-        bw_.push_back(scene.BwFor(u));
-        radius_.push_back(std::hypot(fp_.back().width_mm, fp_.back().depth_mm) / 2.0);
-      }
-    n_ = units_.size();
-    for (const Unit* u : units_) declared_.push_back(scene.declarations.Of(u->id));
-    for (const Terrain& t : scene.terrain) {
-      const geom::Box box = geom::BoxOf(t.polygon);  // (0, 0) for an empty polygon
-      const geom::Vec2 centre = (box.lo + box.hi) / 2.0;
-      double radius = 0.0;
-      for (const geom::Vec2& p : t.polygon) radius = std::max(radius, (p - centre).norm());
-      terrain_circle_.push_back({centre, radius});
-    }
-    std::map<std::string, int> sides;
-    for (const Unit* u : units_) side_.push_back(sides.emplace(u->side, int(sides.size())).first->second);
-    tol_ = d.tolerances;
-    // Step 0: who is near whom. No rule reaches further than the longest of its distances (artillery
-    // and bombardment 6 BW, the threat distance, rear support, the generals' 2 BW) in the largest BW
-    // on the table: every pair further apart is skipped without a look, and every loop over "each
-    // other unit" runs over these neighbours (in scene order, as before).
-    double max_bw = 0.0;
-    for (double b : bw_) max_bw = std::max(max_bw, b);
-    const MoraleRanges& qrs = d.ranges_qrs;
-    const MoraleRanges& faq = d.ranges_faq;
-    const double reach_bw = std::max({d.bombardment_range_bw, qrs.artillery, qrs.foot, qrs.light_infantry, qrs.cavalry, faq.artillery,
-                                      faq.foot, faq.light_infantry, faq.cavalry, s.ThreatBw(d), d.threat_distance_qrs_bw,
-                                      d.threat_distance_faq_bw, d.zoc_depth_bw, d.rear_support_infantry_bw,
-                                      d.rear_support_cavalry_bw, d.secure_distance_bw, d.flank_support_distance_bw,
-                                      d.general_reroll_bw, d.artillery_far_bw});
-    const double reach_mm = reach_bw * max_bw + tol_.contact_mm + 2.0;
-    const UnitGrid grid(scene);
-    std::vector<int> placed_index(scene.units.size(), -1);
-    for (size_t i = 0, k = 0; i < scene.units.size(); ++i)
-      if (scene.units[i].pose) placed_index[i] = static_cast<int>(k++);
-    nbr_.assign(n_, {});
-    for (size_t i = 0, k = 0; i < scene.units.size(); ++i) {
-      if (!scene.units[i].pose) continue;
-      for (int j : grid.Near(static_cast<int>(i), reach_mm)) nbr_[k].push_back(static_cast<size_t>(placed_index[j]));
-      ++k;
-    }
-  }
+  // state: the last call's, reused where nothing it read changed (an empty State: nothing is).
+  Analyzer(const TotskData& d, const TotskSettings& s, const Scene& scene, State* state);
 
-  TotskAnalysis Run();
+  // Fills the state's `out`, and marks the state made.
+  void Run();
   // What judging a move of one unit reads, and only that: the unit's zone of control and its action
   // tests (every enemy that could target it chooses among all its candidates, as in Run()).
   TotskAnalysis RunFor(const std::string& id);
@@ -104,6 +134,14 @@ class Analyzer {
   bool Far(size_t a, size_t b, double reach_mm) const {
     return (fp_[a].centre_mm - fp_[b].centre_mm).norm() - radius_[a] - radius_[b] > reach_mm + 1.0;
   }
+  // UnitGrid's test, in its order of sums: b's bounding circle within the reach of a's.
+  bool Within(size_t a, size_t b) const {
+    const double limit = st_.reach_mm + 1e-6 + radius_[b] + radius_[a];
+    return (fp_[b].centre_mm - fp_[a].centre_mm).squaredNorm() <= limit * limit;
+  }
+  bool Redo(size_t u) const { return dirty_.all || dirty_.near[u]; }
+  bool Targets(size_t e, size_t u) const { return target_[e] == static_cast<long>(u); }
+  bool HasTarget(size_t e) const { return target_[e] >= 0; }
   const std::string& Id(size_t i) const { return units_[i]->id; }
   std::optional<bool> Flag(size_t i, std::string_view key) const;
   std::string DeclaredString(size_t i, std::string_view key) const;
@@ -112,8 +150,14 @@ class Analyzer {
   bool CanFire(size_t e) const;  // artillery limbered or pivoted cannot
   bool ComputeCanFire(size_t e) const;
   void Validate() const;  // the declarations this ruleset reads have the right types
-  void CacheUnits();      // who acts, who can fire
-  void Cache();           // and the pairwise facts every rule reads: contacts, bombardment candidates
+  // Set-up: what the last call read is compared with this call's; the units' footprints and the
+  // neighbour lists are worked out where they changed.
+  void KeysAndPlaces(const Scene& scene);
+  void Neighbours(const Scene& scene);
+  void NeighboursOfMoved();
+  void Reset();            // everything to be worked out: the state sized and emptied
+  void CacheUnits();       // who acts, who can fire
+  void Pairs();            // contacts, bombardment candidates, who is in contact with an enemy
   geom::Contact ContactOf(size_t a, size_t b) const;  // FindContact(a, b), from the cache when there is one
   Cause CauseOn(size_t e, size_t u) const;
   // CauseOn with the FAQ's secured flanks applied; secured: u's analysis with its security filled
@@ -121,33 +165,57 @@ class Analyzer {
   Cause CauseWithSecurity(size_t e, size_t u, const UnitAnalysis* secured) const;
   std::vector<std::string> ZocOf(size_t u) const;
   // Enemy e's one test: its target among cause_[e] and the bombarded (none when it has no candidate).
-  std::optional<TargetChoice> ChooseTarget(size_t e, std::vector<std::string>* notes) const;
+  std::optional<Pick> ChooseTarget(size_t e, std::vector<std::string>* notes) const;
   bool BombardCandidate(size_t e, size_t u) const;
   bool ComputeBombard(size_t e, size_t u) const;
   std::optional<Side> ThreatSide(size_t e, size_t u) const;
   bool InContactWithEnemy(size_t i) const;
-  std::vector<std::string> RearSupport(size_t u) const;
+  std::vector<size_t> RearSupport(size_t u) const;
   void Secure(size_t u, UnitAnalysis* a) const;
   TerrainState TerrainOf(size_t u) const;
-  void ChooseTargets(TotskAnalysis* out);
+  // The steps of Run, each over the units it must work out again.
+  void RearSupports();
+  void Security();
+  void Causes();
+  void ChooseTargets();
+  void Threats(size_t u, UnitAnalysis* a) const;
+  long InRangeOf(size_t e) const;
+  void InRange();
+  void MarkTests();
+  void Tests();
+  void Assemble();
   void Morale(size_t u, UnitAnalysis* a);
   void ActionTests(size_t u, UnitAnalysis* a) const;
 
   const TotskData& d_;
   const TotskSettings& s_;
   const Scene& scene_;
+  State& st_;
+  Dirty dirty_;
+  bool pairs_cached_ = false;  // Pairs() has filled contact_ and bombard_
   Tolerances tol_;
   std::vector<const Unit*> units_;
-  std::vector<geom::Base> fp_;
-  std::vector<std::vector<geom::Base>> bases_;
-  std::vector<double> bw_;
   // Each unit's declarations (nullptr: none), found once: every unit's keys are asked for several
   // times a frame, and most units have none.
   std::vector<const Declarations::Keys*> declared_;
-  std::vector<double> radius_;  // half the footprint's diagonal, mm
-  std::vector<int> side_;       // the units' sides numbered, so telling enemies apart compares no strings
+  std::vector<int> side_;  // the units' sides numbered, so telling enemies apart compares no strings
   size_t n_ = 0;
-  std::vector<std::vector<size_t>> nbr_;  // per unit: the units within every rule's reach, ascending (not itself)
+  // The state's vectors under the names the rules read them by.
+  std::vector<geom::Base>& fp_;
+  std::vector<std::vector<geom::Base>>& bases_;
+  std::vector<double>& bw_;
+  std::vector<double>& radius_;
+  std::vector<std::vector<size_t>>& nbr_;
+  std::vector<std::vector<Cause>>& cause_;
+  std::vector<long>& target_;
+  std::vector<std::vector<std::string>>& in_range_by_;
+  std::vector<std::vector<geom::Contact>>& contact_;
+  std::vector<char>& acts_;
+  std::vector<char>& can_fire_;
+  std::vector<char>& enemy_contact_;
+  std::vector<std::vector<char>>& bombard_;
+  std::vector<std::vector<size_t>>& rear_support_;
+  std::vector<std::pair<geom::Vec2, double>> terrain_circle_;  // per terrain piece: a circle holding it (centre, radius mm)
   // Position of v in nbr_[u], or -1.
   int Slot(size_t u, size_t v) const {
     const auto& l = nbr_[u];
@@ -160,18 +228,157 @@ class Analyzer {
     const int k = Slot(e, u);
     return k < 0 ? kNone : cause_[e][k];
   }
-  std::vector<std::vector<Cause>> cause_;           // [enemy][slot of the unit in nbr_[enemy]]
-  std::vector<std::string> target_;                 // per unit: the unit its one test falls on
-  std::vector<std::vector<std::string>> in_range_by_;  // per unit: enemies whose -2 it takes
-  std::vector<bool> secure_;
-  std::vector<std::vector<geom::Contact>> contact_;  // [a][slot of b in nbr_[a]]: FindContact(a, b)
-  std::vector<bool> acts_, can_fire_, enemy_contact_;
-  std::vector<std::vector<bool>> bombard_;          // [gun][slot of the unit in nbr_[gun]]
-  std::vector<std::vector<std::string>> rear_support_;  // per unit, filled in step 3
-  std::set<std::string> supporting_;                // units giving rear support to some unit
-  std::vector<std::pair<bool, bool>> secure_sides_;
-  std::vector<std::pair<geom::Vec2, double>> terrain_circle_;  // per terrain piece: a circle holding it (centre, radius mm)
 };
+
+Analyzer::Analyzer(const TotskData& d, const TotskSettings& s, const Scene& scene, State* state)
+    : d_(d), s_(s), scene_(scene), st_(*state), tol_(d.tolerances), fp_(state->fp), bases_(state->bases),
+      bw_(state->bw), radius_(state->radius), nbr_(state->nbr), cause_(state->cause), target_(state->target),
+      in_range_by_(state->in_range_by), contact_(state->contact), acts_(state->acts), can_fire_(state->can_fire),
+      enemy_contact_(state->enemy_contact), bombard_(state->bombard), rear_support_(state->rear_support) {
+  for (const Unit& u : scene.units)
+    if (u.pose) units_.push_back(&u);
+  n_ = units_.size();
+  for (const Unit* u : units_) declared_.push_back(scene.declarations.Of(u->id));
+  std::map<std::string, int> sides;
+  for (const Unit* u : units_) side_.push_back(sides.emplace(u->side, int(sides.size())).first->second);
+  for (const Terrain& t : scene.terrain) {
+    const geom::Box box = geom::BoxOf(t.polygon);  // (0, 0) for an empty polygon
+    const geom::Vec2 centre = (box.lo + box.hi) / 2.0;
+    double radius = 0.0;
+    for (const geom::Vec2& p : t.polygon) radius = std::max(radius, (p - centre).norm());
+    terrain_circle_.push_back({centre, radius});
+  }
+  KeysAndPlaces(scene);
+  Neighbours(scene);
+}
+
+// The call may start from the last one's state when the same units are on the table, the terrain and
+// the declarations are the same, and the rules reach as far: then only the units whose own data
+// changed are measured again.
+void Analyzer::KeysAndPlaces(const Scene& scene) {
+  std::vector<std::string> ids;
+  std::vector<uint64_t> own;
+  std::vector<double> bw;
+  for (const Unit* u : units_) {
+    ids.push_back(u->id);
+    bw.push_back(scene.BwFor(*u));
+    KeyMix h;
+    h.U(UnitKey(*u)), h.D(bw.back());
+    own.push_back(h.h);
+  }
+  KeyMix rest;
+  rest.U(TerrainKey(scene)), rest.U(DeclarationsKey(scene.declarations));
+  // Step 0: who is near whom. No rule reaches further than the longest of its distances (artillery
+  // and bombardment 6 BW, the threat distance, rear support, the generals' 2 BW) in the largest BW
+  // on the table: every pair further apart is skipped without a look, and every loop over "each
+  // other unit" runs over these neighbours (in scene order).
+  double max_bw = 0.0;
+  for (double b : bw) max_bw = std::max(max_bw, b);
+  const MoraleRanges& qrs = d_.ranges_qrs;
+  const MoraleRanges& faq = d_.ranges_faq;
+  const double reach_bw = std::max({d_.bombardment_range_bw, qrs.artillery, qrs.foot, qrs.light_infantry, qrs.cavalry, faq.artillery,
+                                    faq.foot, faq.light_infantry, faq.cavalry, s_.ThreatBw(d_), d_.threat_distance_qrs_bw,
+                                    d_.threat_distance_faq_bw, d_.zoc_depth_bw, d_.rear_support_infantry_bw,
+                                    d_.rear_support_cavalry_bw, d_.secure_distance_bw, d_.flank_support_distance_bw,
+                                    d_.general_reroll_bw, d_.artillery_far_bw});
+  const double reach_mm = reach_bw * max_bw + tol_.contact_mm + 2.0;
+  dirty_.all = !st_.made || st_.ids != ids || st_.rest != rest.h || st_.reach_mm != reach_mm;
+  st_.made = false;  // until this call finishes: a call that throws leaves nothing to reuse
+  dirty_.Size(n_);
+  if (dirty_.all) Reset();
+  size_t moved = 0;
+  for (size_t i = 0; i < n_; ++i) {
+    if (!dirty_.all && st_.own[i] == own[i]) continue;
+    dirty_.moved[i] = 1;
+    ++moved;
+    fp_[i] = Footprint(*units_[i]);
+    bases_[i] = BasesOf(*units_[i]);
+    radius_[i] = std::hypot(fp_[i].width_mm, fp_[i].depth_mm) / 2.0;
+  }
+  // With many units moved (a bumped camera re-registered), measuring everything costs less.
+  if (!dirty_.all && moved * 4 > n_) {
+    dirty_.all = true;
+    dirty_.Size(n_);
+  }
+  st_.ids = std::move(ids);
+  st_.own = std::move(own);
+  st_.bw = std::move(bw);
+  st_.rest = rest.h;
+  st_.reach_mm = reach_mm;
+}
+
+void Analyzer::Reset() {
+  st_.fp.assign(n_, {});
+  st_.bases.assign(n_, {});
+  st_.radius.assign(n_, 0.0);
+  st_.contact.assign(n_, {});
+  st_.bombard.assign(n_, {});
+  st_.cause.assign(n_, {});
+  st_.acts.assign(n_, 0);
+  st_.can_fire.assign(n_, 0);
+  st_.enemy_contact.assign(n_, 0);
+  st_.rear_support.assign(n_, {});
+  st_.supports.assign(n_, 0);
+  st_.target.assign(n_, -1);
+  st_.choice.assign(n_, std::nullopt);
+  st_.notes.assign(n_, {});
+  st_.in_range_of.assign(n_, -1);
+  st_.in_range_by.assign(n_, {});
+  st_.out = TotskAnalysis{};
+  st_.out.units.resize(n_);
+  for (size_t u = 0; u < n_; ++u) {
+    UnitAnalysis& a = st_.out.units[u];
+    a.id = Id(u);
+    a.general = IsGeneral(*units_[u]);
+    a.infantry = units_[u]->type == UnitType::kInfantry;
+  }
+}
+
+void Analyzer::Neighbours(const Scene& scene) {
+  if (!dirty_.all) return NeighboursOfMoved();
+  const UnitGrid grid(scene);
+  std::vector<int> placed_index(scene.units.size(), -1);
+  for (size_t i = 0, k = 0; i < scene.units.size(); ++i)
+    if (scene.units[i].pose) placed_index[i] = static_cast<int>(k++);
+  nbr_.assign(n_, {});
+  for (size_t i = 0, k = 0; i < scene.units.size(); ++i) {
+    if (!scene.units[i].pose) continue;
+    for (int j : grid.Near(static_cast<int>(i), st_.reach_mm)) nbr_[k].push_back(static_cast<size_t>(placed_index[j]));
+    ++k;
+  }
+}
+
+// A moved unit's list is measured again against every unit; any other unit's list loses the moved
+// units and gains those now within reach. `near`: the moved units and every unit whose list held or
+// holds one of them.
+void Analyzer::NeighboursOfMoved() {
+  std::vector<size_t> moved;
+  for (size_t i = 0; i < n_; ++i)
+    if (dirty_.moved[i]) moved.push_back(i);
+  for (size_t c : moved) {
+    dirty_.near[c] = 1;
+    nbr_[c].clear();
+    for (size_t j = 0; j < n_; ++j)
+      if (j != c && Within(c, j)) nbr_[c].push_back(j);
+  }
+  for (size_t u = 0; u < n_; ++u) {
+    if (dirty_.moved[u]) continue;
+    std::vector<size_t>& row = nbr_[u];
+    bool touched = false;
+    for (size_t c : moved) {
+      const auto it = std::lower_bound(row.begin(), row.end(), c);
+      const bool was = it != row.end() && *it == c, is = Within(u, c);
+      if (was == is) {
+        touched = touched || was;
+        continue;
+      }
+      touched = true;
+      if (was) row.erase(it);
+      else row.insert(it, c);
+    }
+    if (touched) dirty_.near[u] = 1;
+  }
+}
 
 std::optional<bool> Analyzer::Flag(size_t i, std::string_view key) const {
   const Declared* dcl = DeclaredOf(i, key);
@@ -249,7 +456,7 @@ Cause Analyzer::CauseOn(size_t e, size_t u) const {
 
 // QRS reason 4: artillery bombarding up to 6 BW, straight ahead, beyond its own firing range.
 bool Analyzer::BombardCandidate(size_t e, size_t u) const {
-  if (bombard_.empty()) return ComputeBombard(e, u);
+  if (!pairs_cached_) return ComputeBombard(e, u);
   const int k = Slot(e, u);
   return k >= 0 && bombard_[e][k];
 }
@@ -275,7 +482,7 @@ std::optional<Side> Analyzer::ThreatSide(size_t e, size_t u) const {
 bool Analyzer::InContactWithEnemy(size_t i) const { return enemy_contact_[i]; }
 
 geom::Contact Analyzer::ContactOf(size_t a, size_t b) const {
-  if (!contact_.empty()) {
+  if (pairs_cached_) {
     const int k = Slot(a, b);
     return k < 0 ? geom::Contact{} : contact_[a][k];
   }
@@ -306,43 +513,42 @@ void Analyzer::Validate() const {
 }
 
 void Analyzer::CacheUnits() {
-  acts_.assign(n_, false);
-  can_fire_.assign(n_, false);
   for (size_t i = 0; i < n_; ++i) {
+    if (!dirty_.moved[i]) continue;
     acts_[i] = !IsGeneral(*units_[i]) && !Flag(i, "bonus_move").value_or(false);
     can_fire_[i] = ComputeCanFire(i);
   }
 }
 
-void Analyzer::Cache() {
-  CacheUnits();
-  contact_.assign(n_, {});
+void Analyzer::Pairs() {
+  pairs_cached_ = true;
   for (size_t i = 0; i < n_; ++i) {
-    contact_[i].resize(nbr_[i].size());
+    if (!Redo(i)) continue;
+    contact_[i].assign(nbr_[i].size(), geom::Contact{});
     for (size_t k = 0; k < nbr_[i].size(); ++k) {
       const size_t j = nbr_[i][k];
       if (!Far(i, j, tol_.contact_mm) && geom::BaseGap(fp_[i], fp_[j]) <= tol_.contact_mm + 1e-6)
         contact_[i][k] = geom::FindContact(fp_[i], fp_[j], tol_.contact_mm);
     }
+    bombard_[i].resize(nbr_[i].size());
+    for (size_t k = 0; k < nbr_[i].size(); ++k) bombard_[i][k] = ComputeBombard(i, nbr_[i][k]);
   }
-  enemy_contact_.assign(n_, false);
   for (size_t i = 0; i < n_; ++i) {
+    if (!Redo(i)) continue;
+    bool engaged = false;
     for (size_t k = 0; k < nbr_[i].size(); ++k) {
       const size_t j = nbr_[i][k];
-      if (Enemy(i, j) && !IsGeneral(*units_[j]) && contact_[i][k].in_contact) enemy_contact_[i] = true;
+      if (Enemy(i, j) && !IsGeneral(*units_[j]) && contact_[i][k].in_contact) engaged = true;
     }
-  }
-  bombard_.assign(n_, {});
-  for (size_t e = 0; e < n_; ++e) {
-    bombard_[e].resize(nbr_[e].size());
-    for (size_t k = 0; k < nbr_[e].size(); ++k) bombard_[e][k] = ComputeBombard(e, nbr_[e][k]);
+    if (engaged != static_cast<bool>(enemy_contact_[i])) dirty_.enemy_contact[i] = 1;
+    enemy_contact_[i] = engaged;
   }
 }
 
 // QRS "+1 Rear sup. w/1BW Inf., 2BW Cav"; FAQ: any part behind counts, a unit in contact cannot
 // support, the supporter faces towards the rear of the unit it supports.
-std::vector<std::string> Analyzer::RearSupport(size_t u) const {
-  std::vector<std::string> out;
+std::vector<size_t> Analyzer::RearSupport(size_t u) const {
+  std::vector<size_t> out;
   if (IsGeneral(*units_[u])) return out;
   for (size_t s : nbr_[u]) {
     if (s == u || Enemy(s, u) || !Acts(s)) continue;
@@ -353,10 +559,35 @@ std::vector<std::string> Analyzer::RearSupport(size_t u) const {
     if (HeadingGap(fp_[s].heading_deg, fp_[u].heading_deg) >= 90.0) continue;
     if (!geom::InsideCorridor(fp_[u], geom::Edge::kRear, reach, fp_[s], tol_.line_mm)) continue;
     if (InContactWithEnemy(s)) continue;
-    out.push_back(S.id);
+    out.push_back(s);
   }
-  std::sort(out.begin(), out.end());
+  std::sort(out.begin(), out.end(), [&](size_t a, size_t b) { return Id(a) < Id(b); });
   return out;
+}
+
+// Rear support is worked out again where a neighbour moved or came into or out of contact with an
+// enemy; `supports` counts, for the FAQ's "one effect only", whom each unit supports.
+void Analyzer::RearSupports() {
+  std::vector<char> redo(n_, 0);
+  for (size_t u = 0; u < n_; ++u) {
+    if (Redo(u)) redo[u] = 1;
+    if (dirty_.enemy_contact[u])
+      for (size_t v : nbr_[u]) redo[v] = 1;
+  }
+  for (size_t u = 0; u < n_; ++u) {
+    if (!redo[u]) continue;
+    std::vector<size_t> now = RearSupport(u);
+    if (now == rear_support_[u]) continue;
+    dirty_.rear_support[u] = 1;
+    for (size_t s : rear_support_[u])
+      if (--st_.supports[s] == 0) dirty_.supports[s] = 1;
+    for (size_t s : now)
+      if (st_.supports[s]++ == 0) dirty_.supports[s] = 1;
+    rear_support_[u] = std::move(now);
+    std::vector<std::string>& ids = st_.out.units[u].rear_support;
+    ids.clear();
+    for (size_t s : rear_support_[u]) ids.push_back(Id(s));
+  }
 }
 
 // QRS "Secure Infantry = Infantry that has a friendly unit or terrain within 1 BW of both flanks".
@@ -428,17 +659,7 @@ TerrainState Analyzer::TerrainOf(size_t u) const {
 
 // Each enemy imposes one test. Its target: the declared one, else (FAQ priorities, also used for the
 // -2 "in range of flank or rear") the unit in contact, the closest, the most in front, then by id.
-void Analyzer::ChooseTargets(TotskAnalysis* out) {
-  target_.assign(n_, "");
-  for (size_t e = 0; e < n_; ++e) {
-    const std::optional<TargetChoice> choice = ChooseTarget(e, &out->notes);
-    if (!choice) continue;
-    target_[e] = choice->target;
-    out->choices.push_back(*choice);
-  }
-}
-
-std::optional<TargetChoice> Analyzer::ChooseTarget(size_t e, std::vector<std::string>* notes) const {
+std::optional<Pick> Analyzer::ChooseTarget(size_t e, std::vector<std::string>* notes) const {
   struct Cand {
     size_t u;
     int rank;
@@ -478,7 +699,7 @@ std::optional<TargetChoice> Analyzer::ChooseTarget(size_t e, std::vector<std::st
     else if (std::abs(cands[0].lateral - cands[1].lateral) > tol_.line_mm) why = "the most in front";
     else why = "equal priority: first by id (the player may choose another)";
   }
-  return TargetChoice{Id(e), Id(pick), why};
+  return Pick{pick, TargetChoice{Id(e), Id(pick), why}};
 }
 
 void Analyzer::Morale(size_t u, UnitAnalysis* a) {
@@ -492,14 +713,14 @@ void Analyzer::Morale(size_t u, UnitAnalysis* a) {
       r.by = Id(e);
       r.kind = c.kind;
       r.distance_mm = c.distance_mm;
-      r.imposed = target_[e] == U.id;
+      r.imposed = Targets(e, u);
       r.reason = c.kind == "contact_front"   ? "In physical contact with enemy's front edge"
                  : c.kind == "under_fire"    ? "Under fire (in range, in arc)"
                                              : "Infantry within reach of enemy cavalry (not secure)";
       a->reasons.push_back(r);
     } else if (BombardCandidate(e, u)) {
       guns.push_back(e);
-      if (target_[e] == U.id) guns_on_target.push_back(e);
+      if (Targets(e, u)) guns_on_target.push_back(e);
     }
   }
   if (guns.size() >= static_cast<size_t>(d_.bombardment_min_guns)) {
@@ -534,7 +755,7 @@ void Analyzer::Morale(size_t u, UnitAnalysis* a) {
       fired_on = true;
       for (const std::string& id : r.kind == "bombardment" ? r.group : std::vector<std::string>{r.by})
         for (size_t e : nbr_[u])
-          if (Id(e) == id && target_[e] == U.id) firers.push_back(e);
+          if (Id(e) == id && Targets(e, u)) firers.push_back(e);
     }
   }
   if (U.HasTag("elite")) add("elite", {});
@@ -574,11 +795,11 @@ void Analyzer::Morale(size_t u, UnitAnalysis* a) {
         if (Id(x) == r.by) e = x;
       // Flank support: a friend of the enemy beside it, with no target of its own (FAQ "Flank support").
       for (size_t f : nbr_[e]) {
-        if (f == e || Enemy(f, e) || !Acts(f) || causers.count(Id(f)) || !target_[f].empty()) continue;
+        if (f == e || Enemy(f, e) || !Acts(f) || causers.count(Id(f)) || HasTarget(f)) continue;
         const Unit& F = *units_[f];
         if (F.type != UnitType::kInfantry && F.type != UnitType::kCavalry) continue;
         if (HeadingGap(fp_[f].heading_deg, fp_[e].heading_deg) > d_.flank_support_max_heading_deg) continue;
-        if (InContactWithEnemy(f) || supporting_.count(F.id)) continue;  // one effect only (FAQ)
+        if (InContactWithEnemy(f) || st_.supports[f] > 0) continue;  // one effect only (FAQ)
         // Level with the enemy: centres no further apart front-to-back than half their depths.
         const double level = std::abs(geom::ToBaseFrame(fp_[e], fp_[f].centre_mm).y());
         if (level > (fp_[e].depth_mm + fp_[f].depth_mm) / 2.0 + tol_.line_mm) continue;
@@ -592,8 +813,8 @@ void Analyzer::Morale(size_t u, UnitAnalysis* a) {
         if (beside) supporters.insert(F.id + " (flank support of " + r.by + ")");
       }
       // Enemy rear support after the first.
-      const std::vector<std::string>& rs = rear_support_[e];
-      for (size_t i = 1; i < rs.size(); ++i) supporters.insert(rs[i] + " (rear support of " + r.by + ")");
+      const std::vector<size_t>& rs = rear_support_[e];
+      for (size_t i = 1; i < rs.size(); ++i) supporters.insert(Id(rs[i]) + " (rear support of " + r.by + ")");
     }
     extra.insert(extra.end(), supporters.begin(), supporters.end());
     if (!extra.empty()) add("additional_reason", extra, static_cast<int>(extra.size()));
@@ -675,7 +896,7 @@ void Analyzer::Morale(size_t u, UnitAnalysis* a) {
 void Analyzer::ActionTests(size_t u, UnitAnalysis* a) const {
   std::vector<std::string> guns, li;
   for (size_t e : nbr_[u]) {
-    if (target_[e] != Id(u)) continue;
+    if (!Targets(e, u)) continue;
     if (units_[e]->type == UnitType::kArtillery) guns.push_back(Id(e));
     else if (IsLightInfantry(*units_[e]) && CauseAt(e, u).kind == "under_fire") li.push_back(Id(e));
   }
@@ -739,15 +960,13 @@ TotskAnalysis Analyzer::RunFor(const std::string& id) {
     a.zoc_of = ZocOf(u);
     // Only guns and light infantry give action tests, and only one whose choice could fall on u
     // (it has u among its candidates) needs its choice made.
-    target_.assign(n_, "");
-    cause_.assign(n_, {});
     std::vector<std::string> notes;
     for (size_t e : nbr_[u]) {
       if (units_[e]->type != UnitType::kArtillery && !IsLightInfantry(*units_[e])) continue;
       if (CauseOn(e, u).kind.empty() && !BombardCandidate(e, u)) continue;
       cause_[e].resize(nbr_[e].size());
       for (size_t k = 0; k < nbr_[e].size(); ++k) cause_[e][k] = CauseWithSecurity(e, nbr_[e][k], nullptr);
-      if (const auto choice = ChooseTarget(e, &notes)) target_[e] = choice->target;
+      if (const auto pick = ChooseTarget(e, &notes)) target_[e] = static_cast<long>(pick->unit);
     }
     ActionTests(u, &a);
   }
@@ -755,78 +974,159 @@ TotskAnalysis Analyzer::RunFor(const std::string& id) {
   return out;
 }
 
-TotskAnalysis Analyzer::Run() {
-  TotskAnalysis out;
-  // Step 0: the declarations this ruleset reads must have the right type (other keys belong to others).
-  Validate();
-  out.units.resize(n_);
-  Cache();
-  rear_support_.assign(n_, {});
-  for (size_t u = 0; u < n_; ++u) rear_support_[u] = RearSupport(u);
-  secure_.assign(n_, false);
-  // Step 1: security first, because it decides whether cavalry makes infantry test.
+// Step 1: security first, because it decides whether cavalry makes infantry test.
+void Analyzer::Security() {
   for (size_t u = 0; u < n_; ++u) {
-    UnitAnalysis& a = out.units[u];
-    a.id = Id(u);
-    a.general = IsGeneral(*units_[u]);
-    a.infantry = units_[u]->type == UnitType::kInfantry;
+    if (!Redo(u)) continue;
+    UnitAnalysis& a = st_.out.units[u];
+    std::vector<std::string> left = std::move(a.secure_left), right = std::move(a.secure_right);
+    const bool was = a.secure;
+    a.secure_left.clear();
+    a.secure_right.clear();
     Secure(u, &a);
     a.secure = a.infantry && !a.secure_left.empty() && !a.secure_right.empty();
-    secure_[u] = a.secure;
+    if (was != a.secure || left != a.secure_left || right != a.secure_right) dirty_.secure[u] = 1;
   }
-  // Step 2: every enemy's reasons on every unit.
-  cause_.assign(n_, {});
+}
+
+// Step 2: every enemy's reasons on every unit: the rows of the units near a move, and the entries on
+// the units whose security changed.
+void Analyzer::Causes() {
   for (size_t e = 0; e < n_; ++e) {
+    if (!Redo(e)) continue;
     cause_[e].resize(nbr_[e].size());
-    for (size_t k = 0; k < nbr_[e].size(); ++k) cause_[e][k] = CauseWithSecurity(e, nbr_[e][k], &out.units[nbr_[e][k]]);
+    for (size_t k = 0; k < nbr_[e].size(); ++k) cause_[e][k] = CauseWithSecurity(e, nbr_[e][k], &st_.out.units[nbr_[e][k]]);
   }
-  ChooseTargets(&out);
-  // Step 3: zone of control, threats behind flanks and rear, rear support.
-  in_range_by_.assign(n_, {});
-  const double threat_bw = s_.ThreatBw(d_);
-  for (size_t u = 0; u < n_; ++u) {
-    UnitAnalysis& a = out.units[u];
-    if (a.general) continue;
-    a.zoc_of = ZocOf(u);
-    for (size_t e : nbr_[u]) {
-      if (!Enemy(e, u) || IsGeneral(*units_[e]) || !Acts(e)) continue;
-      if (Far(e, u, std::max(d_.zoc_depth_bw * bw_[e], threat_bw * bw_[u]))) continue;
-      const auto side = ThreatSide(e, u);
-      if (!side) continue;
-      double dist = kInf;
-      for (const geom::Base& b : bases_[e])
-        if (BehindSide(fp_[u], b, tol_.line_mm)) dist = std::min(dist, geom::BaseToBase(fp_[u], b).distance_mm);
-      if (dist > threat_bw * bw_[u] + tol_.line_mm) continue;
-      if (IsLightTroops(*units_[e])) {
-        a.light_threats.push_back(Id(e));
-        continue;
-      }
-      (*side == Side::kLeftFlank ? a.left_flank : *side == Side::kRightFlank ? a.right_flank : a.rear).push_back(Id(e));
+  if (dirty_.all) return;
+  for (size_t v = 0; v < n_; ++v) {
+    if (!dirty_.secure[v]) continue;
+    for (size_t e : nbr_[v]) {
+      if (Redo(e)) continue;
+      Cause& c = cause_[e][Slot(e, v)];
+      Cause now = CauseWithSecurity(e, v, &st_.out.units[v]);
+      if (now == c) continue;
+      c = std::move(now);
+      dirty_.cause_row[e] = 1;
     }
-    a.rear_support = rear_support_[u];
-    supporting_.insert(a.rear_support.begin(), a.rear_support.end());
   }
-  // Step 4: each enemy able to make a test and standing behind flank or rear gives its -2 to one unit.
+}
+
+// A changed target changes the tests of the unit it left and of the unit it falls on.
+void Analyzer::ChooseTargets() {
   for (size_t e = 0; e < n_; ++e) {
-    std::vector<size_t> cands;
-    for (size_t u : nbr_[e])
-      if (!CauseAt(e, u).kind.empty() && ThreatSide(e, u)) cands.push_back(u);
-    if (cands.empty()) continue;
-    std::sort(cands.begin(), cands.end(), [&](size_t x, size_t y) {
-      const bool tx = target_[e] == Id(x), ty = target_[e] == Id(y);
-      if (tx != ty) return tx;
-      if (std::abs(CauseAt(e, x).distance_mm - CauseAt(e, y).distance_mm) > tol_.line_mm)
-        return CauseAt(e, x).distance_mm < CauseAt(e, y).distance_mm;
-      const double lx = LateralOffset(fp_[e], fp_[x]), ly = LateralOffset(fp_[e], fp_[y]);
-      if (std::abs(lx - ly) > tol_.line_mm) return lx < ly;
-      return Id(x) < Id(y);
-    });
-    in_range_by_[cands[0]].push_back(Id(e));
+    if (!Redo(e) && !dirty_.cause_row[e]) continue;
+    std::vector<std::string> notes;
+    std::optional<Pick> pick = ChooseTarget(e, &notes);
+    const long now = pick ? static_cast<long>(pick->unit) : -1;
+    std::optional<TargetChoice> choice;
+    if (pick) choice = std::move(pick->choice);
+    if (notes != st_.notes[e] || choice.has_value() != st_.choice[e].has_value() ||
+        (choice && (choice->target != st_.choice[e]->target || choice->why != st_.choice[e]->why))) {
+      dirty_.choices = true;
+      st_.notes[e] = std::move(notes);
+      st_.choice[e] = std::move(choice);
+    }
+    if (now == target_[e]) continue;
+    dirty_.target[e] = 1;
+    for (long t : {target_[e], now})
+      if (t >= 0) dirty_.tests[t] = 1;
+    target_[e] = now;
   }
-  // Step 5: morale and action tests; generals attached or near may re-roll.
+}
+
+// Step 3: zone of control and the threats behind flanks and rear.
+void Analyzer::Threats(size_t u, UnitAnalysis* a) const {
+  a->zoc_of = ZocOf(u);
+  for (auto* list : {&a->left_flank, &a->right_flank, &a->rear, &a->light_threats}) list->clear();
+  const double threat_bw = s_.ThreatBw(d_);
+  for (size_t e : nbr_[u]) {
+    if (!Enemy(e, u) || IsGeneral(*units_[e]) || !Acts(e)) continue;
+    if (Far(e, u, std::max(d_.zoc_depth_bw * bw_[e], threat_bw * bw_[u]))) continue;
+    const auto side = ThreatSide(e, u);
+    if (!side) continue;
+    double dist = kInf;
+    for (const geom::Base& b : bases_[e])
+      if (BehindSide(fp_[u], b, tol_.line_mm)) dist = std::min(dist, geom::BaseToBase(fp_[u], b).distance_mm);
+    if (dist > threat_bw * bw_[u] + tol_.line_mm) continue;
+    if (IsLightTroops(*units_[e])) {
+      a->light_threats.push_back(Id(e));
+      continue;
+    }
+    (*side == Side::kLeftFlank ? a->left_flank : *side == Side::kRightFlank ? a->right_flank : a->rear).push_back(Id(e));
+  }
+}
+
+// Step 4: each enemy able to make a test and standing behind flank or rear gives its -2 to one unit.
+long Analyzer::InRangeOf(size_t e) const {
+  std::vector<size_t> cands;
+  for (size_t u : nbr_[e])
+    if (!CauseAt(e, u).kind.empty() && ThreatSide(e, u)) cands.push_back(u);
+  if (cands.empty()) return -1;
+  // Sorted, not min_element: the tolerances make the order not quite transitive, and the first after
+  // a sort is what this rule has always picked.
+  std::sort(cands.begin(), cands.end(), [&](size_t x, size_t y) {
+    const bool tx = Targets(e, x), ty = Targets(e, y);
+    if (tx != ty) return tx;
+    if (std::abs(CauseAt(e, x).distance_mm - CauseAt(e, y).distance_mm) > tol_.line_mm)
+      return CauseAt(e, x).distance_mm < CauseAt(e, y).distance_mm;
+    const double lx = LateralOffset(fp_[e], fp_[x]), ly = LateralOffset(fp_[e], fp_[y]);
+    if (std::abs(lx - ly) > tol_.line_mm) return lx < ly;
+    return Id(x) < Id(y);
+  });
+  return static_cast<long>(cands[0]);
+}
+
+void Analyzer::InRange() {
+  std::vector<long>& of = st_.in_range_of;
+  bool changed = false;
+  for (size_t e = 0; e < n_; ++e) {
+    if (!Redo(e) && !dirty_.cause_row[e] && !dirty_.target[e]) continue;
+    const long now = InRangeOf(e);
+    if (now == of[e]) continue;
+    for (long t : {of[e], now})
+      if (t >= 0) dirty_.in_range[t] = 1;
+    of[e] = now;
+    changed = true;
+  }
+  if (!changed) return;
+  for (size_t u = 0; u < n_; ++u)
+    if (dirty_.in_range[u]) in_range_by_[u].clear();
+  for (size_t e = 0; e < n_; ++e)
+    if (of[e] >= 0 && dirty_.in_range[of[e]]) in_range_by_[of[e]].push_back(Id(e));
+}
+
+// Which units' tests to work out again: those near a move, those whose security, rear support or
+// in-range enemies changed, those a target left or fell on (ChooseTargets), and those tested by an
+// enemy whose flank support may have changed (a friend of it changed its target, its contact with
+// an enemy, or whether it supports someone).
+void Analyzer::MarkTests() {
+  if (dirty_.all) return;
+  std::vector<char> support_near(n_, 0);  // a neighbour's flank support may have changed
+  for (size_t f = 0; f < n_; ++f)
+    if (dirty_.target[f] || dirty_.enemy_contact[f] || dirty_.supports[f])
+      for (size_t e : nbr_[f]) support_near[e] = 1;
   for (size_t u = 0; u < n_; ++u) {
-    UnitAnalysis& a = out.units[u];
-    if (a.general) continue;
+    if (dirty_.near[u] || dirty_.secure[u] || dirty_.rear_support[u] || dirty_.in_range[u]) dirty_.tests[u] = 1;
+    if (dirty_.tests[u]) continue;
+    for (size_t e : nbr_[u])
+      if ((dirty_.near[e] || dirty_.rear_support[e] || support_near[e]) && !CauseAt(e, u).kind.empty()) {
+        dirty_.tests[u] = 1;
+        break;
+      }
+  }
+}
+
+// Step 5: morale and action tests; generals attached or near may re-roll.
+void Analyzer::Tests() {
+  for (size_t u = 0; u < n_; ++u) {
+    UnitAnalysis& a = st_.out.units[u];
+    if (a.general || !dirty_.tests[u]) continue;
+    a.reasons.clear();
+    a.must_test = false;
+    a.modifiers.clear();
+    a.assumptions.clear();
+    a.action_tests.clear();
+    a.reroll_by.clear();
     Morale(u, &a);
     ActionTests(u, &a);
     for (size_t g : nbr_[u])
@@ -838,7 +1138,35 @@ TotskAnalysis Analyzer::Run() {
       a.reroll_by.push_back(attached);
     std::sort(a.reroll_by.begin(), a.reroll_by.end());
   }
-  return out;
+}
+
+void Analyzer::Assemble() {
+  if (!dirty_.choices) return;
+  TotskAnalysis& out = st_.out;
+  out.choices.clear();
+  out.notes.clear();
+  for (size_t e = 0; e < n_; ++e) {
+    if (st_.choice[e]) out.choices.push_back(*st_.choice[e]);
+    out.notes.insert(out.notes.end(), st_.notes[e].begin(), st_.notes[e].end());
+  }
+}
+
+void Analyzer::Run() {
+  // Step 0: the declarations this ruleset reads must have the right type (other keys belong to others).
+  Validate();
+  CacheUnits();
+  Pairs();
+  RearSupports();
+  Security();
+  Causes();
+  ChooseTargets();
+  for (size_t u = 0; u < n_; ++u)
+    if (Redo(u) && !st_.out.units[u].general) Threats(u, &st_.out.units[u]);
+  InRange();
+  MarkTests();
+  Tests();
+  Assemble();
+  st_.made = true;
 }
 
 }  // namespace
@@ -871,13 +1199,21 @@ ActionTest MakeActionTest(const TotskData& data, const std::string& unit, const 
 }
 
 TotskAnalysis AnalyzeTotsk(const TotskData& data, const TotskSettings& settings, const Scene& scene) {
-  Analyzer a(data, settings, scene);
-  return a.Run();
+  AnalysisMemo memo;
+  return AnalyzeTotsk(data, settings, scene, &memo);
+}
+
+const TotskAnalysis& AnalyzeTotsk(const TotskData& data, const TotskSettings& settings, const Scene& scene,
+                                  AnalysisMemo* memo) {
+  Analyzer a(data, settings, scene, memo->state_.get());
+  a.Run();
+  return memo->state_->out;
 }
 
 TotskAnalysis AnalyzeTotskUnit(const TotskData& data, const TotskSettings& settings, const Scene& scene,
                                const std::string& unit) {
-  Analyzer a(data, settings, scene);
+  State state;
+  Analyzer a(data, settings, scene, &state);
   return a.RunFor(unit);
 }
 

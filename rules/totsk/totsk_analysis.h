@@ -4,6 +4,7 @@
 // and the action tests it must pass before acting. Declarations (target chosen, failed morale last
 // turn, moved, bonus move, ...) come from the scene; absent ones take the FAQ's default and the
 // choice is recorded in `assumptions`.
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,29 @@ struct TotskAnalysis {
 // Requires every unit to have a pose (unplaced units are skipped). Never throws on geometry; throws
 // InputError for a declaration of the wrong type (naming the scene file and line).
 TotskAnalysis AnalyzeTotsk(const TotskData& data, const TotskSettings& settings, const Scene& scene);
+
+// What one analysis worked out and read, for the next call on a table watched frame after frame: a
+// unit's results are worked out again only when something they read changed (a neighbour within the
+// rules' reach moved, or a result of an earlier step they read changed), so one unit moving on a
+// 300-unit table costs its neighbourhood's work, not the table's. The same answer as a fresh
+// analysis, to the byte. One memo per caller (not thread-safe), with the same data and settings.
+class AnalysisMemo {
+ public:
+  AnalysisMemo();
+  ~AnalysisMemo();
+  AnalysisMemo(AnalysisMemo&&) noexcept;
+  AnalysisMemo& operator=(AnalysisMemo&&) noexcept;
+  struct State;
+
+ private:
+  friend const TotskAnalysis& AnalyzeTotsk(const TotskData&, const TotskSettings&, const Scene&, AnalysisMemo*);
+  std::unique_ptr<State> state_;
+};
+
+// AnalyzeTotsk, starting from the last call's memo; the answer lives in the memo until its next call.
+// A call that throws leaves nothing for the next to reuse.
+const TotskAnalysis& AnalyzeTotsk(const TotskData& data, const TotskSettings& settings, const Scene& scene,
+                                  AnalysisMemo* memo);
 
 // What judging a move of `unit` reads from AnalyzeTotsk, worked out for that unit alone: one entry
 // (none when the unit is not placed) whose zoc_of and action_tests equal the whole analysis's; the

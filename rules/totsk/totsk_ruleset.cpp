@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <mutex>
 
 namespace vedette {
 
@@ -33,9 +34,10 @@ class TotskRuleset : public Ruleset {
              "pursuit", "army_morale", "forced_back"}}; }
 
   Findings Analyze(const Scene& scene, const AnalyzeOptions& options) const override {
-    Findings f = totsk::MakeFindings(data_, settings_, scene, totsk::AnalyzeTotsk(data_, settings_, scene), options);
+    std::lock_guard<std::mutex> lock(memo_mutex_);
+    Findings f = totsk::MakeFindings(data_, settings_, scene, totsk::AnalyzeTotsk(data_, settings_, scene, &memo_), options);
     // QRS 97, 103, 105: pursuit, the generals' bonus moves, wing and army morale.
-    totsk::AfterCombatFindings after = totsk::AnalyzeAfterCombat(data_, settings_, scene);
+    totsk::AfterCombatFindings after = totsk::AnalyzeAfterCombat(data_, settings_, scene, options.report || options.text);
     if (options.report)
       for (auto& [k, v] : after.report.items()) f.report[k] = std::move(v);
     if (options.text) f.text += after.text;
@@ -190,6 +192,9 @@ class TotskRuleset : public Ruleset {
  private:
   totsk::TotskData data_;
   totsk::TotskSettings settings_;
+  // The last analysis, reused on the next call where nothing it read changed (totsk::AnalysisMemo).
+  mutable std::mutex memo_mutex_;
+  mutable totsk::AnalysisMemo memo_;
 };
 
 }  // namespace
