@@ -66,9 +66,10 @@ class KowRuleset : public Ruleset {
     const int n = static_cast<int>(scene.units.size());
     // The reuse between calls (memo_, under its lock): this call's keys, and the chunks it keeps.
     std::lock_guard<std::mutex> lock(memo_mutex_);
-    const Keys keys = KeysOf(scene, table);
+    Keys keys = OwnKeys(scene, table);
     Memo next;
     const Changes changes = ChangesOf(scene, table, keys, &next);
+    NeighbourKeys(scene, table, changes, &keys, &next);
     memo_.made = false;  // checks are moved out of it below: should this call throw, the next reuses none
     const Call k(scene, c, table, changes, options);
     json units = json::array();
@@ -225,6 +226,11 @@ class KowRuleset : public Ruleset {
     // stood; and the terrain's key.
     std::unordered_map<std::string, std::pair<uint64_t, geom::Base>> own;
     uint64_t terrain = 0;
+    // The scene's units in order (their keys hash their indices), the largest bounding radius (the
+    // reaches add it), and each placed unit's key as a target.
+    std::vector<std::string> order;
+    double max_r = 0.0;
+    std::unordered_map<std::string, uint64_t> target_keys;
     bool made = false;  // by a call that finished
   };
   struct Keys {
@@ -232,59 +238,24 @@ class KowRuleset : public Ruleset {
     std::vector<uint64_t> target;  // by scene index: the unit and the units near enough to stand in chargers' way
     std::vector<uint64_t> own;     // by scene index: the unit's own data
     uint64_t terrain = 0;          // every terrain piece
+    double max_r = 0.0;            // the largest bounding radius of a placed unit, mm
   };
-  Keys KeysOf(const Scene& scene, const kow::KowTable& t) const {
-    const kow::KowConfig& c = config_;
+  // Each unit's own key, the terrain's, and the largest bounding radius (what the reaches add).
+  Keys OwnKeys(const Scene& scene, const kow::KowTable& t) const {
     const size_t n = scene.units.size();
-    std::vector<uint64_t> own(n, 0);
-    double max_r = 0.0;
+    Keys k;
+    k.own.assign(n, 0);
     for (size_t i = 0; i < n; ++i) {
       if (!t.grid.Placed(static_cast<int>(i))) continue;
       const Unit& u = scene.units[i];
       Fnv h;
       h.U(UnitKey(u)), h.U(UnitDeclarationsKey(scene.declarations, u.id));
-      own[i] = h.h;
-      max_r = std::max(max_r, t.grid.Radius(static_cast<int>(i)));
+      k.own[i] = h.h;
+      k.max_r = std::max(k.max_r, t.grid.Radius(static_cast<int>(i)));
     }
     Fnv terrain;
     terrain.U(TerrainKey(scene));
-    Keys k;
-    k.unit.assign(n, 0);
-    k.target.assign(n, 0);
     k.terrain = terrain.h;
-    for (size_t i = 0; i < n; ++i) {
-      const int ii = static_cast<int>(i);
-      if (!t.grid.Placed(ii)) continue;
-      const kow::Profile& p = t.profile[i];
-      // How far (bounding circle to bounding circle) anything this unit's lines read can stand: a charge
-      // target's base within the listed reach of the leader point, the route's obstacles and the sight
-      // lines' occluders within two more bounding radii of each unit; a counter-charge's route twice as
-      // far round its target; a shot's target within the weapon range, its occluders and whoever it is
-      // in contact with within two radii more; 1 inch and contact. Then 10 mm to spare.
-      const double r4 = 4.0 * max_r;
-      double reach = c.one_inch_in * c.mm_per_unit + c.contact_mm;
-      const double range = p.speed_in ? c.charge_range_factor * *p.speed_in * c.mm_per_unit : 0.0;
-      if (p.speed_in) reach = std::max(reach, range + c.near_miss_in * c.mm_per_unit + r4);
-      for (const auto& w : p.weapons) reach = std::max(reach, w.second * c.mm_per_unit + 2.0 * max_r + c.contact_mm);
-      Fnv h;
-      h.U(own[i]), h.U(terrain.h), h.U(i);
-      if (const Declared* d = scene.declarations.Find(scene.units[i].id, "charged_by")) {
-        // A counter-charge (seed 27) searches twice as far round its target, wherever that stands.
-        reach = std::max(reach, 2.0 * range + 2.0 * r4);
-        const std::vector<json> ids = d->value.is_array() ? d->value.get<std::vector<json>>() : std::vector<json>{d->value};
-        for (const json& id : ids)
-          if (id.is_string())
-            if (const Unit* x = scene.FindUnit(id.get<std::string>())) h.U(own[static_cast<size_t>(x - scene.units.data())]);
-      }
-      reach += 10.0;
-      for (int j : t.grid.Near(ii, reach)) h.U(static_cast<uint64_t>(j)), h.U(own[j]);
-      k.unit[i] = h.h;
-      Fnv g;
-      g.U(own[i]), g.U(terrain.h), g.U(i);
-      for (int j : t.grid.Near(ii, 4.0 * max_r + 2.0)) g.U(static_cast<uint64_t>(j)), g.U(own[j]);
-      k.target[i] = g.h;
-    }
-    k.own = std::move(own);
     return k;
   }
   // What changed since the last call: the units whose own data differ (moved, turned, declared,
@@ -321,6 +292,75 @@ class KowRuleset : public Ruleset {
     for (const auto& [id, was] : memo_.own)  // lifted off the table, or gone from the roster
       if (!next->own.count(id)) c.places.push_back(was.second);
     return c;
+  }
+  // How far (bounding circle to bounding circle) anything unit i's lines read can stand: a charge
+  // target's base within the listed reach of the leader point, the route's obstacles and the sight
+  // lines' occluders within two more bounding radii of each unit; a counter-charge's route twice as
+  // far round its target; a shot's target within the weapon range, its occluders and whoever it is
+  // in contact with within two radii more; 1 inch and contact. Then 10 mm to spare.
+  double ReachOf(const Scene& scene, const kow::KowTable& t, size_t i, double max_r) const {
+    const kow::KowConfig& c = config_;
+    const kow::Profile& p = t.profile[i];
+    const double r4 = 4.0 * max_r;
+    double reach = c.one_inch_in * c.mm_per_unit + c.contact_mm;
+    const double range = p.speed_in ? c.charge_range_factor * *p.speed_in * c.mm_per_unit : 0.0;
+    if (p.speed_in) reach = std::max(reach, range + c.near_miss_in * c.mm_per_unit + r4);
+    for (const auto& w : p.weapons) reach = std::max(reach, w.second * c.mm_per_unit + 2.0 * max_r + c.contact_mm);
+    // A counter-charge (seed 27) searches twice as far round its target, wherever that stands.
+    if (scene.declarations.Find(scene.units[i].id, "charged_by")) reach = std::max(reach, 2.0 * range + 2.0 * r4);
+    return reach + 10.0;
+  }
+  // Each unit's key of everything its rules reach, and its key as a target (the units near enough to
+  // stand in chargers' way). A unit with no changed unit (where it stood before or stands now) within
+  // those reaches has the same neighbours with the same keys as in the last call: its keys are the
+  // last call's, without asking the grid (on a still table, that was half of a frame).
+  void NeighbourKeys(const Scene& scene, const kow::KowTable& t, const Changes& changes, Keys* k, Memo* next) const {
+    const size_t n = scene.units.size();
+    k->unit.assign(n, 0);
+    k->target.assign(n, 0);
+    for (const Unit& u : scene.units) next->order.push_back(u.id);
+    next->max_r = k->max_r;
+    const bool same_table = !changes.all && memo_.order == next->order && memo_.max_r == k->max_r;
+    auto clear_of_changes = [&](size_t i, double reach) {
+      const geom::Base& b = t.grid.FootprintOf(static_cast<int>(i));
+      for (const geom::Base& p : changes.places)
+        if ((p.centre_mm - b.centre_mm).norm() <= reach + t.grid.Radius(static_cast<int>(i)) + std::hypot(p.width_mm, p.depth_mm) / 2.0 + 1.0)
+          return false;
+      return true;
+    };
+    for (size_t i = 0; i < n; ++i) {
+      const int ii = static_cast<int>(i);
+      if (!t.grid.Placed(ii)) continue;
+      const std::string& id = scene.units[i].id;
+      const bool charged = scene.declarations.Find(id, "charged_by") != nullptr;  // its key reads far-off chargers
+      const double reach = ReachOf(scene, t, i, k->max_r);
+      const auto unit_it = memo_.units.find(id);
+      if (same_table && !charged && unit_it != memo_.units.end() && clear_of_changes(i, reach)) k->unit[i] = unit_it->second.key;
+      else k->unit[i] = UnitKeyOf(scene, t, *k, i, reach);
+      const double target_reach = 4.0 * k->max_r + 2.0;
+      const auto target_it = memo_.target_keys.find(id);
+      if (same_table && target_it != memo_.target_keys.end() && clear_of_changes(i, target_reach)) {
+        k->target[i] = target_it->second;
+      } else {
+        Fnv g;
+        g.U(k->own[i]), g.U(k->terrain), g.U(i);
+        for (int j : t.grid.Near(ii, target_reach)) g.U(static_cast<uint64_t>(j)), g.U(k->own[j]);
+        k->target[i] = g.h;
+      }
+      next->target_keys.emplace(id, k->target[i]);
+    }
+  }
+  uint64_t UnitKeyOf(const Scene& scene, const kow::KowTable& t, const Keys& k, size_t i, double reach) const {
+    Fnv h;
+    h.U(k.own[i]), h.U(k.terrain), h.U(i);
+    if (const Declared* d = scene.declarations.Find(scene.units[i].id, "charged_by")) {
+      const std::vector<json> ids = d->value.is_array() ? d->value.get<std::vector<json>>() : std::vector<json>{d->value};
+      for (const json& id : ids)
+        if (id.is_string())
+          if (const Unit* x = scene.FindUnit(id.get<std::string>())) h.U(k.own[static_cast<size_t>(x - scene.units.data())]);
+    }
+    for (int j : t.grid.Near(static_cast<int>(i), reach)) h.U(static_cast<uint64_t>(j)), h.U(k.own[j]);
+    return h.h;
   }
   // What every part of one analysis reads: the table, what changed since the last call, which words
   // are asked for, who is engaged, and the units' order by id.
