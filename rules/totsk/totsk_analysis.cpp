@@ -153,6 +153,7 @@ class Analyzer {
   // Set-up: what the last call read is compared with this call's; the units' footprints and the
   // neighbour lists are worked out where they changed.
   void KeysAndPlaces(const Scene& scene);
+  double NeighbourReach(const std::vector<double>& bw) const;  // mm, from each unit's BW (mm)
   void Neighbours(const Scene& scene);
   void NeighboursOfMoved();
   void Reset();            // everything to be worked out: the state sized and emptied
@@ -184,7 +185,21 @@ class Analyzer {
   void MarkTests();
   void Tests();
   void Assemble();
-  void Morale(size_t u, UnitAnalysis* a);
+  // Step 5's morale test, in its parts: the reasons, then the modifiers in the QRS's order.
+  struct MoraleContext {
+    TerrainState terrain;
+    bool fired_on = false;        // an imposed fire or bombardment reason
+    bool contact_reason = false;  // in contact with an enemy's front edge
+    std::vector<size_t> firers;   // enemies whose fire targets this unit
+  };
+  void Morale(size_t u, UnitAnalysis* a) const;
+  void Add(UnitAnalysis* a, const std::string& key, std::vector<std::string> by, int times = 1) const;
+  void Reasons(size_t u, UnitAnalysis* a) const;
+  MoraleContext ContextOf(size_t u, const UnitAnalysis& a) const;
+  void PassiveModifiers(size_t u, UnitAnalysis* a) const;
+  void ExtraReasons(size_t u, UnitAnalysis* a) const;  // "-1 Ea. reason to test above one"
+  void FireAndContactModifiers(size_t u, const MoraleContext& m, UnitAnalysis* a) const;
+  void TerrainModifiers(size_t u, const MoraleContext& m, UnitAnalysis* a) const;
   void ActionTests(size_t u, UnitAnalysis* a) const;
 
   const TotskData& d_;
@@ -268,20 +283,7 @@ void Analyzer::KeysAndPlaces(const Scene& scene) {
   }
   KeyMix rest;
   rest.U(TerrainKey(scene)), rest.U(DeclarationsKey(scene.declarations));
-  // Step 0: who is near whom. No rule reaches further than the longest of its distances (artillery
-  // and bombardment 6 BW, the threat distance, rear support, the generals' 2 BW) in the largest BW
-  // on the table: every pair further apart is skipped without a look, and every loop over "each
-  // other unit" runs over these neighbours (in scene order).
-  double max_bw = 0.0;
-  for (double b : bw) max_bw = std::max(max_bw, b);
-  const MoraleRanges& qrs = d_.ranges_qrs;
-  const MoraleRanges& faq = d_.ranges_faq;
-  const double reach_bw = std::max({d_.bombardment_range_bw, qrs.artillery, qrs.foot, qrs.light_infantry, qrs.cavalry, faq.artillery,
-                                    faq.foot, faq.light_infantry, faq.cavalry, s_.ThreatBw(d_), d_.threat_distance_qrs_bw,
-                                    d_.threat_distance_faq_bw, d_.zoc_depth_bw, d_.rear_support_infantry_bw,
-                                    d_.rear_support_cavalry_bw, d_.secure_distance_bw, d_.flank_support_distance_bw,
-                                    d_.general_reroll_bw, d_.artillery_far_bw});
-  const double reach_mm = reach_bw * max_bw + tol_.contact_mm + 2.0;
+  const double reach_mm = NeighbourReach(bw);
   dirty_.all = !st_.made || st_.ids != ids || st_.rest != rest.h || st_.reach_mm != reach_mm;
   st_.made = false;  // until this call finishes: a call that throws leaves nothing to reuse
   dirty_.Size(n_);
@@ -305,6 +307,23 @@ void Analyzer::KeysAndPlaces(const Scene& scene) {
   st_.bw = std::move(bw);
   st_.rest = rest.h;
   st_.reach_mm = reach_mm;
+}
+
+// Step 0: who is near whom. No rule reaches further than the longest of its distances (artillery
+// and bombardment 6 BW, the threat distance, rear support, the generals' 2 BW) in the largest BW on
+// the table: every pair further apart is skipped without a look, and every loop over "each other
+// unit" runs over these neighbours (in scene order).
+double Analyzer::NeighbourReach(const std::vector<double>& bw) const {
+  double max_bw = 0.0;
+  for (double b : bw) max_bw = std::max(max_bw, b);
+  const MoraleRanges& qrs = d_.ranges_qrs;
+  const MoraleRanges& faq = d_.ranges_faq;
+  const double reach_bw = std::max({d_.bombardment_range_bw, qrs.artillery, qrs.foot, qrs.light_infantry, qrs.cavalry, faq.artillery,
+                                    faq.foot, faq.light_infantry, faq.cavalry, s_.ThreatBw(d_), d_.threat_distance_qrs_bw,
+                                    d_.threat_distance_faq_bw, d_.zoc_depth_bw, d_.rear_support_infantry_bw,
+                                    d_.rear_support_cavalry_bw, d_.secure_distance_bw, d_.flank_support_distance_bw,
+                                    d_.general_reroll_bw, d_.artillery_far_bw});
+  return reach_bw * max_bw + tol_.contact_mm + 2.0;
 }
 
 void Analyzer::Reset() {
@@ -702,8 +721,25 @@ std::optional<Pick> Analyzer::ChooseTarget(size_t e, std::vector<std::string>* n
   return Pick{pick, TargetChoice{Id(e), Id(pick), why}};
 }
 
-void Analyzer::Morale(size_t u, UnitAnalysis* a) {
-  const Unit& U = *units_[u];
+void Analyzer::Morale(size_t u, UnitAnalysis* a) const {
+  Reasons(u, a);
+  // Step 2: the modifiers, in the QRS's order.
+  const MoraleContext m = ContextOf(u, *a);
+  PassiveModifiers(u, a);
+  ExtraReasons(u, a);
+  FireAndContactModifiers(u, m, a);
+  TerrainModifiers(u, m, a);
+  a->total = 0;
+  for (const Modifier& mod : a->modifiers) a->total += mod.value;
+  a->odds = MoraleOddsFor(a->total, d_.morale_pass_at_least, d_.morale_rout_at_most);
+}
+
+void Analyzer::Add(UnitAnalysis* a, const std::string& key, std::vector<std::string> by, int times) const {
+  const MoraleModifierSpec& m = d_.Morale(key);
+  a->modifiers.push_back({m.rule, m.value * times, std::move(by)});
+}
+
+void Analyzer::Reasons(size_t u, UnitAnalysis* a) const {
   // Step 1: the reasons, one per enemy; a bombardment by two or more guns is one more.
   std::vector<size_t> guns, guns_on_target;
   for (size_t e : nbr_[u]) {
@@ -741,41 +777,46 @@ void Analyzer::Morale(size_t u, UnitAnalysis* a) {
   });
   for (const MoraleReason& r : a->reasons) a->must_test = a->must_test || r.imposed;
 
-  // Step 2: the modifiers, in the QRS's order.
-  auto add = [&](const std::string& key, std::vector<std::string> by, int times = 1) {
-    const MoraleModifierSpec& m = d_.Morale(key);
-    a->modifiers.push_back({m.rule, m.value * times, std::move(by)});
-  };
-  const TerrainState terrain = TerrainOf(u);
-  bool fired_on = false, contact_reason = false;
-  std::vector<size_t> firers;  // enemies whose fire targets this unit
-  for (const MoraleReason& r : a->reasons) {
-    if (r.kind == "contact_front") contact_reason = true;
+}
+
+Analyzer::MoraleContext Analyzer::ContextOf(size_t u, const UnitAnalysis& a) const {
+  MoraleContext m;
+  m.terrain = TerrainOf(u);
+  for (const MoraleReason& r : a.reasons) {
+    if (r.kind == "contact_front") m.contact_reason = true;
     if ((r.kind == "under_fire" || r.kind == "bombardment") && r.imposed) {
-      fired_on = true;
+      m.fired_on = true;
       for (const std::string& id : r.kind == "bombardment" ? r.group : std::vector<std::string>{r.by})
         for (size_t e : nbr_[u])
-          if (Id(e) == id && Targets(e, u)) firers.push_back(e);
+          if (Id(e) == id && Targets(e, u)) m.firers.push_back(e);
     }
   }
-  if (U.HasTag("elite")) add("elite", {});
-  if (U.HasTag("raw") || U.HasTag("militia")) add("raw_or_militia", {});
-  if (U.HasTag("small")) add("small_unit", {});
+  return m;
+}
+
+void Analyzer::PassiveModifiers(size_t u, UnitAnalysis* a) const {
+  const Unit& U = *units_[u];
+  if (U.HasTag("elite")) Add(a, "elite", {});
+  if (U.HasTag("raw") || U.HasTag("militia")) Add(a, "raw_or_militia", {});
+  if (U.HasTag("small")) Add(a, "small_unit", {});
   if (U.HasTag("stubborn")) {
     const auto moved = Flag(u, "moved");
     if (!moved) a->assumptions.push_back("stubborn: has not moved (no 'moved' declaration)");
-    if (!moved.value_or(false)) add("stubborn_not_moved", {});
+    if (!moved.value_or(false)) Add(a, "stubborn_not_moved", {});
   }
-  if (InColumn(U) || Limbered(U)) add("column_or_limbered", {});
-  if (!a->rear_support.empty()) add("rear_support", a->rear_support);
+  if (InColumn(U) || Limbered(U)) Add(a, "column_or_limbered", {});
+  if (!a->rear_support.empty()) Add(a, "rear_support", a->rear_support);
   std::vector<std::string> flank = a->left_flank;
   flank.insert(flank.end(), a->right_flank.begin(), a->right_flank.end());
   std::sort(flank.begin(), flank.end());
   flank.erase(std::unique(flank.begin(), flank.end()), flank.end());
-  if (!flank.empty()) add("enemy_behind_flank", flank);
-  if (!a->rear.empty()) add("enemy_behind_rear", a->rear);
-  if (!in_range_by_[u].empty()) add("enemy_in_range_of_flank_or_rear", in_range_by_[u]);
+  if (!flank.empty()) Add(a, "enemy_behind_flank", flank);
+  if (!a->rear.empty()) Add(a, "enemy_behind_rear", a->rear);
+  if (!in_range_by_[u].empty()) Add(a, "enemy_in_range_of_flank_or_rear", in_range_by_[u]);
 
+}
+
+void Analyzer::ExtraReasons(size_t u, UnitAnalysis* a) const {
   // "-1 Ea. reason to test above one, including flank and fire support and additional enemy rear
   // support after the first".
   if (!a->reasons.empty()) {
@@ -817,22 +858,26 @@ void Analyzer::Morale(size_t u, UnitAnalysis* a) {
       for (size_t i = 1; i < rs.size(); ++i) supporters.insert(Id(rs[i]) + " (rear support of " + r.by + ")");
     }
     extra.insert(extra.end(), supporters.begin(), supporters.end());
-    if (!extra.empty()) add("additional_reason", extra, static_cast<int>(extra.size()));
+    if (!extra.empty()) Add(a, "additional_reason", extra, static_cast<int>(extra.size()));
   }
 
+}
+
+void Analyzer::FireAndContactModifiers(size_t u, const MoraleContext& m, UnitAnalysis* a) const {
+  const Unit& U = *units_[u];
   // Under fire: who fires and how.
-  if (fired_on) {
+  if (m.fired_on) {
     std::vector<std::string> close, small, inferior;
-    for (size_t e : firers) {
+    for (size_t e : m.firers) {
       const Unit& E = *units_[e];
       const double dist = geom::BaseToBase(fp_[e], fp_[u]).distance_mm;
       if (E.type == UnitType::kArtillery && dist <= d_.artillery_close_bw * bw_[e] + tol_.line_mm) close.push_back(E.id);
       if (E.type == UnitType::kArtillery && (E.HasTag("small") || E.HasTag("tiny"))) small.push_back(E.id);
       if (IsLightInfantry(E) || E.HasTag("inferior_fp")) inferior.push_back(E.id);
     }
-    if (!close.empty()) add("fired_on_by_artillery_close", close);
-    if (!small.empty()) add("fired_on_by_small_artillery", small);
-    if (!inferior.empty()) add("fired_on_by_inferior_or_li", inferior);
+    if (!close.empty()) Add(a, "fired_on_by_artillery_close", close);
+    if (!small.empty()) Add(a, "fired_on_by_small_artillery", small);
+    if (!inferior.empty()) Add(a, "fired_on_by_inferior_or_li", inferior);
   }
   std::vector<std::string> contact_inf, contact_cav, contact_non_li;
   for (size_t e : nbr_[u]) {
@@ -844,9 +889,9 @@ void Analyzer::Morale(size_t u, UnitAnalysis* a) {
     if (!IsLightInfantry(E)) contact_non_li.push_back(E.id);
   }
   const bool in_contact = !contact_inf.empty() || !contact_cav.empty() || !contact_non_li.empty() ||
-                          contact_reason;
+                          m.contact_reason;
   if (U.type == UnitType::kInfantry) {
-    if (fired_on && InColumn(U)) add("infantry_fired_at_in_column", {});
+    if (m.fired_on && InColumn(U)) Add(a, "infantry_fired_at_in_column", {});
     std::vector<std::string> charging;
     for (const MoraleReason& r : a->reasons)
       if (r.kind == "contact_front" && scene_.FindUnit(r.by)->type == UnitType::kCavalry) charging.push_back(r.by);
@@ -854,25 +899,29 @@ void Analyzer::Morale(size_t u, UnitAnalysis* a) {
       const MoraleModifierSpec& m = s_.ChargedByCavalry(d_);
       a->modifiers.push_back({m.rule, m.value, charging});
     }
-    if (IsLightInfantry(U) && !contact_non_li.empty() && terrain.open)
-      add("li_in_contact_with_non_li_in_open", contact_non_li);
+    if (IsLightInfantry(U) && !contact_non_li.empty() && m.terrain.open)
+      Add(a, "li_in_contact_with_non_li_in_open", contact_non_li);
   } else if (U.type == UnitType::kCavalry) {
-    if ((fired_on && !IsLightHorse(U)) || (in_contact && terrain.bad_going)) {
+    if ((m.fired_on && !IsLightHorse(U)) || (in_contact && m.terrain.bad_going)) {
       std::vector<std::string> by;
-      for (size_t e : firers) by.push_back(Id(e));
-      add("cavalry_under_fire_or_bad_going", by);
+      for (size_t e : m.firers) by.push_back(Id(e));
+      Add(a, "cavalry_under_fire_or_bad_going", by);
     }
-    if (in_contact && Flag(u, "pursued").value_or(false)) add("cavalry_pursued", {});
+    if (in_contact && Flag(u, "pursued").value_or(false)) Add(a, "cavalry_pursued", {});
   } else if (U.type == UnitType::kArtillery) {
-    if (!contact_inf.empty()) add("artillery_in_contact_with_infantry", contact_inf);
-    if (!contact_cav.empty()) add("artillery_in_contact_with_cavalry", contact_cav);
+    if (!contact_inf.empty()) Add(a, "artillery_in_contact_with_infantry", contact_inf);
+    if (!contact_cav.empty()) Add(a, "artillery_in_contact_with_cavalry", contact_cav);
   }
 
+}
+
+void Analyzer::TerrainModifiers(size_t u, const MoraleContext& m, UnitAnalysis* a) const {
+  const Unit& U = *units_[u];
   // FAQ table: cover under fire, defending terrain in contact, fortification +1 on top, capped.
   const std::string type(ToString(U.type));
   if (U.type != UnitType::kGeneral) {
-    const bool contact_column = contact_reason;
-    a->terrain_context = contact_column ? "in_contact" : (fired_on ? "under_fire" : "");
+    const bool contact_column = m.contact_reason;
+    a->terrain_context = contact_column ? "in_contact" : (m.fired_on ? "under_fire" : "");
     const TerrainCap& cap = (contact_column ? d_.in_contact : d_.under_fire).at(type);
     int budget = cap.max;
     auto terrain_mod = [&](bool applies, int value, const std::string& rule, const std::vector<std::string>& ids) {
@@ -881,14 +930,11 @@ void Analyzer::Morale(size_t u, UnitAnalysis* a) {
       budget -= v;
       a->modifiers.push_back({rule, v, ids});
     };
-    if (contact_column) terrain_mod(terrain.defending, cap.defending_terrain, d_.rule_defending_terrain, terrain.defending_ids);
-    else if (fired_on) terrain_mod(terrain.cover, cap.cover, d_.rule_cover, terrain.cover_ids);
-    terrain_mod(terrain.fortification, cap.fortification, d_.rule_fortification, terrain.fortification_ids);
+    if (contact_column) terrain_mod(m.terrain.defending, cap.defending_terrain, d_.rule_defending_terrain, m.terrain.defending_ids);
+    else if (m.fired_on) terrain_mod(m.terrain.cover, cap.cover, d_.rule_cover, m.terrain.cover_ids);
+    terrain_mod(m.terrain.fortification, cap.fortification, d_.rule_fortification, m.terrain.fortification_ids);
   }
 
-  a->total = 0;
-  for (const Modifier& m : a->modifiers) a->total += m.value;
-  a->odds = MoraleOddsFor(a->total, d_.morale_pass_at_least, d_.morale_rout_at_most);
 }
 
 // FAQ "Action tests for being under artillery fire": targeted by artillery (or by LI) means a test
