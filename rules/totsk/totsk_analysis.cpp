@@ -296,6 +296,11 @@ void Analyzer::KeysAndPlaces(const Scene& scene) {
     fp_[i] = Footprint(*units_[i]);
     bases_[i] = BasesOf(*units_[i]);
     radius_[i] = std::hypot(fp_[i].width_mm, fp_[i].depth_mm) / 2.0;
+    // Its results start again from nothing: it may have become a general, who takes no test.
+    st_.out.units[i] = UnitAnalysis{};
+    st_.out.units[i].id = Id(i);
+    st_.out.units[i].general = IsGeneral(*units_[i]);
+    st_.out.units[i].infantry = units_[i]->type == UnitType::kInfantry;
   }
   // With many units moved (a bumped camera re-registered), measuring everything costs less.
   if (!dirty_.all && moved * 4 > n_) {
@@ -596,13 +601,16 @@ void Analyzer::RearSupports() {
   for (size_t u = 0; u < n_; ++u) {
     if (!redo[u]) continue;
     std::vector<size_t> now = RearSupport(u);
-    if (now == rear_support_[u]) continue;
-    dirty_.rear_support[u] = 1;
-    for (size_t s : rear_support_[u])
-      if (--st_.supports[s] == 0) dirty_.supports[s] = 1;
-    for (size_t s : now)
-      if (st_.supports[s]++ == 0) dirty_.supports[s] = 1;
-    rear_support_[u] = std::move(now);
+    if (now != rear_support_[u]) {
+      dirty_.rear_support[u] = 1;
+      for (size_t s : rear_support_[u])
+        if (--st_.supports[s] == 0) dirty_.supports[s] = 1;
+      for (size_t s : now)
+        if (st_.supports[s]++ == 0) dirty_.supports[s] = 1;
+      rear_support_[u] = std::move(now);
+    } else if (!dirty_.moved[u]) {
+      continue;  // a moved unit's results were emptied: its list is written again
+    }
     std::vector<std::string>& ids = st_.out.units[u].rear_support;
     ids.clear();
     for (size_t s : rear_support_[u]) ids.push_back(Id(s));
@@ -1047,8 +1055,9 @@ void Analyzer::Causes() {
   for (size_t v = 0; v < n_; ++v) {
     if (!dirty_.secure[v]) continue;
     for (size_t e : nbr_[v]) {
-      if (Redo(e)) continue;
-      Cause& c = cause_[e][Slot(e, v)];
+      const int k = Slot(e, v);  // -1 only where rounding made the lists disagree: e reads no cause on v
+      if (Redo(e) || k < 0) continue;
+      Cause& c = cause_[e][k];
       Cause now = CauseWithSecurity(e, v, &st_.out.units[v]);
       if (now == c) continue;
       c = std::move(now);

@@ -149,6 +149,22 @@ TEST(TotskReuse, EveryOtherChangeAnswersAsAFreshAnalysis) {
     }
   s.units[3].tags.push_back("elite");
   f.ExpectFresh(s, "elite tag");
+  // A unit re-typed (a roster corrected mid-game): infantry that was tested becomes a general, who
+  // takes no test; a cavalry unit becomes infantry, which security and cavalry threats read.
+  for (Unit& u : s.units)
+    if (u.type == UnitType::kInfantry && u.id != s.units[3].id) {
+      u.type = UnitType::kGeneral;
+      f.ExpectFresh(s, u.id + " now a general");
+      u.type = UnitType::kInfantry;
+      f.ExpectFresh(s, u.id + " infantry again");
+      break;
+    }
+  for (Unit& u : s.units)
+    if (u.type == UnitType::kCavalry) {
+      u.type = UnitType::kInfantry;
+      f.ExpectFresh(s, u.id + " now infantry");
+      break;
+    }
   s.declarations.units[s.units[9].id]["failed_morale"] = Declared{true, 0};
   f.ExpectFresh(s, "failed morale declared");
   s.units[9].pose->x_mm += 2.0;
