@@ -4,8 +4,8 @@
 // disorder, unit states). Reported: ms per Analyze call (median and p95 of the wall clock, and the
 // median of the thread's CPU time, which a busy machine does not inflate), and what the report holds.
 //
-// A ruleset may reuse results between calls on an unchanged table (Kings of War does: a live table
-// stands still most frames), so the default figure is a repeated frame; --fresh times every call on a
+// A ruleset may reuse results between calls (Kings of War and TotSK do: a live table stands still
+// most frames, and a move changes a neighbourhood), so the default figure is a repeated frame; --fresh times every call on a
 // new ruleset instance (made outside the timing), the first frame on a table; --moving times the
 // live frame in which one unit moves: each call one unit (a different one each time) is 3 mm away
 // from where the last call saw it, every other unit where it was (the pipeline holds resting units'
