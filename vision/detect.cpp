@@ -102,11 +102,14 @@ EdgeLineOptions EdgeLinesFor(const DetectorOptions& o) {
   EdgeLineOptions e;
   e.search_px = o.edge_search_px;
   e.max_shift_px = o.max_edge_shift_px;
+  e.bar_model = o.edge_bar_model;
   return e;
 }
 
-bool EdgeRefine(const DetectorOptions& o, const cv::Mat& gray, std::array<cv::Point2f, 4>* corners, int cells) {
-  return RefineEdgeLines(EdgeLinesFor(o), gray, cells, corners);
+// centroid (optional): the corners without the bar model, on which markers are read and checked.
+bool EdgeRefine(const DetectorOptions& o, const cv::Mat& gray, std::array<cv::Point2f, 4>* corners, int cells,
+                std::array<cv::Point2f, 4>* centroid = nullptr) {
+  return RefineEdgeLines(EdgeLinesFor(o), gray, cells, corners, centroid);
 }
 
 // cornerSubPix on the four corners; kept only if no corner jumps further than max_edge_shift_px.
@@ -198,6 +201,10 @@ struct Found {
   double side_px;       // the outline's mean side
   bool second_reading;  // read only through refined corners (which it keeps)
   std::array<cv::Point2f, 4> outline{};  // the corners it was read through, before any refinement
+  // The refined corners without the bar model: the cells are checked through these, so which
+  // markers are kept is what it was before the bar model (which moves corners by hundredths of a
+  // pixel, enough to tip a marginal small marker either way).
+  std::array<cv::Point2f, 4> checked{};
 };
 
 // A marker measured already: candidates centred within reach_px of it are that marker.
@@ -222,6 +229,16 @@ struct DetectionWork {
   std::vector<Found> found;
 };
 
+// `quad` turned as `turned` is turned from `like` (the reading turns corner 0 to the marker's top-left).
+std::array<cv::Point2f, 4> TurnedLike(const std::array<cv::Point2f, 4>& quad, const std::array<cv::Point2f, 4>& like,
+                                      const std::array<cv::Point2f, 4>& turned) {
+  int k = 0;
+  while (k < 3 && turned[0] != like[k]) ++k;
+  std::array<cv::Point2f, 4> r;
+  for (int i = 0; i < 4; ++i) r[i] = quad[(i + k) % 4];
+  return r;
+}
+
 // Reads each candidate not already known; a small marker's unreadable outline is read again
 // through refined corners.
 void ReadCandidates(DetectionWork& w, std::vector<Quad> quads) {
@@ -233,15 +250,18 @@ void ReadCandidates(DetectionWork& w, std::vector<Quad> quads) {
     DecodedMarker m;
     DecodeResult read = DecodeMarker(w.deco, w.gray, q, w.dict, &m);
     const bool second_reading = read == DecodeResult::kUnreadable && o.edge_refinement;
+    std::array<cv::Point2f, 4> bar{};
     if (second_reading) {
       // Small markers' cells are 3 px: read again through corners refined from the outline.
       if (o.subpix_window_px > 0) SubPix(o, w.gray, &q);
-      if (EdgeRefine(o, w.gray, &q, w.cells)) read = DecodeMarker(w.deco, w.gray, q, w.dict, &m);
+      bar = q;
+      if (EdgeRefine(o, w.gray, &bar, w.cells, &q)) read = DecodeMarker(w.deco, w.gray, q, w.dict, &m);
     }
     if (read != DecodeResult::kMarker) continue;
     const cv::Point2f c = 0.25f * (m.corners_px[0] + m.corners_px[1] + m.corners_px[2] + m.corners_px[3]);
     const double side = 0.25 * (cv::norm(q[1] - q[0]) + cv::norm(q[2] - q[1]) + cv::norm(q[3] - q[2]) + cv::norm(q[0] - q[3]));
-    const Found f{{m.id, m.corners_px}, side, second_reading};
+    Found f{{m.id, m.corners_px}, side, second_reading, {}, m.corners_px};
+    if (second_reading) f.marker.corners_px = TurnedLike(bar, q, m.corners_px);
     // The same marker is often outlined twice (a box narrower than the black border splits it into
     // two rings, whose inner outline reads as the marker too): the outer outline is the marker's,
     // and it is refined once.
@@ -292,7 +312,8 @@ void RefineFound(DetectionWork& w) {
     if (f.second_reading) continue;  // refined before it was read
     f.outline = f.marker.corners_px;
     if (w.o.subpix_window_px > 0) SubPix(w.o, w.gray, &f.marker.corners_px);
-    if (w.o.edge_refinement) EdgeRefine(w.o, w.gray, &f.marker.corners_px, w.cells);
+    f.checked = f.marker.corners_px;
+    if (w.o.edge_refinement) EdgeRefine(w.o, w.gray, &f.marker.corners_px, w.cells, &f.checked);
   }
 }
 
@@ -312,7 +333,7 @@ Detections Verified(const DetectionWork& w) {
     // 12-18 px: 74 -> 80 % without it, no wrong ID either way).
     const bool doubtful = f.second_reading && f.side_px < 3.0 * w.cells && w.dict.markerSize <= 4;
     agree.min_margin = doubtful ? o.small_marker_cell_margin : 0.0;
-    if (!o.verify_bits || CellsAgreeWithId(w.gray, f.marker.corners_px, w.dict, f.marker.id, agree)) {
+    if (!o.verify_bits || CellsAgreeWithId(w.gray, f.checked, w.dict, f.marker.id, agree)) {
       out.markers.push_back(f.marker);
     } else if (!f.second_reading && CellsAgreeWithId(w.gray, f.outline, w.dict, f.marker.id, agree)) {
       // A hand or a figure over one side pulls the refinement to its own outline: the corners the
@@ -344,7 +365,8 @@ Detections DetectMarkers(const DetectorOptions& o, const cv::Mat& image, const c
   return out;
 }
 
-bool RefineMarkerCorners(const DetectorOptions& o, const cv::Mat& gray_in, std::array<cv::Point2f, 4>* corners_px) {
+bool RefineMarkerCorners(const DetectorOptions& o, const cv::Mat& gray_in, std::array<cv::Point2f, 4>* corners_px,
+                         int cells) {
   const cv::Mat gray = GreyFrame(gray_in);
   std::array<cv::Point2d, 4> q;
   for (int i = 0; i < 4; ++i) {
@@ -355,9 +377,7 @@ bool RefineMarkerCorners(const DetectorOptions& o, const cv::Mat& gray_in, std::
   std::array<cv::Point2f, 4> c = *corners_px;
   if (o.subpix_window_px > 0) SubPix(o, gray, &c);
   if (o.edge_refinement) {
-    // The cell count is unknown here; 6 (4x4 markers) is the roster default and only bounds the
-    // search band.
-    if (!EdgeRefine(o, gray, &c, 6) && o.subpix_window_px == 0) return false;
+    if (!EdgeRefine(o, gray, &c, cells) && o.subpix_window_px == 0) return false;
   }
   *corners_px = c;
   return true;

@@ -38,6 +38,7 @@ struct DetectorOptions {
   int subpix_window_px = 2;            // cornerSubPix half-window where edge lines fail or are off, px; about half a marker cell (0: none)
   bool edge_refinement = true;         // re-fit each side as a line through sub-pixel edge points
   double edge_search_px = 2.0;         // how far across the rough side edge points are searched, px
+  bool edge_bar_model = true;          // the last pass's lines from the bar model (vision/edge_lines.h); false: centroids of the rise alone
   double max_edge_shift_px = 2.5;      // a refined corner moving further than this keeps its rough position, px
   bool verify_bits = true;             // re-read the cells through the refined corners; drop markers the image contradicts
   double small_marker_cell_margin = 0.05; // cells under 3 px read only through refined corners: every cell this far from the split, fraction of the light-dark gap
@@ -74,8 +75,10 @@ Detections DetectMarkers(const DetectorOptions& o, const cv::Mat& image, const c
 
 // Refines one marker's corners in place from a rough quad (OpenCV order): SUBPIX on each corner,
 // then the edge-line fit. False (corners unchanged) when the quad is degenerate, leaves the image,
-// or the edges are not found. The tracker uses this in small predicted windows.
-bool RefineMarkerCorners(const DetectorOptions& o, const cv::Mat& gray, std::array<cv::Point2f, 4>* corners_px);
+// or the edges are not found. The tracker uses this in small predicted windows. cells: per side,
+// border included (4x4 codes: 6): it bounds the search band and places the bar model's cells.
+bool RefineMarkerCorners(const DetectorOptions& o, const cv::Mat& gray, std::array<cv::Point2f, 4>* corners_px,
+                         int cells = 6);
 
 // Stock OpenCV detectMarkers with default parameters (fresh object), for the benchmark's side by side.
 Detections DetectMarkersStock(const cv::Mat& image, const cv::aruco::Dictionary& dict);

@@ -27,6 +27,20 @@ struct EdgeLine {
   double d = 0;   // n . p = d on the line
 };
 
+// What the bar model needs of a side: the marker's cells per side, border included, and one cell's
+// width across the side (the neighbouring sides' extent along this side's normal, over the cells:
+// under tilt it differs from this side's own cells), px.
+struct BarCells {
+  int cells = 6;
+  double across_px = 0;
+};
+
+double SignedArea(const std::array<cv::Point2d, 4>& q) {
+  double a = 0;
+  for (int i = 0; i < 4; ++i) a += 0.5 * (q[i].x * q[(i + 1) % 4].y - q[(i + 1) % 4].x * q[i].y);
+  return a;
+}
+
 // Total least squares line through p[0..n) (direction = the scatter matrix's major axis).
 EdgeLine FitLine(const cv::Point2d* p, int n) {
   cv::Point2d m(0, 0);
@@ -96,14 +110,308 @@ inline void SampleProfile(const uchar* data, size_t stride, float x0, float y0, 
   }
 }
 
+// Weighted total least squares line (weights w[i] >= 0, not all 0).
+EdgeLine FitLineWeighted(const cv::Point2d* p, const double* w, int n) {
+  cv::Point2d m(0, 0);
+  double sw = 0;
+  for (int i = 0; i < n; ++i) m += w[i] * p[i], sw += w[i];
+  m /= sw;
+  double sxx = 0, sxy = 0, syy = 0;
+  for (int i = 0; i < n; ++i) {
+    const cv::Point2d d = p[i] - m;
+    sxx += w[i] * d.x * d.x, sxy += w[i] * d.x * d.y, syy += w[i] * d.y * d.y;
+  }
+  const double theta = 0.5 * std::atan2(2 * sxy, sxx - syy);
+  EdgeLine l;
+  l.n = {-std::sin(theta), std::cos(theta)};
+  l.d = l.n.dot(m);
+  return l;
+}
+
+// The normal distribution's cdf and density from a table over [-6, 6] (linear between entries,
+// 1e-5 off at most): a side's fit evaluates a few thousand.
+struct GaussTable {
+  static constexpr int kPerUnit = 64, kN = 12 * kPerUnit;
+  float cdf[kN + 1], pdf[kN + 1];
+  GaussTable() {
+    for (int i = 0; i <= kN; ++i) {
+      const double z = double(i) / kPerUnit - 6;
+      cdf[i] = float(0.5 * std::erfc(-z / std::sqrt(2.0)));
+      pdf[i] = float(std::exp(-0.5 * z * z) / std::sqrt(2 * CV_PI));
+    }
+  }
+  void At(double z, double* c, double* p) const {
+    const double t = std::clamp((z + 6) * kPerUnit, 0.0, double(kN) - 1e-9);
+    const int i = int(t);
+    const double f = t - i;
+    *c = cdf[i] + f * (cdf[i + 1] - cdf[i]);
+    *p = pdf[i] + f * (pdf[i + 1] - pdf[i]);
+  }
+};
+
+// Cholesky factor L (lower triangle, row-major n x n, n <= 8) of a symmetric positive definite A, in place.
+bool CholeskyInPlace(double* A, int n) {
+  for (int j = 0; j < n; ++j) {
+    double d = A[j * n + j];
+    for (int k = 0; k < j; ++k) d -= A[j * n + k] * A[j * n + k];
+    if (!(d > 1e-12)) return false;
+    d = std::sqrt(d);
+    A[j * n + j] = d;
+    for (int i = j + 1; i < n; ++i) {
+      double v = A[i * n + j];
+      for (int k = 0; k < j; ++k) v -= A[i * n + k] * A[j * n + k];
+      A[i * n + j] = v / d;
+    }
+  }
+  return true;
+}
+
+// Solves L L^T x = b in place (L from CholeskyInPlace).
+void SolveCholesky(const double* L, double* b, int n) {
+  for (int i = 0; i < n; ++i) {
+    for (int k = 0; k < i; ++k) b[i] -= L[i * n + k] * b[k];
+    b[i] /= L[i * n + i];
+  }
+  for (int i = n - 1; i >= 0; --i) {
+    for (int k = i + 1; k < n; ++k) b[i] -= L[k * n + i] * b[k];
+    b[i] /= L[i * n + i];
+  }
+}
+
+bool SolveSpd(double* A, double* b, int n) {
+  if (!CholeskyInPlace(A, n)) return false;
+  SolveCholesky(A, b, n);
+  return true;
+}
+
+// The bar model of a profile y_j at x_j = x0 + j h (px, outward), j < n: o + sum_k a_k Phi((x - e - k c) / s),
+// the edge at e and its neighbours whole cells away with free amplitudes (the black border's inner
+// edge against a light code cell, the white quiet zone's outer edge against the base, the next code
+// cell), one Gaussian blur s for all. Fitting the neighbours is what takes their pull off the edge:
+// a centroid of the rise is pulled towards whichever neighbour falls more, and so moves with the code.
+// Damped Gauss-Newton on all parameters from (e0, *s_io); on success *s_io is the fitted blur, px.
+// False: no rise, or the fit ran off (a blur outside 0.25-5 px, the edge moved 1 px or more).
+bool FitBar(const float* y, int n, double x0, double h, double c, double reach, double e0, double* e_out, double* s_io) {
+  static const GaussTable kGauss;
+  int ks[5], nk = 0;
+  for (int k = -2; k <= 2; ++k)
+    if (std::abs(k) * c < reach + 1.0) ks[nk++] = k;
+  const int np = nk + 3;  // o, a_k..., e, s
+  double th[8] = {0};
+  th[np - 2] = e0, th[np - 1] = *s_io;
+  double lambda = 1e-3, cost = 1e300;
+  // (The first step finds the amplitudes: with them at 0, e and s do not move the model.)
+  for (int it = 0; it < 8; ++it) {
+    double A[64] = {0}, g[8] = {0}, r2 = 0;
+    const double e = th[np - 2], inv_s = 1 / th[np - 1];
+    for (int j = 0; j < n; ++j) {
+      const double x = x0 + j * h;
+      double J[8], model = th[0], de = 0, ds = 0;
+      J[0] = 1;
+      for (int q = 0; q < nk; ++q) {
+        const double z = (x - e - ks[q] * c) * inv_s;
+        double cdf, pdf;
+        kGauss.At(z, &cdf, &pdf);
+        J[1 + q] = cdf;
+        model += th[1 + q] * cdf;
+        de -= th[1 + q] * pdf, ds -= th[1 + q] * pdf * z;
+      }
+      J[np - 2] = de * inv_s, J[np - 1] = ds * inv_s;
+      const double r = y[j] - model;
+      r2 += r * r;
+      for (int a = 0; a < np; ++a) {
+        g[a] += J[a] * r;
+        for (int b = 0; b <= a; ++b) A[a * np + b] += J[a] * J[b];
+      }
+    }
+    if (it > 0 && r2 > cost) lambda *= 10;  // the last step raised the cost: damp the next harder
+    else lambda = std::max(1e-6, lambda * 0.3);
+    cost = r2;
+    for (int a = 0; a < np; ++a) {
+      for (int b = 0; b < a; ++b) A[b * np + a] = A[a * np + b];
+      A[a * np + a] *= 1 + lambda;
+      A[a * np + a] += 1e-9;
+    }
+    if (!SolveSpd(A, g, np)) return false;
+    g[np - 2] = std::clamp(g[np - 2], -0.5, 0.5);
+    g[np - 1] = std::clamp(g[np - 1], -0.5 * th[np - 1], 0.5 * th[np - 1]);
+    for (int a = 0; a < np; ++a) th[a] += g[a];
+    if (it > 0 && std::abs(g[np - 2]) < 1e-3 && std::abs(g[np - 1]) < 1e-3) break;
+  }
+  int k0 = 0;
+  while (ks[k0] != 0) ++k0;
+  const double e = th[np - 2], s = th[np - 1];
+  if (!(th[1 + k0] > 8) || !(s > 0.25 && s < 5) || !(std::abs(e - e0) < 1.0)) return false;
+  *e_out = e, *s_io = s;
+  return true;
+}
+
+// The Gram matrix of the bar model's step columns at the side's fit, for one Gauss-Newton step of
+// each cell's edge from there (the columns are shared by every cell, so one Cholesky serves all).
+struct BarBasis {
+  static constexpr int kMaxM = 32;
+  int m = 0, nk = 0;
+  int ks[5];
+  float cdf[5][kMaxM], pdf[5][kMaxM];  // Phi and phi of each step at each sample
+  double gram[36];                     // (1 + nk)^2, its Cholesky factor
+};
+
+// The columns at edge e and blur s (px) for m samples from x0 in steps h (px); c, reach as FitBar's.
+bool MakeBasis(int m, double x0, double h, double c, double reach, double e, double s, BarBasis* b) {
+  static const GaussTable kGauss;
+  b->m = m, b->nk = 0;
+  for (int k = -2; k <= 2; ++k)
+    if (std::abs(k) * c < reach + 1.0) b->ks[b->nk++] = k;
+  const int p = b->nk + 1;
+  std::fill(b->gram, b->gram + 36, 0.0);
+  for (int j = 0; j < m; ++j) {
+    double col[6] = {1};
+    for (int q = 0; q < b->nk; ++q) {
+      double cdf, pdf;
+      kGauss.At((x0 + j * h - e - b->ks[q] * c) / s, &cdf, &pdf);
+      b->cdf[q][j] = float(cdf), b->pdf[q][j] = float(pdf / s);
+      col[1 + q] = cdf;
+    }
+    for (int u = 0; u < p; ++u)
+      for (int v = 0; v <= u; ++v) b->gram[u * p + v] += col[u] * col[v];
+  }
+  for (int u = 0; u < p; ++u) {
+    for (int v = 0; v < u; ++v) b->gram[v * p + u] = b->gram[u * p + v];
+    b->gram[u * p + u] += 1e-9;
+  }
+  return CholeskyInPlace(b->gram, p);
+}
+
+// One Gauss-Newton step of a cell's edge from the side's fit: the step amplitudes by linear least
+// squares on the shared columns, then the shift that best explains what they leave, with the
+// amplitudes free (the shift's column projected off theirs). px outward; false: no rise here.
+bool CellShift(const BarBasis& b, const float* y, double* shift) {
+  const int p = b.nk + 1, m = b.m;
+  double amp[6] = {0};
+  for (int j = 0; j < m; ++j) {
+    amp[0] += y[j];
+    for (int q = 0; q < b.nk; ++q) amp[1 + q] += b.cdf[q][j] * y[j];
+  }
+  SolveCholesky(b.gram, amp, p);
+  int k0 = 0;
+  while (b.ks[k0] != 0) ++k0;
+  if (!(amp[1 + k0] > 8)) return false;
+  double jr = 0, jj = 0, bj[6] = {0};
+  for (int j = 0; j < m; ++j) {
+    double model = amp[0], de = 0;
+    for (int q = 0; q < b.nk; ++q) model += amp[1 + q] * b.cdf[q][j], de += amp[1 + q] * b.pdf[q][j];
+    // de: the model's slope, d model / dx = -d model / de.
+    jr += de * (y[j] - model), jj += de * de;
+    bj[0] += de;
+    for (int q = 0; q < b.nk; ++q) bj[1 + q] += b.cdf[q][j] * de;
+  }
+  double g[6];
+  std::copy(bj, bj + p, g);
+  SolveCholesky(b.gram, g, p);
+  double proj = 0;
+  for (int u = 0; u < p; ++u) proj += bj[u] * g[u];
+  const double den = jj - proj;
+  if (!(den > 1e-6 * jj)) return false;
+  *shift = std::clamp(-jr / den, -0.5, 0.5);
+  return true;
+}
+
+// The edge of a side's mean profile (px from x = 0) and its blur *s: fitted in full (FitBar) when
+// *s is 0, else two Gauss-Newton steps of the edge alone at the blur *s, measured on the opposite
+// side (parallel sides share the blur, motion blur's included): half the full fits of a refinement,
+// which the tracker pays for every window of every frame.
+bool SideEdge(const float* y, int m, double x0, double h, double c, double reach, double* s, double* e) {
+  if (*s <= 0) {
+    double blur = 1.0;
+    if (!FitBar(y, m, x0, h, c, reach, 0.0, e, &blur)) return false;
+    *s = blur;
+    return true;
+  }
+  *e = 0;
+  BarBasis b;
+  for (int step = 0; step < 2; ++step) {
+    double shift = 0;
+    if (!MakeBasis(m, x0, h, c, reach, *e, *s, &b) || !CellShift(b, y, &shift)) return false;
+    *e += shift;
+  }
+  return std::abs(*e) < 1.0;
+}
+
+// The side's line again from the bar model, one edge point per cell along the side. Every inlying
+// profile is sampled across the centroid line; the mean of all is fitted (SideEdge: the edge, the
+// blur and the neighbours' mean pull), then each cell's mean from there (CellShift): a cell's
+// profiles share what lies inward of the edge (the code cells of one column), so each cell's pull is
+// taken off its own point. The steps of every column lie the same distance in from the edge, so the
+// side's mean profile is again a sum of steps a cell apart. *blur_io: the blur measured on the
+// opposite side, px (0: none yet; then set). Left as it is when the side's fit fails or fewer than
+// 3 cells are measured.
+void BarModelLine(const cv::Mat& g, const cv::Point2d& a, const cv::Point2d& t, const cv::Point2d& out, double len,
+                  const BarCells& bc, const double* along, int n, double* blur_io, EdgeLine* line) {
+  constexpr int kMaxCells = 16;
+  constexpr double kH = 0.5;                                    // profile step, px
+  const double across = bc.across_px;
+  const double reach = std::clamp(1.5 * across, 2.5, 5.0);      // fitted within this of the edge, px
+  const int half = int(std::ceil(reach / kH)), m = 2 * half + 1;
+  if (bc.cells > kMaxCells || m > BarBasis::kMaxM) return;
+  const double cl = len / bc.cells, x0 = -half * kH;
+  const float xmax = float(g.cols) - 1.001f, ymax = float(g.rows) - 1.001f;
+  const double sign = line->n.dot(out) >= 0 ? 1 : -1;  // the line's normal as `out`
+  float cell_sum[kMaxCells][BarBasis::kMaxM] = {}, all[BarBasis::kMaxM] = {}, prof[BarBasis::kMaxM];
+  double cell_along[kMaxCells] = {};
+  int cell_n[kMaxCells] = {}, used = 0;
+  for (int k = 0; k < n; ++k) {
+    const cv::Point2d p = a + along[k] * t;
+    const cv::Point2d c = p + (sign * (line->d - line->n.dot(p)) + x0) * out, c1 = c + (2 * half * kH) * out;
+    if (std::min(c.x, c1.x) < 0 || std::min(c.y, c1.y) < 0 || std::max(c.x, c1.x) > xmax || std::max(c.y, c1.y) > ymax) continue;
+    float lo = 255, hi = 0;
+    SampleProfile(g.data, g.step[0], float(c.x), float(c.y), float(kH * out.x), float(kH * out.y), m, prof, &lo, &hi);
+    const int cell = std::clamp(int(along[k] / cl), 0, bc.cells - 1);
+    for (int j = 0; j < m; ++j) cell_sum[cell][j] += prof[j], all[j] += prof[j];
+    cell_along[cell] += along[k], ++cell_n[cell], ++used;
+  }
+  if (used < 3) return;
+  for (int j = 0; j < m; ++j) all[j] /= used;
+  double e = 0;
+  BarBasis basis;
+  if (!SideEdge(all, m, x0, kH, across, reach, blur_io, &e) || !MakeBasis(m, x0, kH, across, reach, e, *blur_io, &basis))
+    return;
+  cv::Point2d pts[kMaxCells];
+  double w[kMaxCells];
+  int n_pts = 0;
+  for (int cell = 0; cell < bc.cells; ++cell) {
+    if (cell_n[cell] == 0) continue;
+    for (int j = 0; j < m; ++j) cell_sum[cell][j] /= cell_n[cell];
+    double shift = 0;
+    if (!CellShift(basis, cell_sum[cell], &shift)) continue;
+    const cv::Point2d p = a + (cell_along[cell] / cell_n[cell]) * t;
+    pts[n_pts] = p + (sign * (line->d - line->n.dot(p)) + e + shift) * out;
+    w[n_pts++] = cell_n[cell];
+  }
+  if (n_pts < 3) return;
+  // One round of outlier rejection, as for the centroid points: a cell a hand or a chip of paint
+  // crosses would tilt a line through a handful of points.
+  EdgeLine fit = FitLineWeighted(pts, w, n_pts);
+  double res[kMaxCells], sorted[kMaxCells];
+  for (int i = 0; i < n_pts; ++i) sorted[i] = res[i] = std::abs(fit.n.dot(pts[i]) - fit.d);
+  std::nth_element(sorted, sorted + n_pts / 2, sorted + n_pts);
+  const double thr = std::max(0.1, 3.0 * 1.4826 * sorted[n_pts / 2]);
+  int n_in = 0;
+  for (int i = 0; i < n_pts; ++i)
+    if (res[i] <= thr) pts[n_in] = pts[i], w[n_in] = w[i], ++n_in;
+  if (n_in < n_pts && n_in >= 3) fit = FitLineWeighted(pts, w, n_in);
+  *line = fit;
+}
+
 // One side a -> b, outward normal `out`: edge points from profiles across the side, each the
 // centroid of the dark-to-light rise around its steepest part (unbiased for a symmetrically blurred
 // step; a parabola through the derivative's peak is fooled by bilinear sampling, whose derivative is
 // flat between pixel rows when the edge runs along the pixel grid: that cost 0.5 px on axis-aligned
 // edges), away from the corners where the neighbouring sides bend the profile; then the total least
-// squares line with one round of outlier rejection.
+// squares line with one round of outlier rejection. With `bar`, *bar_line is that line again from
+// the bar model (BarModelLine), else a copy.
 bool FitEdgeLine(const cv::Mat& g, const cv::Point2d& a, const cv::Point2d& b, const cv::Point2d& out, double cell_px,
-                      double search_px, const EdgeLineOptions& o, EdgeLine* line) {
+                 double search_px, const EdgeLineOptions& o, const BarCells* bar, double* blur_io, EdgeLine* line,
+                 EdgeLine* bar_line) {
   const cv::Point2d ab = b - a;
   const double len = std::hypot(ab.x, ab.y);
   if (len < 4) return false;
@@ -125,6 +433,7 @@ bool FitEdgeLine(const cv::Mat& g, const cv::Point2d& a, const cv::Point2d& b, c
   if (np > 96) return false;
   // Every frame refines dozens of markers: the points live on the stack (max_profiles <= 64).
   cv::Point2d pts[64];
+  double along[64];  // each point's place along the side, px
   int n_pts = 0;
   const float ox = float(kStep * out.x), oy = float(kStep * out.y);
   const float xmax = float(g.cols) - 1.001f, ymax = float(g.rows) - 1.001f;
@@ -157,6 +466,7 @@ bool FitEdgeLine(const cv::Mat& g, const cv::Point2d& a, const cv::Point2d& b, c
       sw += d, swx += d * (j + 0.5);
     }
     if (sw <= 0) continue;
+    along[n_pts] = s;
     pts[n_pts++] = c + ((swx / sw - ext) * kStep) * out;
   }
   const int need = std::max(4, n_samples / 3);
@@ -168,32 +478,45 @@ bool FitEdgeLine(const cv::Mat& g, const cv::Point2d& a, const cv::Point2d& b, c
   const double thr = std::max(0.15, 3.0 * 1.4826 * sorted[n_pts / 2]);
   int n_in = 0;
   for (int i = 0; i < n_pts; ++i)
-    if (res[i] <= thr) pts[n_in++] = pts[i];
+    if (res[i] <= thr) pts[n_in] = pts[i], along[n_in] = along[i], ++n_in;
   if (n_in < need) return false;
   if (n_in < n_pts) *line = FitLine(pts, n_in);
+  *bar_line = *line;
+  if (bar) BarModelLine(g, a, t, out, len, *bar, along, n_in, blur_io, bar_line);
   return true;
+}
+
+// The corners where adjacent lines meet; false when two are parallel, a corner moves more than
+// max_shift_px from start, or the quad flips.
+bool Corners(const std::array<EdgeLine, 4>& lines, const std::array<cv::Point2d, 4>& start, double max_shift_px,
+             std::array<cv::Point2d, 4>* r) {
+  for (int i = 0; i < 4; ++i) {
+    const EdgeLine &l1 = lines[(i + 3) % 4], &l2 = lines[i];
+    const double det = l1.n.x * l2.n.y - l1.n.y * l2.n.x;
+    if (std::abs(det) < 1e-9) return false;
+    (*r)[i] = cv::Point2d((l1.d * l2.n.y - l1.n.y * l2.d) / det, (l1.n.x * l2.d - l1.d * l2.n.x) / det);
+    if (!(cv::norm((*r)[i] - start[i]) <= max_shift_px)) return false;
+  }
+  return SignedArea(*r) * SignedArea(start) > 0;
 }
 
 }  // namespace
 
-bool RefineEdgeLines(const EdgeLineOptions& o, const cv::Mat& gray, int cells,
-                           std::array<cv::Point2f, 4>* corners_px) {
+bool RefineEdgeLines(const EdgeLineOptions& o, const cv::Mat& gray, int cells, std::array<cv::Point2f, 4>* corners_px,
+                     std::array<cv::Point2f, 4>* centroid_px) {
   if (gray.empty() || gray.type() != CV_8UC1 || cells < 3) return false;
-  auto area_of = [](const std::array<cv::Point2d, 4>& q) {
-    double a = 0;
-    for (int i = 0; i < 4; ++i) a += 0.5 * (q[i].x * q[(i + 1) % 4].y - q[(i + 1) % 4].x * q[i].y);
-    return a;
-  };
   std::array<cv::Point2d, 4> start;
   double side = 0;
   for (int i = 0; i < 4; ++i) start[i] = (*corners_px)[i];
   for (int i = 0; i < 4; ++i) side += 0.25 * cv::norm(start[(i + 1) % 4] - start[i]);
-  const double area = area_of(start);
-  if (!(std::abs(area) >= 9)) return false;
-  std::array<cv::Point2d, 4> q = start;
+  if (!(std::abs(SignedArea(start)) >= 9)) return false;
+  std::array<cv::Point2d, 4> q = start, with_bar;
+  bool bar_ok = false;
+  double blur[2] = {0, 0};  // px: sides 0 and 1's fitted blur, for sides 2 and 3 (0: not yet measured)
   for (int pass = 0; pass < o.passes; ++pass) {
     const cv::Point2d centre = 0.25 * (q[0] + q[1] + q[2] + q[3]);
-    std::array<EdgeLine, 4> lines;
+    const bool bar = o.bar_model && pass == o.passes - 1;
+    std::array<EdgeLine, 4> lines, bar_lines;
     for (int i = 0; i < 4; ++i) {
       const cv::Point2d a = q[i], b = q[(i + 1) % 4];
       cv::Point2d t = b - a;
@@ -201,19 +524,20 @@ bool RefineEdgeLines(const EdgeLineOptions& o, const cv::Mat& gray, int cells,
       cv::Point2d n(t.y, -t.x);
       if (n.dot(0.5 * (a + b) - centre) < 0) n = -n;
       const double search = pass == 0 ? o.search_px : std::min(o.search_px, 1.0);
-      if (!FitEdgeLine(gray, a, b, n, side / cells, search, o, &lines[i])) return false;
+      // One cell across this side: the neighbouring sides' extent along its normal (under tilt, not
+      // this side's own cells).
+      const BarCells bc{cells, 0.5 * (std::abs((q[(i + 3) % 4] - a).dot(n)) + std::abs((q[(i + 2) % 4] - b).dot(n))) / cells};
+      if (!FitEdgeLine(gray, a, b, n, side / cells, search, o, bar ? &bc : nullptr, &blur[i % 2], &lines[i], &bar_lines[i]))
+        return false;
     }
     std::array<cv::Point2d, 4> r;
-    for (int i = 0; i < 4; ++i) {
-      const EdgeLine &l1 = lines[(i + 3) % 4], &l2 = lines[i];
-      const double det = l1.n.x * l2.n.y - l1.n.y * l2.n.x;
-      if (std::abs(det) < 1e-9) return false;
-      r[i] = cv::Point2d((l1.d * l2.n.y - l1.n.y * l2.d) / det, (l1.n.x * l2.d - l1.d * l2.n.x) / det);
-      if (!(cv::norm(r[i] - start[i]) <= o.max_shift_px)) return false;
-    }
-    if (area_of(r) * area <= 0) return false;
+    if (!Corners(lines, start, o.max_shift_px, &r)) return false;
+    if (bar) bar_ok = Corners(bar_lines, start, o.max_shift_px, &with_bar);
     q = r;
   }
+  if (centroid_px)
+    for (int i = 0; i < 4; ++i) (*centroid_px)[i] = cv::Point2f(float(q[i].x), float(q[i].y));
+  if (bar_ok) q = with_bar;
   for (int i = 0; i < 4; ++i) (*corners_px)[i] = cv::Point2f(float(q[i].x), float(q[i].y));
   return true;
 }

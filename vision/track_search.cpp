@@ -99,7 +99,7 @@ std::vector<calib::MarkerObservation> DetectInWindow(TrackerState& s, FrameWork&
     for (auto& mo : d.markers) {
       for (auto& c : mo.corners_px) c = (c + cv::Point2f(0.5f, 0.5f)) * (1.0f / scale) - cv::Point2f(0.5f, 0.5f);
       Quad refined = mo.corners_px;
-      if (RefineMarkerCorners(o.detector, g, &refined)) {
+      if (RefineMarkerCorners(o.detector, g, &refined, s.dict.markerSize + 2)) {
         const BitCheck bits = CheckMarkerBits(g, refined, s.CellsOf(mo.id));
         if (bits.errors >= 0 && bits.errors <= o.max_bit_errors) mo.corners_px = refined;
       }
@@ -132,7 +132,7 @@ bool SearchMarker(TrackerState& s, FrameWork& w, int id, const Quad& predicted, 
     Quad c = start;
     for (auto& p : c) p -= cv::Point2f(float(tight.x), float(tight.y));
     const cv::Mat g = GreyCrop(w.image, tight);
-    if (od ? !RefineMarkerCorners(*od, g, &c) : !RefineEdgeLines(*po, g, cells, &c)) return false;
+    if (od ? !RefineMarkerCorners(*od, g, &c, cells) : !RefineEdgeLines(*po, g, cells, &c)) return false;
     const BitCheck bits = CheckMarkerBits(g, c, s.CellsOf(id));
     if (bits.errors < 0 || bits.errors > o.max_bit_errors) return false;
     for (auto& p : c) p += cv::Point2f(float(tight.x), float(tight.y));
