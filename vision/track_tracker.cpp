@@ -126,7 +126,10 @@ bool FrameWork::KnownHere(const calib::MarkerObservation& mo) const {
 Tracker::Tracker(const TrackerOptions& options, const calib::CameraIntrinsics& intrinsics, const Scene& roster,
                  const cv::aruco::Dictionary& dictionary)
     : o_(options), roster_(roster), state_(std::make_unique<TrackerState>()) {
-  if (o_.detector_from_roster) o_.detector = DetectorOptionsFor(roster_, intrinsics);
+  if (o_.detector_from_roster) {
+    o_.detector = DetectorOptionsFor(roster_, intrinsics);
+    o_.detector.edge_bar_model = false;
+  }
   std::string error;
   if (!o_.Check(&error)) throw std::invalid_argument("TrackerOptions: " + error);
   TrackerState& s = *state_;

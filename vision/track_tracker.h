@@ -45,7 +45,8 @@ namespace vedette::vision {
 
 struct TrackerOptions {
   DetectorOptions detector;            // full and local detection; the Tracker fills it from the roster when left default
-  bool detector_from_roster = true;    // true: replace `detector` by DetectorOptionsFor(roster, intrinsics)
+  bool detector_from_roster = true;    // true: replace `detector` by DetectorOptionsFor(roster, intrinsics), edge_bar_model off
+                                       // (as the windows below: one edge model for every measurement of a track)
   calib::RegistrationOptions registration;
   PoseFilterOptions filter;
   VisibilityOptions visibility;
@@ -54,8 +55,12 @@ struct TrackerOptions {
                                        // of the smallest marker side, 4..8 px (8 at 4K, where the map costs 4x)
   double change_levels = 30;           // a sample changed when its grey level moved by more than this (of 255)
   int rest_refine_every = 2;           // a resting, undisturbed marker is re-measured every this many frames (1: every frame)
-  EdgeLineOptions rest_refine = {1.0, 1, 0.6, 8, 16, 1.0};  // how a resting marker is re-measured from its prediction (vision/edge_lines.h): one pass within 1 px, 8-16 profiles a side (its pose averages many measurements)
-  EdgeLineOptions move_refine = {1.5, 1, 1.0, 8, 32, 2.5};  // ... and a moving one (one pass within 1.5 px
+  // The tracker measures edges by the centroid of the rise, not the bar model (vision/edge_lines.h):
+  // the bar model costs 1.2 ms a 1080p frame of 41 windows (2.0 -> 3.2 ms) and did not make the
+  // tracked centres better in track_bench (vision/NOTES.md, "Edge lines: the bar model"). Cold
+  // detections (locate, detect, dispute) use it.
+  EdgeLineOptions rest_refine = {1.0, 1, 0.6, 8, 16, 1.0, false};  // how a resting marker is re-measured from its prediction (vision/edge_lines.h): one pass within 1 px, 8-16 profiles a side (its pose averages many measurements)
+  EdgeLineOptions move_refine = {1.5, 1, 1.0, 8, 32, 2.5, false};  // ... and a moving one (one pass within 1.5 px
                                        // measured as well as two passes in track_bench; the general refinement of
                                        // vision/detect.h, which searches 2 px, when it fails)
   double window_margin_sides = 0.75;   // local detection window: the predicted marker grown by this many sides, plus its motion
