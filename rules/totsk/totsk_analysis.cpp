@@ -25,11 +25,16 @@ namespace analysis_detail {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+// The reasons CauseOn finds, by the words the report uses (KindName): an enum, because every pair
+// of neighbours is asked for one and compared, and strings cost an allocation and compares each.
+enum class CauseKind { kNone, kContactFront, kUnderFire, kCavalryThreat };
+
 // A reason one enemy has to make one unit test (before target choice).
 struct Cause {
-  std::string kind;        // contact_front, under_fire, cavalry_threat, bombardment ("" = none)
+  CauseKind kind = CauseKind::kNone;
   double distance_mm = kInf;
-  int Rank() const { return kind == "contact_front" ? 0 : kind == "bombardment" ? 2 : 1; }
+  bool Any() const { return kind != CauseKind::kNone; }
+  int Rank() const { return kind == CauseKind::kContactFront ? 0 : 1; }
   bool operator==(const Cause&) const = default;
 };
 
@@ -71,8 +76,11 @@ AnalysisMemo& AnalysisMemo::operator=(AnalysisMemo&&) noexcept = default;
 namespace {
 
 using analysis_detail::Cause;
+using analysis_detail::CauseKind;
 using analysis_detail::kInf;
 using State = AnalysisMemo::State;
+
+const Cause kNoCause;
 
 // Terrain the unit stands in or behind, by the FAQ's three kinds.
 struct TerrainState {
@@ -81,6 +89,17 @@ struct TerrainState {
   bool open = true;        // at least half in neither bad going nor cover
   std::vector<std::string> cover_ids, defending_ids, fortification_ids;
 };
+
+// The report's word for a reason (MoraleReason::kind).
+const char* KindName(CauseKind k) {
+  switch (k) {
+    case CauseKind::kContactFront: return "contact_front";
+    case CauseKind::kUnderFire: return "under_fire";
+    case CauseKind::kCavalryThreat: return "cavalry_threat";
+    case CauseKind::kNone: break;
+  }
+  return "";
+}
 
 bool IsLinearObstacle(const std::string& type) {
   return type == "wall" || type == "hedge" || type == "stream" || type == "river" || type == "fortification" ||
@@ -237,13 +256,42 @@ class Analyzer {
     const auto it = std::lower_bound(l.begin(), l.end(), v);
     return it != l.end() && *it == v ? static_cast<int>(it - l.begin()) : -1;
   }
-  const Cause& CauseAt(size_t e, size_t u) const {
-    static const Cause kNone;
-    if (cause_[e].empty()) return kNone;
-    const int k = Slot(e, u);
-    return k < 0 ? kNone : cause_[e][k];
+  // Enemy e's reason on its k-th neighbour (none when e's row is not worked out).
+  const Cause& CauseIn(size_t e, size_t k) const { return cause_[e].empty() ? kNoCause : cause_[e][k]; }
+  // What u's k-th neighbour holds about u, through the mirror slot instead of a search: every step
+  // that reads the reasons on a unit asks each of its neighbours, tens of thousands of times a frame.
+  const Cause& CauseFrom(size_t u, size_t k) const {
+    const int m = mirror_[u][k];
+    return m < 0 ? kNoCause : CauseIn(nbr_[u][k], static_cast<size_t>(m));
   }
+  bool BombardFrom(size_t u, size_t k) const {
+    if (!pairs_cached_) return ComputeBombard(nbr_[u][k], u);
+    const int m = mirror_[u][k];
+    return m >= 0 && bombard_[nbr_[u][k]][m];
+  }
+  // FindContact(u, its k-th neighbour).
+  geom::Contact ContactIn(size_t u, size_t k) const { return pairs_cached_ ? contact_[u][k] : ContactOf(u, nbr_[u][k]); }
+  void Mirrors();
+  // mirror_[u][k]: the slot of u in the list of its k-th neighbour, -1 when u is not there (the lists
+  // are symmetric but for the last bit of the reach test's sums).
+  std::vector<std::vector<int>> mirror_;
 };
+
+// Unit u lies in nbr_[e] for the ascending u that have e as a neighbour, so one cursor per list finds
+// every mirror slot in one pass.
+void Analyzer::Mirrors() {
+  mirror_.resize(n_);
+  std::vector<size_t> cursor(n_, 0);
+  for (size_t u = 0; u < n_; ++u) {
+    mirror_[u].assign(nbr_[u].size(), -1);
+    for (size_t k = 0; k < nbr_[u].size(); ++k) {
+      const std::vector<size_t>& list = nbr_[nbr_[u][k]];
+      size_t& c = cursor[nbr_[u][k]];
+      while (c < list.size() && list[c] < u) ++c;
+      if (c < list.size() && list[c] == u) mirror_[u][k] = static_cast<int>(c);
+    }
+  }
+}
 
 Analyzer::Analyzer(const TotskData& d, const TotskSettings& s, const Scene& scene, State* state)
     : d_(d), s_(s), scene_(scene), st_(*state), tol_(d.tolerances), fp_(state->fp), bases_(state->bases),
@@ -265,6 +313,7 @@ Analyzer::Analyzer(const TotskData& d, const TotskSettings& s, const Scene& scen
   }
   KeysAndPlaces(scene);
   Neighbours(scene);
+  Mirrors();
 }
 
 // The call may start from the last one's state when the same units are on the table, the terrain and
@@ -440,7 +489,7 @@ Cause Analyzer::CauseOn(size_t e, size_t u) const {
     return c;
   const geom::Contact contact = ContactOf(u, e);
   if (contact.in_contact && contact.edge_b == geom::Edge::kFront && !contact.corner_only) {
-    c.kind = "contact_front";
+    c.kind = CauseKind::kContactFront;
     c.distance_mm = 0.0;
     return c;
   }
@@ -450,14 +499,14 @@ Cause Analyzer::CauseOn(size_t e, size_t u) const {
       // "arc Straight Ahead, except LI": LI fire at anything ahead of their front-edge line.
       const double dist = geom::BaseToBase(fp_[e], fp_[u]).distance_mm;
       if (dist <= r.light_infantry * bw_[e] + tol_.line_mm && !FacesAway(fp_[e], fp_[u], tol_.line_mm)) {
-        c.kind = "under_fire";
+        c.kind = CauseKind::kUnderFire;
         c.distance_mm = dist;
         return c;
       }
     } else {
       const double range = (E.type == UnitType::kArtillery ? r.artillery : r.foot) * bw_[e];
       if (geom::InsideCorridor(fp_[e], geom::Edge::kFront, range, fp_[u], tol_.line_mm)) {
-        c.kind = "under_fire";
+        c.kind = CauseKind::kUnderFire;
         c.distance_mm = geom::InCorridor(fp_[e], geom::Edge::kFront, range, fp_[u], tol_.line_mm).reach_mm;
         return c;
       }
@@ -466,7 +515,7 @@ Cause Analyzer::CauseOn(size_t e, size_t u) const {
   if (E.type == UnitType::kCavalry && U.type == UnitType::kInfantry) {
     const double dist = geom::BaseToBase(fp_[e], fp_[u]).distance_mm;
     if (dist <= r.cavalry * bw_[e] + tol_.line_mm && !FacesAway(fp_[e], fp_[u], tol_.line_mm)) {
-      c.kind = "cavalry_threat";
+      c.kind = CauseKind::kCavalryThreat;
       c.distance_mm = dist;
     }
   }
@@ -685,10 +734,11 @@ std::optional<Pick> Analyzer::ChooseTarget(size_t e, std::vector<std::string>* n
     double dist, lateral;
   };
   std::vector<Cand> cands;
-  for (size_t u : nbr_[e]) {
-    const Cause& c = CauseAt(e, u);
-    if (!c.kind.empty()) cands.push_back({u, c.Rank(), c.distance_mm, LateralOffset(fp_[e], fp_[u])});
-    else if (BombardCandidate(e, u))
+  for (size_t k = 0; k < nbr_[e].size(); ++k) {
+    const size_t u = nbr_[e][k];
+    const Cause& c = CauseIn(e, k);
+    if (c.Any()) cands.push_back({u, c.Rank(), c.distance_mm, LateralOffset(fp_[e], fp_[u])});
+    else if (pairs_cached_ ? bool(bombard_[e][k]) : ComputeBombard(e, u))
       cands.push_back({u, 2, geom::BaseToBase(fp_[e], fp_[u]).distance_mm, LateralOffset(fp_[e], fp_[u])});
   }
   if (cands.empty()) return std::nullopt;
@@ -742,19 +792,20 @@ void Analyzer::Add(UnitAnalysis* a, const std::string& key, std::vector<std::str
 void Analyzer::Reasons(size_t u, UnitAnalysis* a) const {
   // Step 1: the reasons, one per enemy; a bombardment by two or more guns is one more.
   std::vector<size_t> guns, guns_on_target;
-  for (size_t e : nbr_[u]) {
-    const Cause& c = CauseAt(e, u);
-    if (!c.kind.empty()) {
+  for (size_t k = 0; k < nbr_[u].size(); ++k) {
+    const size_t e = nbr_[u][k];
+    const Cause& c = CauseFrom(u, k);
+    if (c.Any()) {
       MoraleReason r;
       r.by = Id(e);
-      r.kind = c.kind;
+      r.kind = KindName(c.kind);
       r.distance_mm = c.distance_mm;
       r.imposed = Targets(e, u);
-      r.reason = c.kind == "contact_front"   ? "In physical contact with enemy's front edge"
-                 : c.kind == "under_fire"    ? "Under fire (in range, in arc)"
-                                             : "Infantry within reach of enemy cavalry (not secure)";
+      r.reason = c.kind == CauseKind::kContactFront ? "In physical contact with enemy's front edge"
+                 : c.kind == CauseKind::kUnderFire  ? "Under fire (in range, in arc)"
+                                                    : "Infantry within reach of enemy cavalry (not secure)";
       a->reasons.push_back(r);
-    } else if (BombardCandidate(e, u)) {
+    } else if (BombardFrom(u, k)) {
       guns.push_back(e);
       if (Targets(e, u)) guns_on_target.push_back(e);
     }
@@ -880,9 +931,10 @@ void Analyzer::FireAndContactModifiers(size_t u, const MoraleContext& m, UnitAna
     if (!inferior.empty()) Add(a, "fired_on_by_inferior_or_li", inferior);
   }
   std::vector<std::string> contact_inf, contact_cav, contact_non_li;
-  for (size_t e : nbr_[u]) {
+  for (size_t k = 0; k < nbr_[u].size(); ++k) {
+    const size_t e = nbr_[u][k];
     if (e == u || !Enemy(e, u) || IsGeneral(*units_[e])) continue;
-    if (!ContactOf(u, e).in_contact) continue;
+    if (!ContactIn(u, k).in_contact) continue;
     const Unit& E = *units_[e];
     if (E.type == UnitType::kInfantry && !IsLightInfantry(E)) contact_inf.push_back(E.id);
     if (E.type == UnitType::kCavalry) contact_cav.push_back(E.id);
@@ -941,10 +993,11 @@ void Analyzer::TerrainModifiers(size_t u, const MoraleContext& m, UnitAnalysis* 
 // before acting, -1 for each additional gun and for a failed morale test last turn.
 void Analyzer::ActionTests(size_t u, UnitAnalysis* a) const {
   std::vector<std::string> guns, li;
-  for (size_t e : nbr_[u]) {
+  for (size_t k = 0; k < nbr_[u].size(); ++k) {
+    const size_t e = nbr_[u][k];
     if (!Targets(e, u)) continue;
     if (units_[e]->type == UnitType::kArtillery) guns.push_back(Id(e));
-    else if (IsLightInfantry(*units_[e]) && CauseAt(e, u).kind == "under_fire") li.push_back(Id(e));
+    else if (IsLightInfantry(*units_[e]) && CauseFrom(u, k).kind == CauseKind::kUnderFire) li.push_back(Id(e));
   }
   if (guns.empty() && li.empty()) return;
   std::vector<Modifier> mods;
@@ -962,7 +1015,7 @@ void Analyzer::ActionTests(size_t u, UnitAnalysis* a) const {
 
 Cause Analyzer::CauseWithSecurity(size_t e, size_t u, const UnitAnalysis* secured) const {
   Cause c = CauseOn(e, u);
-  if (c.kind != "cavalry_threat") return c;
+  if (c.kind != CauseKind::kCavalryThreat) return c;
   UnitAnalysis own;
   if (!secured) {
     Secure(u, &own);
@@ -1009,7 +1062,7 @@ TotskAnalysis Analyzer::RunFor(const std::string& id) {
     std::vector<std::string> notes;
     for (size_t e : nbr_[u]) {
       if (units_[e]->type != UnitType::kArtillery && !IsLightInfantry(*units_[e])) continue;
-      if (CauseOn(e, u).kind.empty() && !BombardCandidate(e, u)) continue;
+      if (!CauseOn(e, u).Any() && !BombardCandidate(e, u)) continue;
       cause_[e].resize(nbr_[e].size());
       for (size_t k = 0; k < nbr_[e].size(); ++k) cause_[e][k] = CauseWithSecurity(e, nbr_[e][k], nullptr);
       if (const auto pick = ChooseTarget(e, &notes)) target_[e] = static_cast<long>(pick->unit);
@@ -1104,22 +1157,26 @@ void Analyzer::Threats(size_t u, UnitAnalysis* a) const {
 
 // Step 4: each enemy able to make a test and standing behind flank or rear gives its -2 to one unit.
 long Analyzer::InRangeOf(size_t e) const {
-  std::vector<size_t> cands;
-  for (size_t u : nbr_[e])
-    if (!CauseAt(e, u).kind.empty() && ThreatSide(e, u)) cands.push_back(u);
+  struct Cand {
+    size_t u;
+    double dist;  // its reason's, mm
+  };
+  std::vector<Cand> cands;
+  for (size_t k = 0; k < nbr_[e].size(); ++k)
+    if (CauseIn(e, k).Any() && ThreatSide(e, nbr_[e][k])) cands.push_back({nbr_[e][k], CauseIn(e, k).distance_mm});
   if (cands.empty()) return -1;
   // Sorted, not min_element: the tolerances make the order not quite transitive, and the first after
   // a sort is what this rule has always picked.
-  std::sort(cands.begin(), cands.end(), [&](size_t x, size_t y) {
+  std::sort(cands.begin(), cands.end(), [&](const Cand& cx, const Cand& cy) {
+    const size_t x = cx.u, y = cy.u;
     const bool tx = Targets(e, x), ty = Targets(e, y);
     if (tx != ty) return tx;
-    if (std::abs(CauseAt(e, x).distance_mm - CauseAt(e, y).distance_mm) > tol_.line_mm)
-      return CauseAt(e, x).distance_mm < CauseAt(e, y).distance_mm;
+    if (std::abs(cx.dist - cy.dist) > tol_.line_mm) return cx.dist < cy.dist;
     const double lx = LateralOffset(fp_[e], fp_[x]), ly = LateralOffset(fp_[e], fp_[y]);
     if (std::abs(lx - ly) > tol_.line_mm) return lx < ly;
     return Id(x) < Id(y);
   });
-  return static_cast<long>(cands[0]);
+  return static_cast<long>(cands[0].u);
 }
 
 void Analyzer::InRange() {
@@ -1154,8 +1211,8 @@ void Analyzer::MarkTests() {
   for (size_t u = 0; u < n_; ++u) {
     if (dirty_.near[u] || dirty_.secure[u] || dirty_.rear_support[u] || dirty_.in_range[u]) dirty_.tests[u] = 1;
     if (dirty_.tests[u]) continue;
-    for (size_t e : nbr_[u])
-      if ((dirty_.near[e] || dirty_.rear_support[e] || support_near[e]) && !CauseAt(e, u).kind.empty()) {
+    for (size_t k = 0; k < nbr_[u].size(); ++k)
+      if (const size_t e = nbr_[u][k]; (dirty_.near[e] || dirty_.rear_support[e] || support_near[e]) && CauseFrom(u, k).Any()) {
         dirty_.tests[u] = 1;
         break;
       }
