@@ -136,6 +136,14 @@ struct Pick {
   TargetChoice choice;
 };
 
+// BaseToBase(a, b).distance_mm where it is within limit_mm, else a number beyond the limit (maybe
+// not the distance): BaseGap, the same distance to 1e-9 mm at a tenth of the cost, rules out the
+// pairs clearly beyond it, which are most pairs a rule measures against a limit.
+double DistanceWithin(const geom::Base& a, const geom::Base& b, double limit_mm) {
+  if (geom::BaseGap(a, b) > limit_mm + 1e-6) return kInf;
+  return geom::BaseToBase(a, b).distance_mm;
+}
+
 class Analyzer {
  public:
   // state: the last call's, reused where nothing it read changed (an empty State: nothing is).
@@ -223,6 +231,9 @@ class Analyzer {
 
   const TotskData& d_;
   const TotskSettings& s_;
+  // The ranges that cause a test, and the longest (BW), read for every pair of neighbours.
+  const MoraleRanges& ranges_;
+  const double cause_reach_bw_;
   const Scene& scene_;
   State& st_;
   Dirty dirty_;
@@ -250,6 +261,7 @@ class Analyzer {
   std::vector<std::vector<char>>& bombard_;
   std::vector<std::vector<size_t>>& rear_support_;
   std::vector<std::pair<geom::Vec2, double>> terrain_circle_;  // per terrain piece: a circle holding it (centre, radius mm)
+  std::vector<char> secures_;  // per terrain piece: of a kind that secures a flank (asked for every unit's two flanks)
   // Position of v in nbr_[u], or -1.
   int Slot(size_t u, size_t v) const {
     const auto& l = nbr_[u];
@@ -294,7 +306,8 @@ void Analyzer::Mirrors() {
 }
 
 Analyzer::Analyzer(const TotskData& d, const TotskSettings& s, const Scene& scene, State* state)
-    : d_(d), s_(s), scene_(scene), st_(*state), tol_(d.tolerances), fp_(state->fp), bases_(state->bases),
+    : d_(d), s_(s), ranges_(s.Ranges(d)),
+      cause_reach_bw_(std::max({ranges_.foot, ranges_.light_infantry, ranges_.cavalry, ranges_.artillery})), scene_(scene), st_(*state), tol_(d.tolerances), fp_(state->fp), bases_(state->bases),
       bw_(state->bw), radius_(state->radius), nbr_(state->nbr), cause_(state->cause), target_(state->target),
       in_range_by_(state->in_range_by), contact_(state->contact), acts_(state->acts), can_fire_(state->can_fire),
       enemy_contact_(state->enemy_contact), bombard_(state->bombard), rear_support_(state->rear_support) {
@@ -310,6 +323,7 @@ Analyzer::Analyzer(const TotskData& d, const TotskSettings& s, const Scene& scen
     double radius = 0.0;
     for (const geom::Vec2& p : t.polygon) radius = std::max(radius, (p - centre).norm());
     terrain_circle_.push_back({centre, radius});
+    secures_.push_back(std::find(d.secure_terrain.begin(), d.secure_terrain.end(), t.type) != d.secure_terrain.end());
   }
   KeysAndPlaces(scene);
   Neighbours(scene);
@@ -411,7 +425,9 @@ void Analyzer::Neighbours(const Scene& scene) {
   nbr_.assign(n_, {});
   for (size_t i = 0, k = 0; i < scene.units.size(); ++i) {
     if (!scene.units[i].pose) continue;
-    for (int j : grid.Near(static_cast<int>(i), st_.reach_mm)) nbr_[k].push_back(static_cast<size_t>(placed_index[j]));
+    const std::vector<int> near = grid.Near(static_cast<int>(i), st_.reach_mm);
+    nbr_[k].reserve(near.size());
+    for (int j : near) nbr_[k].push_back(static_cast<size_t>(placed_index[j]));
     ++k;
   }
 }
@@ -484,21 +500,20 @@ Cause Analyzer::CauseOn(size_t e, size_t u) const {
   if (!Enemy(e, u) || !Acts(e) || IsGeneral(*units_[u])) return c;
   const Unit& E = *units_[e];
   const Unit& U = *units_[u];
-  const MoraleRanges& reach = s_.Ranges(d_);
-  if (Far(e, u, std::max({reach.foot, reach.light_infantry, reach.cavalry, reach.artillery}) * bw_[e] + tol_.contact_mm))
-    return c;
+  if (Far(e, u, cause_reach_bw_ * bw_[e] + tol_.contact_mm)) return c;
   const geom::Contact contact = ContactOf(u, e);
   if (contact.in_contact && contact.edge_b == geom::Edge::kFront && !contact.corner_only) {
     c.kind = CauseKind::kContactFront;
     c.distance_mm = 0.0;
     return c;
   }
-  const MoraleRanges& r = s_.Ranges(d_);
+  const MoraleRanges& r = ranges_;
   if (CanFire(e)) {
     if (IsLightInfantry(E)) {
       // "arc Straight Ahead, except LI": LI fire at anything ahead of their front-edge line.
-      const double dist = geom::BaseToBase(fp_[e], fp_[u]).distance_mm;
-      if (dist <= r.light_infantry * bw_[e] + tol_.line_mm && !FacesAway(fp_[e], fp_[u], tol_.line_mm)) {
+      const double limit = r.light_infantry * bw_[e] + tol_.line_mm;
+      const double dist = DistanceWithin(fp_[e], fp_[u], limit);
+      if (dist <= limit && !FacesAway(fp_[e], fp_[u], tol_.line_mm)) {
         c.kind = CauseKind::kUnderFire;
         c.distance_mm = dist;
         return c;
@@ -513,8 +528,9 @@ Cause Analyzer::CauseOn(size_t e, size_t u) const {
     }
   }
   if (E.type == UnitType::kCavalry && U.type == UnitType::kInfantry) {
-    const double dist = geom::BaseToBase(fp_[e], fp_[u]).distance_mm;
-    if (dist <= r.cavalry * bw_[e] + tol_.line_mm && !FacesAway(fp_[e], fp_[u], tol_.line_mm)) {
+    const double limit = r.cavalry * bw_[e] + tol_.line_mm;
+    const double dist = DistanceWithin(fp_[e], fp_[u], limit);
+    if (dist <= limit && !FacesAway(fp_[e], fp_[u], tol_.line_mm)) {
       c.kind = CauseKind::kCavalryThreat;
       c.distance_mm = dist;
     }
@@ -674,11 +690,11 @@ void Analyzer::Secure(size_t u, UnitAnalysis* a) const {
       if (f == u || Enemy(f, u) || IsGeneral(*units_[f])) continue;
       if (line.SignedDistance(fp_[f].centre_mm) <= 0.0 || Far(f, u, reach)) continue;  // not on that side / far
       if (beyond_reach(fp_[f].centre_mm, radius_[f])) continue;
-      if (SegmentToPolygon(seg, geom::PolygonCcw(fp_[f])) <= reach) list->push_back(Id(f));
+      if (SegmentToPolygon(seg, geom::CornersCcw(fp_[f])) <= reach) list->push_back(Id(f));
     }
     for (size_t ti = 0; ti < scene_.terrain.size(); ++ti) {
       const Terrain& t = scene_.terrain[ti];
-      if (std::find(d_.secure_terrain.begin(), d_.secure_terrain.end(), t.type) == d_.secure_terrain.end()) continue;
+      if (!secures_[ti]) continue;
       if (beyond_reach(terrain_circle_[ti].first, terrain_circle_[ti].second)) continue;
       // Only the part of the terrain beyond the flank's line secures that flank.
       const geom::Polygon beyond = geom::ClipHalfPlane(geom::MakeCcw(t.polygon), line.point,
@@ -839,7 +855,7 @@ Analyzer::MoraleContext Analyzer::ContextOf(size_t u, const UnitAnalysis& a) con
       m.fired_on = true;
       for (const std::string& id : r.kind == "bombardment" ? r.group : std::vector<std::string>{r.by})
         for (size_t e : nbr_[u])
-          if (Id(e) == id && Targets(e, u)) m.firers.push_back(e);
+          if (Targets(e, u) && Id(e) == id) m.firers.push_back(e);
     }
   }
   return m;
@@ -900,7 +916,7 @@ void Analyzer::ExtraReasons(size_t u, UnitAnalysis* a) const {
         for (const auto& [edge, line] : {std::pair{geom::Edge::kLeft, geom::OutsideLeftLine(fp_[e])},
                                          std::pair{geom::Edge::kRight, geom::OutsideRightLine(fp_[e])}})
           if (line.SignedDistance(fp_[f].centre_mm) > 0.0 &&
-              SegmentToPolygon(geom::EdgeSegment(fp_[e], edge), geom::PolygonCcw(fp_[f])) <= reach)
+              SegmentToPolygon(geom::EdgeSegment(fp_[e], edge), geom::CornersCcw(fp_[f])) <= reach)
             beside = true;
         if (beside) supporters.insert(F.id + " (flank support of " + r.by + ")");
       }
@@ -1143,10 +1159,11 @@ void Analyzer::Threats(size_t u, UnitAnalysis* a) const {
     if (Far(e, u, std::max(d_.zoc_depth_bw * bw_[e], threat_bw * bw_[u]))) continue;
     const auto side = ThreatSide(e, u);
     if (!side) continue;
+    const double limit = threat_bw * bw_[u] + tol_.line_mm;
     double dist = kInf;
     for (const geom::Base& b : bases_[e])
-      if (BehindSide(fp_[u], b, tol_.line_mm)) dist = std::min(dist, geom::BaseToBase(fp_[u], b).distance_mm);
-    if (dist > threat_bw * bw_[u] + tol_.line_mm) continue;
+      if (BehindSide(fp_[u], b, tol_.line_mm)) dist = std::min(dist, DistanceWithin(fp_[u], b, limit));
+    if (dist > limit) continue;
     if (IsLightTroops(*units_[e])) {
       a->light_threats.push_back(Id(e));
       continue;
@@ -1232,9 +1249,9 @@ void Analyzer::Tests() {
     a.reroll_by.clear();
     Morale(u, &a);
     ActionTests(u, &a);
+    const double reroll_mm = d_.general_reroll_bw * bw_[u] + tol_.line_mm;
     for (size_t g : nbr_[u])
-      if (IsGeneral(*units_[g]) && !Enemy(g, u) &&
-          geom::BaseToBase(fp_[g], fp_[u]).distance_mm <= d_.general_reroll_bw * bw_[u] + tol_.line_mm)
+      if (IsGeneral(*units_[g]) && !Enemy(g, u) && DistanceWithin(fp_[g], fp_[u], reroll_mm) <= reroll_mm)
         a.reroll_by.push_back(Id(g));
     const std::string attached = DeclaredString(u, "general_attached");
     if (!attached.empty() && std::find(a.reroll_by.begin(), a.reroll_by.end(), attached) == a.reroll_by.end())
