@@ -614,8 +614,10 @@ void Analyzer::Pairs() {
       if (!Far(i, j, tol_.contact_mm) && geom::BaseGap(fp_[i], fp_[j]) <= tol_.contact_mm + 1e-6)
         contact_[i][k] = geom::FindContact(fp_[i], fp_[j], tol_.contact_mm);
     }
-    bombard_[i].resize(nbr_[i].size());
-    for (size_t k = 0; k < nbr_[i].size(); ++k) bombard_[i][k] = ComputeBombard(i, nbr_[i][k]);
+    // Only a gun that acts and can fire bombards: every other row is all false without a look.
+    const bool gun = Acts(i) && units_[i]->type == UnitType::kArtillery && CanFire(i);
+    bombard_[i].assign(nbr_[i].size(), 0);
+    for (size_t k = 0; gun && k < nbr_[i].size(); ++k) bombard_[i][k] = ComputeBombard(i, nbr_[i][k]);
   }
   for (size_t i = 0; i < n_; ++i) {
     if (!Redo(i)) continue;
