@@ -55,6 +55,11 @@ Segment EdgeSegment(const Base& b, Edge e) {
 Vec2 LeaderPoint(const Base& b) { return b.centre_mm + (b.depth_mm / 2.0) * Forward(b); }
 
 std::vector<Vec2> PolygonCcw(const Base& b) {
+  const auto c = CornersCcw(b);
+  return {c.begin(), c.end()};
+}
+
+std::array<Vec2, 4> CornersCcw(const Base& b) {
   const auto c = Corners(b);
   return {c[3], c[2], c[1], c[0]};
 }

@@ -44,6 +44,7 @@ Vec2 ToTableFrame(const Base& b, const Vec2& point_in_base);
 
 // The same rectangle as a counter-clockwise polygon (for clipping and area computations).
 std::vector<Vec2> PolygonCcw(const Base& b);
+std::array<Vec2, 4> CornersCcw(const Base& b);  // PolygonCcw's vertices, without allocating
 
 // True when the point lies inside or on the rectangle (tolerance mm).
 bool Contains(const Base& b, const Vec2& point_in_table, double tolerance_mm = 1e-9);

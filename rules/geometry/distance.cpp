@@ -57,7 +57,7 @@ double BaseGap(const Base& a, const Base& b) {
   return std::sqrt(best);
 }
 
-ClosestPoints BaseToBase(const Base& a, const Base& b) { return PolygonToPolygon(PolygonCcw(a), PolygonCcw(b)); }
+ClosestPoints BaseToBase(const Base& a, const Base& b) { return PolygonToPolygon(CornersCcw(a), CornersCcw(b)); }
 
 ClosestPoints BaseToPoint(const Base& a, const Vec2& point) {
   ClosestPoints c = PointToPolygon(point, PolygonCcw(a));

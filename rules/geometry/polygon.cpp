@@ -55,7 +55,10 @@ ClosestPoints PointToSegment(const Vec2& p, const Segment& s) {
   return {(p - q).norm(), p, q, false};
 }
 
-bool PolygonContains(const Polygon& poly, const Vec2& p, double tolerance_mm) {
+namespace {
+
+template <class Poly>
+bool PolygonContainsOf(const Poly& poly, const Vec2& p, double tolerance_mm) {
   const size_t n = poly.size();
   if (n < 3) return false;
   for (size_t i = 0; i < n; ++i) {
@@ -78,6 +81,14 @@ bool PolygonContains(const Polygon& poly, const Vec2& p, double tolerance_mm) {
     }
   }
   return inside;
+}
+
+}  // namespace
+
+bool PolygonContains(const Polygon& poly, const Vec2& p, double tolerance_mm) { return PolygonContainsOf(poly, p, tolerance_mm); }
+
+bool PolygonContains(const std::array<Vec2, 4>& poly, const Vec2& p, double tolerance_mm) {
+  return PolygonContainsOf(poly, p, tolerance_mm);
 }
 
 Polygon ClipHalfPlane(const Polygon& subject, const Vec2& a, const Vec2& b) {
@@ -148,9 +159,12 @@ double BoxGap(const Segment& s, const Segment& t) {
   return std::sqrt(dx * dx + dy * dy);
 }
 
-}  // namespace
+// A vertex list as a Polygon for the rare steps that take one: a copy only of a quadrilateral.
+const Polygon& AsPolygon(const Polygon& p) { return p; }
+Polygon AsPolygon(const std::array<Vec2, 4>& p) { return {p.begin(), p.end()}; }
 
-ClosestPoints PolygonToPolygon(const Polygon& a, const Polygon& b) {
+template <class Poly>
+ClosestPoints PolygonToPolygonOf(const Poly& a, const Poly& b) {
   ClosestPoints best;
   best.distance_mm = std::numeric_limits<double>::infinity();
   for (size_t i = 0; i < a.size(); ++i) {
@@ -166,12 +180,14 @@ ClosestPoints PolygonToPolygon(const Polygon& a, const Polygon& b) {
     }
   }
   // One polygon wholly inside the other has no crossing edges but still overlaps.
-  const bool a_in_b = !a.empty() && PolygonContains(b, a[0], -1.0);
-  const bool b_in_a = !b.empty() && PolygonContains(a, b[0], -1.0);
+  const bool a_in_b = !a.empty() && PolygonContainsOf(b, a[0], -1.0);
+  const bool b_in_a = !b.empty() && PolygonContainsOf(a, b[0], -1.0);
   if (best.distance_mm == 0.0 || a_in_b || b_in_a) {
     // Touching along edges is distance 0 without overlap; overlap needs a positive shared area.
-    if (IsConvex(b)) {
-      best.overlap = Area(ClipConvex(MakeCcw(a), MakeCcw(b))) > 1e-6;
+    const Polygon& pa = AsPolygon(a);
+    const Polygon& pb = AsPolygon(b);
+    if (IsConvex(pb)) {
+      best.overlap = Area(ClipConvex(MakeCcw(pa), MakeCcw(pb))) > 1e-6;
     } else {
       best.overlap = true;  // a concave shape: any crossing counts as reaching in
     }
@@ -182,6 +198,12 @@ ClosestPoints PolygonToPolygon(const Polygon& a, const Polygon& b) {
   }
   return best;
 }
+
+}  // namespace
+
+ClosestPoints PolygonToPolygon(const Polygon& a, const Polygon& b) { return PolygonToPolygonOf(a, b); }
+
+ClosestPoints PolygonToPolygon(const std::array<Vec2, 4>& a, const std::array<Vec2, 4>& b) { return PolygonToPolygonOf(a, b); }
 
 ClosestPoints PointToPolygon(const Vec2& p, const Polygon& poly) {
   if (PolygonContains(poly, p)) return {0.0, p, p, true};

@@ -33,6 +33,7 @@ bool IsConvex(const Polygon& p);
 
 // Even-odd rule; points on the boundary count as inside.
 bool PolygonContains(const Polygon& p, const Vec2& point, double tolerance_mm = 1e-9);
+bool PolygonContains(const std::array<Vec2, 4>& p, const Vec2& point, double tolerance_mm = 1e-9);
 
 // Sutherland-Hodgman: `subject` (any simple polygon) clipped by a convex counter-clockwise `clip`.
 Polygon ClipConvex(const Polygon& subject, const Polygon& convex_ccw_clip);
@@ -101,6 +102,9 @@ bool SegmentsIntersect(const Segment& s, const Segment& t);
 // Closest points between two polygons (boundaries), 0 and overlap=true if one reaches into the other
 // (a shared area; shapes touching along an edge have distance 0 and no overlap when b is convex).
 ClosestPoints PolygonToPolygon(const Polygon& a, const Polygon& b);
+// The same for two quadrilaterals (two bases' outlines), with the same arithmetic and no allocation
+// unless they touch or overlap: the rules measure thousands of pairs of bases a frame.
+ClosestPoints PolygonToPolygon(const std::array<Vec2, 4>& a, const std::array<Vec2, 4>& b);
 ClosestPoints PointToPolygon(const Vec2& p, const Polygon& poly);
 
 // Length (mm) of the part of segment `s` inside polygon `poly` (any simple polygon).

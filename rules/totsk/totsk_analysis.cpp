@@ -25,11 +25,16 @@ namespace analysis_detail {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+// The reasons CauseOn finds, by the words the report uses (KindName): an enum, because every pair
+// of neighbours is asked for one and compared, and strings cost an allocation and compares each.
+enum class CauseKind { kNone, kContactFront, kUnderFire, kCavalryThreat };
+
 // A reason one enemy has to make one unit test (before target choice).
 struct Cause {
-  std::string kind;        // contact_front, under_fire, cavalry_threat, bombardment ("" = none)
+  CauseKind kind = CauseKind::kNone;
   double distance_mm = kInf;
-  int Rank() const { return kind == "contact_front" ? 0 : kind == "bombardment" ? 2 : 1; }
+  bool Any() const { return kind != CauseKind::kNone; }
+  int Rank() const { return kind == CauseKind::kContactFront ? 0 : 1; }
   bool operator==(const Cause&) const = default;
 };
 
@@ -71,8 +76,11 @@ AnalysisMemo& AnalysisMemo::operator=(AnalysisMemo&&) noexcept = default;
 namespace {
 
 using analysis_detail::Cause;
+using analysis_detail::CauseKind;
 using analysis_detail::kInf;
 using State = AnalysisMemo::State;
+
+const Cause kNoCause;
 
 // Terrain the unit stands in or behind, by the FAQ's three kinds.
 struct TerrainState {
@@ -81,6 +89,17 @@ struct TerrainState {
   bool open = true;        // at least half in neither bad going nor cover
   std::vector<std::string> cover_ids, defending_ids, fortification_ids;
 };
+
+// The report's word for a reason (MoraleReason::kind).
+const char* KindName(CauseKind k) {
+  switch (k) {
+    case CauseKind::kContactFront: return "contact_front";
+    case CauseKind::kUnderFire: return "under_fire";
+    case CauseKind::kCavalryThreat: return "cavalry_threat";
+    case CauseKind::kNone: break;
+  }
+  return "";
+}
 
 bool IsLinearObstacle(const std::string& type) {
   return type == "wall" || type == "hedge" || type == "stream" || type == "river" || type == "fortification" ||
@@ -116,6 +135,14 @@ struct Pick {
   size_t unit = 0;
   TargetChoice choice;
 };
+
+// BaseToBase(a, b).distance_mm where it is within limit_mm, else a number beyond the limit (maybe
+// not the distance): BaseGap, the same distance to 1e-9 mm at a tenth of the cost, rules out the
+// pairs clearly beyond it, which are most pairs a rule measures against a limit.
+double DistanceWithin(const geom::Base& a, const geom::Base& b, double limit_mm) {
+  if (geom::BaseGap(a, b) > limit_mm + 1e-6) return kInf;
+  return geom::BaseToBase(a, b).distance_mm;
+}
 
 class Analyzer {
  public:
@@ -204,6 +231,9 @@ class Analyzer {
 
   const TotskData& d_;
   const TotskSettings& s_;
+  // The ranges that cause a test, and the longest (BW), read for every pair of neighbours.
+  const MoraleRanges& ranges_;
+  const double cause_reach_bw_;
   const Scene& scene_;
   State& st_;
   Dirty dirty_;
@@ -231,22 +261,53 @@ class Analyzer {
   std::vector<std::vector<char>>& bombard_;
   std::vector<std::vector<size_t>>& rear_support_;
   std::vector<std::pair<geom::Vec2, double>> terrain_circle_;  // per terrain piece: a circle holding it (centre, radius mm)
+  std::vector<char> secures_;  // per terrain piece: of a kind that secures a flank (asked for every unit's two flanks)
   // Position of v in nbr_[u], or -1.
   int Slot(size_t u, size_t v) const {
     const auto& l = nbr_[u];
     const auto it = std::lower_bound(l.begin(), l.end(), v);
     return it != l.end() && *it == v ? static_cast<int>(it - l.begin()) : -1;
   }
-  const Cause& CauseAt(size_t e, size_t u) const {
-    static const Cause kNone;
-    if (cause_[e].empty()) return kNone;
-    const int k = Slot(e, u);
-    return k < 0 ? kNone : cause_[e][k];
+  // Enemy e's reason on its k-th neighbour (none when e's row is not worked out).
+  const Cause& CauseIn(size_t e, size_t k) const { return cause_[e].empty() ? kNoCause : cause_[e][k]; }
+  // What u's k-th neighbour holds about u, through the mirror slot instead of a search: every step
+  // that reads the reasons on a unit asks each of its neighbours, tens of thousands of times a frame.
+  const Cause& CauseFrom(size_t u, size_t k) const {
+    const int m = mirror_[u][k];
+    return m < 0 ? kNoCause : CauseIn(nbr_[u][k], static_cast<size_t>(m));
   }
+  bool BombardFrom(size_t u, size_t k) const {
+    if (!pairs_cached_) return ComputeBombard(nbr_[u][k], u);
+    const int m = mirror_[u][k];
+    return m >= 0 && bombard_[nbr_[u][k]][m];
+  }
+  // FindContact(u, its k-th neighbour).
+  geom::Contact ContactIn(size_t u, size_t k) const { return pairs_cached_ ? contact_[u][k] : ContactOf(u, nbr_[u][k]); }
+  void Mirrors();
+  // mirror_[u][k]: the slot of u in the list of its k-th neighbour, -1 when u is not there (the lists
+  // are symmetric but for the last bit of the reach test's sums).
+  std::vector<std::vector<int>> mirror_;
 };
 
+// Unit u lies in nbr_[e] for the ascending u that have e as a neighbour, so one cursor per list finds
+// every mirror slot in one pass.
+void Analyzer::Mirrors() {
+  mirror_.resize(n_);
+  std::vector<size_t> cursor(n_, 0);
+  for (size_t u = 0; u < n_; ++u) {
+    mirror_[u].assign(nbr_[u].size(), -1);
+    for (size_t k = 0; k < nbr_[u].size(); ++k) {
+      const std::vector<size_t>& list = nbr_[nbr_[u][k]];
+      size_t& c = cursor[nbr_[u][k]];
+      while (c < list.size() && list[c] < u) ++c;
+      if (c < list.size() && list[c] == u) mirror_[u][k] = static_cast<int>(c);
+    }
+  }
+}
+
 Analyzer::Analyzer(const TotskData& d, const TotskSettings& s, const Scene& scene, State* state)
-    : d_(d), s_(s), scene_(scene), st_(*state), tol_(d.tolerances), fp_(state->fp), bases_(state->bases),
+    : d_(d), s_(s), ranges_(s.Ranges(d)),
+      cause_reach_bw_(std::max({ranges_.foot, ranges_.light_infantry, ranges_.cavalry, ranges_.artillery})), scene_(scene), st_(*state), tol_(d.tolerances), fp_(state->fp), bases_(state->bases),
       bw_(state->bw), radius_(state->radius), nbr_(state->nbr), cause_(state->cause), target_(state->target),
       in_range_by_(state->in_range_by), contact_(state->contact), acts_(state->acts), can_fire_(state->can_fire),
       enemy_contact_(state->enemy_contact), bombard_(state->bombard), rear_support_(state->rear_support) {
@@ -262,9 +323,11 @@ Analyzer::Analyzer(const TotskData& d, const TotskSettings& s, const Scene& scen
     double radius = 0.0;
     for (const geom::Vec2& p : t.polygon) radius = std::max(radius, (p - centre).norm());
     terrain_circle_.push_back({centre, radius});
+    secures_.push_back(std::find(d.secure_terrain.begin(), d.secure_terrain.end(), t.type) != d.secure_terrain.end());
   }
   KeysAndPlaces(scene);
   Neighbours(scene);
+  Mirrors();
 }
 
 // The call may start from the last one's state when the same units are on the table, the terrain and
@@ -367,7 +430,9 @@ void Analyzer::Neighbours(const Scene& scene) {
   nbr_.assign(n_, {});
   for (size_t i = 0, k = 0; i < scene.units.size(); ++i) {
     if (!scene.units[i].pose) continue;
-    for (int j : grid.Near(static_cast<int>(i), st_.reach_mm)) nbr_[k].push_back(static_cast<size_t>(placed_index[j]));
+    const std::vector<int> near = grid.Near(static_cast<int>(i), st_.reach_mm);
+    nbr_[k].reserve(near.size());
+    for (int j : near) nbr_[k].push_back(static_cast<size_t>(placed_index[j]));
     ++k;
   }
 }
@@ -440,38 +505,38 @@ Cause Analyzer::CauseOn(size_t e, size_t u) const {
   if (!Enemy(e, u) || !Acts(e) || IsGeneral(*units_[u])) return c;
   const Unit& E = *units_[e];
   const Unit& U = *units_[u];
-  const MoraleRanges& reach = s_.Ranges(d_);
-  if (Far(e, u, std::max({reach.foot, reach.light_infantry, reach.cavalry, reach.artillery}) * bw_[e] + tol_.contact_mm))
-    return c;
+  if (Far(e, u, cause_reach_bw_ * bw_[e] + tol_.contact_mm)) return c;
   const geom::Contact contact = ContactOf(u, e);
   if (contact.in_contact && contact.edge_b == geom::Edge::kFront && !contact.corner_only) {
-    c.kind = "contact_front";
+    c.kind = CauseKind::kContactFront;
     c.distance_mm = 0.0;
     return c;
   }
-  const MoraleRanges& r = s_.Ranges(d_);
+  const MoraleRanges& r = ranges_;
   if (CanFire(e)) {
     if (IsLightInfantry(E)) {
       // "arc Straight Ahead, except LI": LI fire at anything ahead of their front-edge line.
-      const double dist = geom::BaseToBase(fp_[e], fp_[u]).distance_mm;
-      if (dist <= r.light_infantry * bw_[e] + tol_.line_mm && !FacesAway(fp_[e], fp_[u], tol_.line_mm)) {
-        c.kind = "under_fire";
+      const double limit = r.light_infantry * bw_[e] + tol_.line_mm;
+      const double dist = DistanceWithin(fp_[e], fp_[u], limit);
+      if (dist <= limit && !FacesAway(fp_[e], fp_[u], tol_.line_mm)) {
+        c.kind = CauseKind::kUnderFire;
         c.distance_mm = dist;
         return c;
       }
     } else {
       const double range = (E.type == UnitType::kArtillery ? r.artillery : r.foot) * bw_[e];
       if (geom::InsideCorridor(fp_[e], geom::Edge::kFront, range, fp_[u], tol_.line_mm)) {
-        c.kind = "under_fire";
+        c.kind = CauseKind::kUnderFire;
         c.distance_mm = geom::InCorridor(fp_[e], geom::Edge::kFront, range, fp_[u], tol_.line_mm).reach_mm;
         return c;
       }
     }
   }
   if (E.type == UnitType::kCavalry && U.type == UnitType::kInfantry) {
-    const double dist = geom::BaseToBase(fp_[e], fp_[u]).distance_mm;
-    if (dist <= r.cavalry * bw_[e] + tol_.line_mm && !FacesAway(fp_[e], fp_[u], tol_.line_mm)) {
-      c.kind = "cavalry_threat";
+    const double limit = r.cavalry * bw_[e] + tol_.line_mm;
+    const double dist = DistanceWithin(fp_[e], fp_[u], limit);
+    if (dist <= limit && !FacesAway(fp_[e], fp_[u], tol_.line_mm)) {
+      c.kind = CauseKind::kCavalryThreat;
       c.distance_mm = dist;
     }
   }
@@ -554,8 +619,10 @@ void Analyzer::Pairs() {
       if (!Far(i, j, tol_.contact_mm) && geom::BaseGap(fp_[i], fp_[j]) <= tol_.contact_mm + 1e-6)
         contact_[i][k] = geom::FindContact(fp_[i], fp_[j], tol_.contact_mm);
     }
-    bombard_[i].resize(nbr_[i].size());
-    for (size_t k = 0; k < nbr_[i].size(); ++k) bombard_[i][k] = ComputeBombard(i, nbr_[i][k]);
+    // Only a gun that acts and can fire bombards: every other row is all false without a look.
+    const bool gun = Acts(i) && units_[i]->type == UnitType::kArtillery && CanFire(i);
+    bombard_[i].assign(nbr_[i].size(), 0);
+    for (size_t k = 0; gun && k < nbr_[i].size(); ++k) bombard_[i][k] = ComputeBombard(i, nbr_[i][k]);
   }
   for (size_t i = 0; i < n_; ++i) {
     if (!Redo(i)) continue;
@@ -633,11 +700,11 @@ void Analyzer::Secure(size_t u, UnitAnalysis* a) const {
       if (f == u || Enemy(f, u) || IsGeneral(*units_[f])) continue;
       if (line.SignedDistance(fp_[f].centre_mm) <= 0.0 || Far(f, u, reach)) continue;  // not on that side / far
       if (beyond_reach(fp_[f].centre_mm, radius_[f])) continue;
-      if (SegmentToPolygon(seg, geom::PolygonCcw(fp_[f])) <= reach) list->push_back(Id(f));
+      if (SegmentToPolygon(seg, geom::CornersCcw(fp_[f])) <= reach) list->push_back(Id(f));
     }
     for (size_t ti = 0; ti < scene_.terrain.size(); ++ti) {
       const Terrain& t = scene_.terrain[ti];
-      if (std::find(d_.secure_terrain.begin(), d_.secure_terrain.end(), t.type) == d_.secure_terrain.end()) continue;
+      if (!secures_[ti]) continue;
       if (beyond_reach(terrain_circle_[ti].first, terrain_circle_[ti].second)) continue;
       // Only the part of the terrain beyond the flank's line secures that flank.
       const geom::Polygon beyond = geom::ClipHalfPlane(geom::MakeCcw(t.polygon), line.point,
@@ -693,10 +760,11 @@ std::optional<Pick> Analyzer::ChooseTarget(size_t e, std::vector<std::string>* n
     double dist, lateral;
   };
   std::vector<Cand> cands;
-  for (size_t u : nbr_[e]) {
-    const Cause& c = CauseAt(e, u);
-    if (!c.kind.empty()) cands.push_back({u, c.Rank(), c.distance_mm, LateralOffset(fp_[e], fp_[u])});
-    else if (BombardCandidate(e, u))
+  for (size_t k = 0; k < nbr_[e].size(); ++k) {
+    const size_t u = nbr_[e][k];
+    const Cause& c = CauseIn(e, k);
+    if (c.Any()) cands.push_back({u, c.Rank(), c.distance_mm, LateralOffset(fp_[e], fp_[u])});
+    else if (pairs_cached_ ? bool(bombard_[e][k]) : ComputeBombard(e, u))
       cands.push_back({u, 2, geom::BaseToBase(fp_[e], fp_[u]).distance_mm, LateralOffset(fp_[e], fp_[u])});
   }
   if (cands.empty()) return std::nullopt;
@@ -750,19 +818,20 @@ void Analyzer::Add(UnitAnalysis* a, const std::string& key, std::vector<std::str
 void Analyzer::Reasons(size_t u, UnitAnalysis* a) const {
   // Step 1: the reasons, one per enemy; a bombardment by two or more guns is one more.
   std::vector<size_t> guns, guns_on_target;
-  for (size_t e : nbr_[u]) {
-    const Cause& c = CauseAt(e, u);
-    if (!c.kind.empty()) {
+  for (size_t k = 0; k < nbr_[u].size(); ++k) {
+    const size_t e = nbr_[u][k];
+    const Cause& c = CauseFrom(u, k);
+    if (c.Any()) {
       MoraleReason r;
       r.by = Id(e);
-      r.kind = c.kind;
+      r.kind = KindName(c.kind);
       r.distance_mm = c.distance_mm;
       r.imposed = Targets(e, u);
-      r.reason = c.kind == "contact_front"   ? "In physical contact with enemy's front edge"
-                 : c.kind == "under_fire"    ? "Under fire (in range, in arc)"
-                                             : "Infantry within reach of enemy cavalry (not secure)";
+      r.reason = c.kind == CauseKind::kContactFront ? "In physical contact with enemy's front edge"
+                 : c.kind == CauseKind::kUnderFire  ? "Under fire (in range, in arc)"
+                                                    : "Infantry within reach of enemy cavalry (not secure)";
       a->reasons.push_back(r);
-    } else if (BombardCandidate(e, u)) {
+    } else if (BombardFrom(u, k)) {
       guns.push_back(e);
       if (Targets(e, u)) guns_on_target.push_back(e);
     }
@@ -796,7 +865,7 @@ Analyzer::MoraleContext Analyzer::ContextOf(size_t u, const UnitAnalysis& a) con
       m.fired_on = true;
       for (const std::string& id : r.kind == "bombardment" ? r.group : std::vector<std::string>{r.by})
         for (size_t e : nbr_[u])
-          if (Id(e) == id && Targets(e, u)) m.firers.push_back(e);
+          if (Targets(e, u) && Id(e) == id) m.firers.push_back(e);
     }
   }
   return m;
@@ -857,7 +926,7 @@ void Analyzer::ExtraReasons(size_t u, UnitAnalysis* a) const {
         for (const auto& [edge, line] : {std::pair{geom::Edge::kLeft, geom::OutsideLeftLine(fp_[e])},
                                          std::pair{geom::Edge::kRight, geom::OutsideRightLine(fp_[e])}})
           if (line.SignedDistance(fp_[f].centre_mm) > 0.0 &&
-              SegmentToPolygon(geom::EdgeSegment(fp_[e], edge), geom::PolygonCcw(fp_[f])) <= reach)
+              SegmentToPolygon(geom::EdgeSegment(fp_[e], edge), geom::CornersCcw(fp_[f])) <= reach)
             beside = true;
         if (beside) supporters.insert(F.id + " (flank support of " + r.by + ")");
       }
@@ -888,9 +957,10 @@ void Analyzer::FireAndContactModifiers(size_t u, const MoraleContext& m, UnitAna
     if (!inferior.empty()) Add(a, "fired_on_by_inferior_or_li", inferior);
   }
   std::vector<std::string> contact_inf, contact_cav, contact_non_li;
-  for (size_t e : nbr_[u]) {
+  for (size_t k = 0; k < nbr_[u].size(); ++k) {
+    const size_t e = nbr_[u][k];
     if (e == u || !Enemy(e, u) || IsGeneral(*units_[e])) continue;
-    if (!ContactOf(u, e).in_contact) continue;
+    if (!ContactIn(u, k).in_contact) continue;
     const Unit& E = *units_[e];
     if (E.type == UnitType::kInfantry && !IsLightInfantry(E)) contact_inf.push_back(E.id);
     if (E.type == UnitType::kCavalry) contact_cav.push_back(E.id);
@@ -949,10 +1019,11 @@ void Analyzer::TerrainModifiers(size_t u, const MoraleContext& m, UnitAnalysis* 
 // before acting, -1 for each additional gun and for a failed morale test last turn.
 void Analyzer::ActionTests(size_t u, UnitAnalysis* a) const {
   std::vector<std::string> guns, li;
-  for (size_t e : nbr_[u]) {
+  for (size_t k = 0; k < nbr_[u].size(); ++k) {
+    const size_t e = nbr_[u][k];
     if (!Targets(e, u)) continue;
     if (units_[e]->type == UnitType::kArtillery) guns.push_back(Id(e));
-    else if (IsLightInfantry(*units_[e]) && CauseAt(e, u).kind == "under_fire") li.push_back(Id(e));
+    else if (IsLightInfantry(*units_[e]) && CauseFrom(u, k).kind == CauseKind::kUnderFire) li.push_back(Id(e));
   }
   if (guns.empty() && li.empty()) return;
   std::vector<Modifier> mods;
@@ -970,7 +1041,7 @@ void Analyzer::ActionTests(size_t u, UnitAnalysis* a) const {
 
 Cause Analyzer::CauseWithSecurity(size_t e, size_t u, const UnitAnalysis* secured) const {
   Cause c = CauseOn(e, u);
-  if (c.kind != "cavalry_threat") return c;
+  if (c.kind != CauseKind::kCavalryThreat) return c;
   UnitAnalysis own;
   if (!secured) {
     Secure(u, &own);
@@ -1017,7 +1088,7 @@ TotskAnalysis Analyzer::RunFor(const std::string& id) {
     std::vector<std::string> notes;
     for (size_t e : nbr_[u]) {
       if (units_[e]->type != UnitType::kArtillery && !IsLightInfantry(*units_[e])) continue;
-      if (CauseOn(e, u).kind.empty() && !BombardCandidate(e, u)) continue;
+      if (!CauseOn(e, u).Any() && !BombardCandidate(e, u)) continue;
       cause_[e].resize(nbr_[e].size());
       for (size_t k = 0; k < nbr_[e].size(); ++k) cause_[e][k] = CauseWithSecurity(e, nbr_[e][k], nullptr);
       if (const auto pick = ChooseTarget(e, &notes)) target_[e] = static_cast<long>(pick->unit);
@@ -1099,10 +1170,11 @@ void Analyzer::Threats(size_t u, UnitAnalysis* a) const {
     if (Far(e, u, std::max(d_.zoc_depth_bw * bw_[e], threat_bw * bw_[u]))) continue;
     const auto side = ThreatSide(e, u);
     if (!side) continue;
+    const double limit = threat_bw * bw_[u] + tol_.line_mm;
     double dist = kInf;
     for (const geom::Base& b : bases_[e])
-      if (BehindSide(fp_[u], b, tol_.line_mm)) dist = std::min(dist, geom::BaseToBase(fp_[u], b).distance_mm);
-    if (dist > threat_bw * bw_[u] + tol_.line_mm) continue;
+      if (BehindSide(fp_[u], b, tol_.line_mm)) dist = std::min(dist, DistanceWithin(fp_[u], b, limit));
+    if (dist > limit) continue;
     if (IsLightTroops(*units_[e])) {
       a->light_threats.push_back(Id(e));
       continue;
@@ -1113,22 +1185,26 @@ void Analyzer::Threats(size_t u, UnitAnalysis* a) const {
 
 // Step 4: each enemy able to make a test and standing behind flank or rear gives its -2 to one unit.
 long Analyzer::InRangeOf(size_t e) const {
-  std::vector<size_t> cands;
-  for (size_t u : nbr_[e])
-    if (!CauseAt(e, u).kind.empty() && ThreatSide(e, u)) cands.push_back(u);
+  struct Cand {
+    size_t u;
+    double dist;  // its reason's, mm
+  };
+  std::vector<Cand> cands;
+  for (size_t k = 0; k < nbr_[e].size(); ++k)
+    if (CauseIn(e, k).Any() && ThreatSide(e, nbr_[e][k])) cands.push_back({nbr_[e][k], CauseIn(e, k).distance_mm});
   if (cands.empty()) return -1;
   // Sorted, not min_element: the tolerances make the order not quite transitive, and the first after
   // a sort is what this rule has always picked.
-  std::sort(cands.begin(), cands.end(), [&](size_t x, size_t y) {
+  std::sort(cands.begin(), cands.end(), [&](const Cand& cx, const Cand& cy) {
+    const size_t x = cx.u, y = cy.u;
     const bool tx = Targets(e, x), ty = Targets(e, y);
     if (tx != ty) return tx;
-    if (std::abs(CauseAt(e, x).distance_mm - CauseAt(e, y).distance_mm) > tol_.line_mm)
-      return CauseAt(e, x).distance_mm < CauseAt(e, y).distance_mm;
+    if (std::abs(cx.dist - cy.dist) > tol_.line_mm) return cx.dist < cy.dist;
     const double lx = LateralOffset(fp_[e], fp_[x]), ly = LateralOffset(fp_[e], fp_[y]);
     if (std::abs(lx - ly) > tol_.line_mm) return lx < ly;
     return Id(x) < Id(y);
   });
-  return static_cast<long>(cands[0]);
+  return static_cast<long>(cands[0].u);
 }
 
 void Analyzer::InRange() {
@@ -1163,8 +1239,8 @@ void Analyzer::MarkTests() {
   for (size_t u = 0; u < n_; ++u) {
     if (dirty_.near[u] || dirty_.secure[u] || dirty_.rear_support[u] || dirty_.in_range[u]) dirty_.tests[u] = 1;
     if (dirty_.tests[u]) continue;
-    for (size_t e : nbr_[u])
-      if ((dirty_.near[e] || dirty_.rear_support[e] || support_near[e]) && !CauseAt(e, u).kind.empty()) {
+    for (size_t k = 0; k < nbr_[u].size(); ++k)
+      if (const size_t e = nbr_[u][k]; (dirty_.near[e] || dirty_.rear_support[e] || support_near[e]) && CauseFrom(u, k).Any()) {
         dirty_.tests[u] = 1;
         break;
       }
@@ -1184,9 +1260,9 @@ void Analyzer::Tests() {
     a.reroll_by.clear();
     Morale(u, &a);
     ActionTests(u, &a);
+    const double reroll_mm = d_.general_reroll_bw * bw_[u] + tol_.line_mm;
     for (size_t g : nbr_[u])
-      if (IsGeneral(*units_[g]) && !Enemy(g, u) &&
-          geom::BaseToBase(fp_[g], fp_[u]).distance_mm <= d_.general_reroll_bw * bw_[u] + tol_.line_mm)
+      if (IsGeneral(*units_[g]) && !Enemy(g, u) && DistanceWithin(fp_[g], fp_[u], reroll_mm) <= reroll_mm)
         a.reroll_by.push_back(Id(g));
     const std::string attached = DeclaredString(u, "general_attached");
     if (!attached.empty() && std::find(a.reroll_by.begin(), a.reroll_by.end(), attached) == a.reroll_by.end())

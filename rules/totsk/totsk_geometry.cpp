@@ -33,7 +33,10 @@ bool FacesAway(const geom::Base& unit, const geom::Base& other, double tolerance
   return geom::EntirelyBeyond(other, geom::BehindFrontLine(unit), tolerance_mm);
 }
 
-double SegmentToPolygon(const geom::Segment& s, const geom::Polygon& poly) {
+namespace {
+
+template <class Poly>
+double SegmentToPolygonOf(const geom::Segment& s, const Poly& poly) {
   if (poly.size() < 3) return std::numeric_limits<double>::infinity();
   if (geom::PolygonContains(poly, s.a) || geom::PolygonContains(poly, s.b)) return 0.0;
   double best = std::numeric_limits<double>::infinity();
@@ -43,6 +46,12 @@ double SegmentToPolygon(const geom::Segment& s, const geom::Polygon& poly) {
   }
   return best;
 }
+
+}  // namespace
+
+double SegmentToPolygon(const geom::Segment& s, const geom::Polygon& poly) { return SegmentToPolygonOf(s, poly); }
+
+double SegmentToPolygon(const geom::Segment& s, const std::array<geom::Vec2, 4>& quad) { return SegmentToPolygonOf(s, quad); }
 
 double LateralOffset(const geom::Base& unit, const geom::Base& other) {
   return std::abs(geom::ToBaseFrame(unit, other.centre_mm).x());

@@ -2,6 +2,7 @@
 // The TotSK readings of the table that several rules share: where an enemy stands relative to a
 // unit's flanks and rear (the FAQ's "at least one enemy BW entirely behind the flank/rear"), whether a
 // unit faces away, how far a segment is from a shape.
+#include <array>
 #include <optional>
 #include <vector>
 
@@ -27,6 +28,7 @@ bool FacesAway(const geom::Base& unit, const geom::Base& other, double tolerance
 
 // Closest distance (mm) from a segment to a polygon; 0 when they meet or the segment is inside.
 double SegmentToPolygon(const geom::Segment& s, const geom::Polygon& poly);
+double SegmentToPolygon(const geom::Segment& s, const std::array<geom::Vec2, 4>& quad);  // a base's outline
 
 // Sideways distance (mm) of `other`'s centre from `unit`'s centre line (for "the most in front").
 double LateralOffset(const geom::Base& unit, const geom::Base& other);
