@@ -35,7 +35,7 @@ struct BarCells {
   double across_px = 0;
 };
 
-double SignedArea(const std::array<cv::Point2d, 4>& q) {
+double SignedQuadArea(const std::array<cv::Point2d, 4>& q) {
   double a = 0;
   for (int i = 0; i < 4; ++i) a += 0.5 * (q[i].x * q[(i + 1) % 4].y - q[(i + 1) % 4].x * q[i].y);
   return a;
@@ -497,7 +497,7 @@ bool Corners(const std::array<EdgeLine, 4>& lines, const std::array<cv::Point2d,
     (*r)[i] = cv::Point2d((l1.d * l2.n.y - l1.n.y * l2.d) / det, (l1.n.x * l2.d - l1.d * l2.n.x) / det);
     if (!(cv::norm((*r)[i] - start[i]) <= max_shift_px)) return false;
   }
-  return SignedArea(*r) * SignedArea(start) > 0;
+  return SignedQuadArea(*r) * SignedQuadArea(start) > 0;
 }
 
 }  // namespace
@@ -509,7 +509,7 @@ bool RefineEdgeLines(const EdgeLineOptions& o, const cv::Mat& gray, int cells, s
   double side = 0;
   for (int i = 0; i < 4; ++i) start[i] = (*corners_px)[i];
   for (int i = 0; i < 4; ++i) side += 0.25 * cv::norm(start[(i + 1) % 4] - start[i]);
-  if (!(std::abs(SignedArea(start)) >= 9)) return false;
+  if (!(std::abs(SignedQuadArea(start)) >= 9)) return false;
   std::array<cv::Point2d, 4> q = start, with_bar;
   bool bar_ok = false;
   double blur[2] = {0, 0};  // px: sides 0 and 1's fitted blur, for sides 2 and 3 (0: not yet measured)
