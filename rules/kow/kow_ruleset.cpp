@@ -187,7 +187,6 @@ class KowRuleset : public Ruleset {
   // route round obstacles, weapon ranges and the sight lines to targets, 1 inch, contact), so a unit
   // whose own data and neighbourhood hash to the same key as in the last call gets the same chunk back.
   // Likewise the joint charges on a target. Only the last call's chunks are kept.
-  using Fnv = KeyMix;
   struct UnitChunk {
     uint64_t key = 0;
     bool has_report = false, has_text = false;  // its words: a chunk serves a call that asks for no more
@@ -248,12 +247,12 @@ class KowRuleset : public Ruleset {
     for (size_t i = 0; i < n; ++i) {
       if (!t.grid.Placed(static_cast<int>(i))) continue;
       const Unit& u = scene.units[i];
-      Fnv h;
+      KeyMix h;
       h.U(UnitKey(u)), h.U(UnitDeclarationsKey(scene.declarations, u.id));
       k.own[i] = h.h;
       k.max_r = std::max(k.max_r, t.grid.Radius(static_cast<int>(i)));
     }
-    Fnv terrain;
+    KeyMix terrain;
     terrain.U(TerrainKey(scene));
     k.terrain = terrain.h;
     return k;
@@ -298,7 +297,8 @@ class KowRuleset : public Ruleset {
   // lines' occluders within two more bounding radii of each unit; a counter-charge's route twice as
   // far round its target; a shot's target within the weapon range, its occluders and whoever it is
   // in contact with within two radii more; 1 inch and contact. Then 10 mm to spare.
-  double ReachOf(const Scene& scene, const kow::KowTable& t, size_t i, double max_r) const {
+  // charged_by: the unit's `charged_by` declaration, if any.
+  double ReachOf(const kow::KowTable& t, size_t i, double max_r, const Declared* charged_by) const {
     const kow::KowConfig& c = config_;
     const kow::Profile& p = t.profile[i];
     const double r4 = 4.0 * max_r;
@@ -307,7 +307,7 @@ class KowRuleset : public Ruleset {
     if (p.speed_in) reach = std::max(reach, range + c.near_miss_in * c.mm_per_unit + r4);
     for (const auto& w : p.weapons) reach = std::max(reach, w.second * c.mm_per_unit + 2.0 * max_r + c.contact_mm);
     // A counter-charge (seed 27) searches twice as far round its target, wherever that stands.
-    if (scene.declarations.Find(scene.units[i].id, "charged_by")) reach = std::max(reach, 2.0 * range + 2.0 * r4);
+    if (charged_by) reach = std::max(reach, 2.0 * range + 2.0 * r4);
     return reach + 10.0;
   }
   // Each unit's key of everything its rules reach, and its key as a target (the units near enough to
@@ -332,17 +332,17 @@ class KowRuleset : public Ruleset {
       const int ii = static_cast<int>(i);
       if (!t.grid.Placed(ii)) continue;
       const std::string& id = scene.units[i].id;
-      const bool charged = scene.declarations.Find(id, "charged_by") != nullptr;  // its key reads far-off chargers
-      const double reach = ReachOf(scene, t, i, k->max_r);
+      const Declared* charged_by = scene.declarations.Find(id, "charged_by");  // its key reads far-off chargers
+      const double reach = ReachOf(t, i, k->max_r, charged_by);
       const auto unit_it = memo_.units.find(id);
-      if (same_table && !charged && unit_it != memo_.units.end() && clear_of_changes(i, reach)) k->unit[i] = unit_it->second.key;
-      else k->unit[i] = UnitKeyOf(scene, t, *k, i, reach);
+      if (same_table && !charged_by && unit_it != memo_.units.end() && clear_of_changes(i, reach)) k->unit[i] = unit_it->second.key;
+      else k->unit[i] = UnitKeyOf(scene, t, *k, i, reach, charged_by);
       const double target_reach = 4.0 * k->max_r + 2.0;
       const auto target_it = memo_.target_keys.find(id);
       if (same_table && target_it != memo_.target_keys.end() && clear_of_changes(i, target_reach)) {
         k->target[i] = target_it->second;
       } else {
-        Fnv g;
+        KeyMix g;
         g.U(k->own[i]), g.U(k->terrain), g.U(i);
         for (int j : t.grid.Near(ii, target_reach)) g.U(static_cast<uint64_t>(j)), g.U(k->own[j]);
         k->target[i] = g.h;
@@ -350,10 +350,11 @@ class KowRuleset : public Ruleset {
       next->target_keys.emplace(id, k->target[i]);
     }
   }
-  uint64_t UnitKeyOf(const Scene& scene, const kow::KowTable& t, const Keys& k, size_t i, double reach) const {
-    Fnv h;
+  uint64_t UnitKeyOf(const Scene& scene, const kow::KowTable& t, const Keys& k, size_t i, double reach,
+                     const Declared* charged_by) const {
+    KeyMix h;
     h.U(k.own[i]), h.U(k.terrain), h.U(i);
-    if (const Declared* d = scene.declarations.Find(scene.units[i].id, "charged_by")) {
+    if (const Declared* d = charged_by) {
       const std::vector<json> ids = d->value.is_array() ? d->value.get<std::vector<json>>() : std::vector<json>{d->value};
       for (const json& id : ids)
         if (id.is_string())
@@ -944,7 +945,7 @@ class KowRuleset : public Ruleset {
       // Reuse: the same target and neighbours, charged by the same units (each with the same key: the
       // same place, neighbourhood and way of charging) as in the last call.
       const int target_index = static_cast<int>(&target - scene.units.data());
-      Fnv key;
+      KeyMix key;
       key.U(keys.target[target_index]);
       // What MultiChargeOn reads: the target and the units near it (keys.target), and each charger's
       // base and way of charging; not the rest of the chargers' neighbourhoods.
