@@ -11,8 +11,11 @@
 // from where the last call saw it, every other unit where it was (the pipeline holds resting units'
 // poses, pipeline/table_scene.h), on the same ruleset instance. --frame-path asks Analyze for what
 // the frame path (live window, process) reads: the drawing and the tests, without text or report.
+// --text asks for the text and not the report (what `vedette analyze` asks for), --report for the
+// report and not the text (`vedette analyze --json`); without any of the three, both are built.
 //
-//   rules_bench [--seeds N] [--min-ms M] [--json FILE] [--only RULESET] [--units N] [--print] [--fresh|--moving] [--frame-path] [--calls N]
+//   rules_bench [--seeds N] [--min-ms M] [--json FILE] [--only RULESET] [--units N] [--print] [--fresh|--moving]
+//               [--frame-path|--text|--report] [--calls N]
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -107,7 +110,7 @@ int main(int argc, char** argv) {
   bool fresh = false;   // a new ruleset for every call: no reuse between calls
   bool moving = false;  // one unit moved 3 mm before each call
   int fixed_calls = 0;  // > 0: exactly this many timed calls per table (to count instructions under callgrind)
-  bool frame_path = false;  // time Analyze as the frame path calls it: drawing and tests, no text or report
+  vedette::AnalyzeOptions asked;  // what each timed call asks for (default: text and report)
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--seeds" && i + 1 < argc) seeds = std::atoi(argv[++i]);
@@ -118,10 +121,12 @@ int main(int argc, char** argv) {
     else if (a == "--print") print = true;
     else if (a == "--fresh") fresh = true;
     else if (a == "--moving") moving = true;
-    else if (a == "--frame-path") frame_path = true;
+    else if (a == "--frame-path") asked = vedette::kFramePath;
+    else if (a == "--text") asked = {.text = true, .report = false};
+    else if (a == "--report") asked = {.text = false, .report = true};
     else if (a == "--calls" && i + 1 < argc) fixed_calls = std::atoi(argv[++i]);
     else {
-      std::cerr << "usage: rules_bench [--seeds N] [--min-ms M] [--json FILE] [--only RULESET] [--units N] [--print] [--fresh|--moving] [--frame-path] [--calls N]\n";
+      std::cerr << "usage: rules_bench [--seeds N] [--min-ms M] [--json FILE] [--only RULESET] [--units N] [--print] [--fresh|--moving] [--frame-path|--text|--report] [--calls N]\n";
       return 2;
     }
   }
@@ -153,7 +158,7 @@ int main(int argc, char** argv) {
           }
           const auto own = fresh ? MakeRuleset(name) : nullptr;
           const double w0 = WallMs(), c0 = ThreadCpuMs();
-          const Findings f = (own ? own : ruleset)->Analyze(scene, frame_path ? kFramePath : AnalyzeOptions{});
+          const Findings f = (own ? own : ruleset)->Analyze(scene, asked);
           row.cpu.Add(ThreadCpuMs() - c0);
           row.wall.Add(WallMs() - w0);
           ++calls;
