@@ -53,9 +53,8 @@ UnitGrid::UnitGrid(const Scene& scene, double cell_mm) {
     if (placed_[i]) entries_[fill[cell_of(footprint_[i].centre_mm)]++] = {footprint_[i].centre_mm, radius_[i], static_cast<int>(i)};
 }
 
-std::vector<int> UnitGrid::Near(const geom::Vec2& centre, double radius_mm, double reach_mm) const {
-  std::vector<int> out;
-  if (entries_.empty()) return out;
+void UnitGrid::Collect(const geom::Vec2& centre, double radius_mm, double reach_mm, int skip, std::vector<int>* out) const {
+  if (entries_.empty()) return;
   const double r = radius_mm + reach_mm + max_radius_ + 1e-6;
   const int x_lo = std::max(0, static_cast<int>(std::floor((centre.x() - r - x0_) / cell_)));
   const int x_hi = std::min(nx_ - 1, static_cast<int>(std::floor((centre.x() + r - x0_) / cell_)));
@@ -67,17 +66,28 @@ std::vector<int> UnitGrid::Near(const geom::Vec2& centre, double radius_mm, doub
     for (int k = cell_start_[row + x_lo]; k < cell_start_[row + x_hi + 1]; ++k) {
       const Entry& e = entries_[k];
       const double limit = reach_mm + 1e-6 + e.radius + radius_mm;  // centres this close, or nearer
-      if ((e.centre - centre).squaredNorm() <= limit * limit) out.push_back(e.index);
+      if (e.index != skip && (e.centre - centre).squaredNorm() <= limit * limit) out->push_back(e.index);
     }
   }
+}
+
+std::vector<int> UnitGrid::Near(const geom::Vec2& centre, double radius_mm, double reach_mm) const {
+  std::vector<int> out;
+  Collect(centre, radius_mm, reach_mm, -1, &out);
   std::sort(out.begin(), out.end());
   return out;
 }
 
 std::vector<int> UnitGrid::Near(int index, double reach_mm) const {
-  std::vector<int> out = Near(footprint_[index].centre_mm, radius_[index], reach_mm);
-  out.erase(std::remove(out.begin(), out.end(), index), out.end());
+  std::vector<int> out;
+  NearInto(index, reach_mm, &out);
   return out;
+}
+
+void UnitGrid::NearInto(int index, double reach_mm, std::vector<int>* out) const {
+  out->clear();
+  Collect(footprint_[index].centre_mm, radius_[index], reach_mm, index, out);
+  std::sort(out->begin(), out->end());
 }
 
 double UnitGrid::Gap(int i, int j) const {

@@ -24,6 +24,9 @@ class UnitGrid {
   std::vector<int> Near(const geom::Vec2& centre, double radius_mm, double reach_mm) const;
   // The same around unit `index` (itself excluded).
   std::vector<int> Near(int index, double reach_mm) const;
+  // Near(index, reach_mm) into *out (cleared first): a caller listing every unit's neighbours keeps
+  // one buffer instead of allocating a list per unit.
+  void NearInto(int index, double reach_mm, std::vector<int>* out) const;
 
   bool Placed(int index) const { return placed_[index]; }
   const geom::Base& FootprintOf(int index) const { return footprint_[index]; }  // requires Placed
@@ -62,6 +65,8 @@ class UnitGrid {
   };
   std::vector<int> cell_start_;
   std::vector<Entry> entries_;
+  // Appends the indices Near(centre, radius_mm, reach_mm) gives, unsorted, `skip` left out.
+  void Collect(const geom::Vec2& centre, double radius_mm, double reach_mm, int skip, std::vector<int>* out) const;
 };
 
 }  // namespace vedette

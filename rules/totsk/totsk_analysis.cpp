@@ -428,9 +428,10 @@ void Analyzer::Neighbours(const Scene& scene) {
   for (size_t i = 0, k = 0; i < scene.units.size(); ++i)
     if (scene.units[i].pose) placed_index[i] = static_cast<int>(k++);
   nbr_.assign(n_, {});
+  std::vector<int> near;
   for (size_t i = 0, k = 0; i < scene.units.size(); ++i) {
     if (!scene.units[i].pose) continue;
-    const std::vector<int> near = grid.Near(static_cast<int>(i), st_.reach_mm);
+    grid.NearInto(static_cast<int>(i), st_.reach_mm, &near);
     nbr_[k].reserve(near.size());
     for (int j : near) nbr_[k].push_back(static_cast<size_t>(placed_index[j]));
     ++k;
