@@ -1,6 +1,7 @@
 #include "rules/geometry/corridor.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 
 #include "rules/geometry/arcs.h"
@@ -71,17 +72,33 @@ bool InsideCorridor(const Base& base, Edge edge, double depth_mm, const Base& ot
   // `other` is inside and the clipping below would give an empty polygon.
   const auto corners = Corners(other);
   const double span = (b - a).dot(along);
-  bool before = true, beyond = true, left = true, right = true;
+  bool before = true, beyond = true, left = true, right = true, corner_inside = false;
   for (const Vec2& c : corners) {
     const double out = (c - f.a).dot(f.out), side = (c - a).dot(along);
     before = before && out < -tol;
     beyond = beyond && out > depth_mm + tol;
     left = left && side < 0.0;
     right = right && side > span;
+    // A corner a micrometre inside every side: the right-angled corner of `other` there puts at
+    // least a quarter disc of that radius (about 8e-7 mm^2) inside (sides that long), well over the
+    // clip's 1e-9 and its rounding.
+    constexpr double kIn = 1e-3;
+    corner_inside = corner_inside || (out > -tol + kIn && out < depth_mm + tol - kIn && side > kIn && side < span - kIn);
   }
   if (before || beyond || (span >= 0.0 && (left || right))) return false;
-  const Polygon in_zone = ClipConvex(PolygonCcw(other), SweptRect(a, b, f.out, -tol, depth_mm + tol));
-  return in_zone.size() >= 3 && Area(in_zone) > 1e-9;
+  if (corner_inside && other.width_mm >= 1e-3 && other.depth_mm >= 1e-3) return true;
+  // The clip of ClipConvex(PolygonCcw(other), SweptRect(...)), step for step, in buffers on the stack.
+  const std::array<Vec2, 4> rect = {a - tol * f.out, b - tol * f.out, b + (depth_mm + tol) * f.out, a + (depth_mm + tol) * f.out};
+  FixedPolygon<4> clip;
+  for (const Vec2& v : rect) clip.push_back(v);
+  if (SignedAreaOf(clip) < 0) std::reverse(clip.v.begin(), clip.v.begin() + 4);  // as MakeCcw
+  FixedPolygon<16> cur, next;
+  for (const Vec2& v : CornersCcw(other)) cur.push_back(v);
+  for (size_t i = 0; i < 4 && !cur.empty(); ++i) {
+    ClipHalfPlaneInto(cur, clip[i], clip[(i + 1) % 4], &next);
+    std::swap(cur, next);
+  }
+  return cur.size() >= 3 && std::abs(SignedAreaOf(cur)) > 1e-9;
 }
 
 }  // namespace vedette::geom

@@ -80,6 +80,36 @@ TEST(Corridor, InsideCorridorAgreesWithInCorridor) {
   EXPECT_LT(inside, trials * 9 / 10);
 }
 
+// The same away from the origin (table coordinates of a metre and more, where the clip's rounding
+// is largest) with continuous positions and headings, and with bases placed so that one corner lies
+// a hair (1e-4 to 1e-2 mm) inside or outside a corridor side: the quick yes for a corner inside must
+// never say yes where the clip finds nothing.
+TEST(Corridor, InsideCorridorAgreesWithInCorridorOnTheTableAndAtHairlineCorners) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> pos(-80.0, 80.0), ang(0.0, 360.0), size(5.0, 60.0), hair(-1e-2, 1e-2);
+  const Vec2 origin{1700.0, 1150.0};
+  const Base unit{origin, 33.0, 40.0, 20.0};
+  int trials = 0, inside = 0;
+  for (Edge edge : {Edge::kFront, Edge::kRight, Edge::kRear, Edge::kLeft})
+    for (double depth : {10.0, 40.0})
+      for (int i = 0; i < 400; ++i) {
+        Base other{origin + Vec2(pos(rng), pos(rng)), ang(rng), size(rng), size(rng)};
+        if (i % 2) {
+          // Move the base so that its first corner sits a hair from the corridor's near end line.
+          const Polygon zone = Corridor(unit, edge, depth);
+          const Vec2 corner = Corners(other)[0], target = zone[i % 4];
+          other.centre_mm += target - corner + Vec2(hair(rng), hair(rng));
+        }
+        const double tol = (i % 3) * 0.5;
+        const bool full = InCorridor(unit, edge, depth, other, tol).inside;
+        ASSERT_EQ(InsideCorridor(unit, edge, depth, other, tol), full)
+            << "edge " << ToString(edge) << " depth " << depth << " tol " << tol << " trial " << i;
+        inside += full;
+        ++trials;
+      }
+  EXPECT_GT(inside, trials / 20);
+}
+
 TEST(Contact, FrontToFrontWithinTolerance) {
   const Base enemy{{0, 21.5}, -90, 40, 20};  // 1.5 mm gap
   const Contact c = FindContact(U, enemy);
