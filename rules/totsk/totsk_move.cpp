@@ -4,11 +4,11 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
 #include <sstream>
 
 #include "rules/geometry/contact.h"
 #include "rules/geometry/distance.h"
-#include "rules/geometry/sweep.h"
 #include "rules/geometry/corridor.h"
 #include "rules/geometry/sweep.h"
 #include "rules/input_error.h"
@@ -90,10 +90,46 @@ struct PlannedTest {
   Pose halt;
 };
 
+// Enemies touching the unit at the start (corners included: a base pushed into contact by hand).
+struct Touch {
+  const Unit* unit;
+  geom::Contact contact;  // edge_a: this unit's edge, edge_b: the enemy's
+};
+
+// The requested move's geometry, worked out once for every step.
+struct MoveGeometry {
+  Unit moved;              // the unit at its end pose, in its end formation
+  geom::Base from_fp, to_fp;
+  Pose start;              // where it stands
+  double bw = 0.0;         // its base width, mm
+  double slack = 0.0;      // the placement slack, mm
+  double turn = 0.0;       // deg, counter-clockwise > 0
+  double aturn = 0.0;      // |turn|, deg
+  geom::Vec2 delta{0, 0};  // the centre's travel, mm
+  double dist = 0.0;       // |delta|, mm
+  double off = 0.0;        // deg between the travel and the facing at the start (0: straight ahead, or no travel)
+};
+
+// How the move is charged against the movement table.
+struct Travel {
+  double counted_mm = 0.0;  // distance charged, mm
+  bool half_move = false;   // straight back or a formation change: half the rate
+};
+
+// The ground the move crosses and the rate it allows.
+struct Ground {
+  bool rough = false, road = false;
+  std::vector<std::string> rough_ids;    // the bad going crossed
+  std::vector<geom::Polygon> bad_polys;  // their outlines, counter-clockwise
+  std::string row;                       // the movement table's row ("" when there is none)
+  std::string formation;                 // at the end
+  double allowance_bw = 0.0;             // BW
+};
+
 class MoveJudge {
  public:
   MoveJudge(const TotskData& d, const TotskSettings& s, const Scene& scene, const MoveRequest& move)
-      : d_(d), s_(s), scene_(scene), move_(move) {}
+      : d_(d), s_(s), scene_(scene), move_(move), tol_(d.tolerances) {}
   MoveCheck Run();
 
  private:
@@ -103,31 +139,86 @@ class MoveJudge {
   }
   void AddTest(int phase, const std::string& key, std::vector<Modifier> extra, const std::string& where, const Pose& halt,
                std::vector<std::string> by = {});
+  std::string BwText(double mm) const;  // "0.5 BW (20 mm)"
+  // The request names a placed unit and a finite pose (else it is illegal, said).
+  bool ReadRequest();
+  void Measure();
+  // The verdict, its text and report (with `extra`'s keys).
+  MoveCheck Finish(const nlohmann::json& extra);
+
   // QRS 95-99 and the FAQ's lining up: the moves that follow a morale test or a contact rather than
   // the movement table (break-off, pursuit, light troops' pull back, lining up). True when the move is
   // one of them: kinds_, tests_, notes_ and the legality are then set and `extra` holds its report.
-  bool Reaction(const geom::Base& from_fp, const geom::Base& to_fp, const Unit& moved, nlohmann::json* extra);
+  bool Reaction(nlohmann::json* extra);
+  std::vector<Touch> TouchingAtStart() const;
+  bool FinishReaction(nlohmann::json* extra);  // the reaction's common report; always true
+  bool CavalryBreakOff(nlohmann::json* extra);
+  std::vector<const Unit*> RearSupportsAtStart() const;
+  void RetireAway(nlohmann::json* extra);
+  void FallBackThroughSupports(nlohmann::json* extra);
+  bool Pursuit(nlohmann::json* extra);
+  bool ArtilleryBreakOff(nlohmann::json* extra);
+  bool BreakOffChoice(nlohmann::json* extra);
+  bool PullBack(nlohmann::json* extra);
+  bool WithdrawOrForcedBack(nlohmann::json* extra);
+  bool LineUp(nlohmann::json* extra);
+  std::optional<geom::Contact> LineUpContact(const Touch& t) const;
+  bool AboutFace() const { return g_.aturn >= 180.0 - tol_.turn_deg; }
+  bool Rearward() const { return g_.dist > g_.slack && g_.off >= 180.0 - 45.0; }
+  // Base b faces enemy e: e's centre ahead of b's front edge, within 45 degrees of its facing.
+  bool Faces(const geom::Base& b, const geom::Base& e) const;
+  // Area of b in cover (and in bad going when asked), mm^2.
+  double CoverArea(const geom::Base& b, bool with_bad_going) const;
+
+  // The ordered move's steps.
+  Travel Classify();
+  void ClassifyKeepingFacing(Travel* t);
+  const UnitAnalysis* StartPosition();
+  void Meets();
+  bool InCombatAtStart() const;
+  void MeetUnit(const Unit& o, bool in_combat_at_start, nlohmann::json* contacts, nlohmann::json* overlaps);
+  void ContactRules();
+  double SweptOverlap(const geom::Polygon& poly) const;
+  Ground GroundCrossed();
+  void Allowance(const Travel& travel, Ground* g);
+  void PlanTests(const UnitAnalysis* ua, const Ground& ground);
+  void ManoeuvreTests();
+  void WheelTest();
+  void BadGoingTest(const Ground& ground);
+  void ContactTests();
+  void Summarise(const Travel& travel, const Ground& ground);
+  bool Has(const std::string& kind) const { return std::find(kinds_.begin(), kinds_.end(), kind) != kinds_.end(); }
+
   // A second or later move is a bonus move: it spends a command point of a General in reach.
   void BonusMove(const geom::Base& from_fp, nlohmann::json* report);
   // Who aligns to whom after each new contact (FAQ 249 and "Moving into the flank a single unit").
   void Conformation(const geom::Base& to_fp, const std::vector<const Unit*>& contacted,
                     const std::vector<std::string>& kinds, nlohmann::json* report);
-  // A placed enemy-or-friend footprint cache is not needed: the scene is small around a reaction.
   const std::string& Difficulty(const std::string& key) const {
     const MoveTest& t = d_.move_tests.at(key);
     return IsIm(*u_) && !t.im_difficulty.empty() ? t.im_difficulty : t.difficulty;
   }
 
+  static constexpr const char* kStays = "where it stands (it does not move)";
   const TotskData& d_;
   const TotskSettings& s_;
   const Scene& scene_;
   const MoveRequest& move_;
+  const Tolerances& tol_;
   const Unit* u_ = nullptr;
+  MoveGeometry g_;
+  MoveCheck m_;
+  nlohmann::json report_;
   bool legal_ = true;
   std::string reason_;
   std::vector<std::string> kinds_, notes_;
   std::vector<PlannedTest> tests_;
   std::vector<StateChange> changes_;  // the mover's own, when the move is legal
+  std::vector<Touch> touching_;       // enemies touching it at the start (reactions)
+  TotskAnalysis start_analysis_;      // the scene as it stands, for the unit
+  std::vector<geom::Polygon> swept_;  // the ground the base sweeps
+  std::vector<const Unit*> contacted_;      // enemies newly contacted
+  std::vector<std::string> contact_kinds_;  // "contact_front" / "contact_flank" / "contact_rear", same order
 };
 
 void MoveJudge::AddTest(int phase, const std::string& key, std::vector<Modifier> extra, const std::string& where,
@@ -264,759 +355,832 @@ void MoveJudge::BonusMove(const geom::Base& from_fp, nlohmann::json* report) {
   }
 }
 
-bool MoveJudge::Reaction(const geom::Base& from_fp, const geom::Base& to_fp, const Unit& moved, nlohmann::json* extra) {
-  const Unit& U = *u_;
-  if (IsGeneral(U)) return false;
-  const double bw = scene_.BwFor(U);
-  const Tolerances& tol = d_.tolerances;
-  const double slack = tol.placement_bw * bw;
-  const Pose start = *U.pose;
-  const double turn = geom::NormalizeDeg(to_fp.heading_deg - from_fp.heading_deg);
-  const double aturn = std::abs(turn);
-  const geom::Vec2 delta = to_fp.centre_mm - from_fp.centre_mm;
-  const double dist = delta.norm();
-  // Angle (deg) between the travel and the unit's facing at the start (0 = straight ahead).
-  const double off = dist <= tol.distance_mm
-                         ? 0.0
-                         : geom::RadToDeg(std::acos(std::clamp(delta.normalized().dot(geom::Forward(from_fp)), -1.0, 1.0)));
-  auto bw_text = [&](double mm) {
-    std::ostringstream s;
-    s.precision(3);
-    s << mm / bw << " BW (" << std::lround(mm) << " mm)";
-    return s.str();
-  };
-  // Enemies touching the unit at the start (corners included: a base pushed into contact by hand).
-  struct Touch {
-    const Unit* unit;
-    geom::Contact contact;  // edge_a: this unit's edge, edge_b: the enemy's
-  };
+std::string MoveJudge::BwText(double mm) const {
+  std::ostringstream s;
+  s.precision(3);
+  s << mm / g_.bw << " BW (" << std::lround(mm) << " mm)";
+  return s.str();
+}
+
+bool MoveJudge::Faces(const geom::Base& b, const geom::Base& e) const {
+  const geom::Vec2 to_e = e.centre_mm - geom::LeaderPoint(b);
+  if (to_e.norm() < 1e-9) return false;
+  return !FacesAway(b, e, tol_.line_mm) && to_e.normalized().dot(geom::Forward(b)) >= std::cos(geom::DegToRad(45.0));
+}
+
+double MoveJudge::CoverArea(const geom::Base& b, bool with_bad_going) const {
+  double covered = 0.0;
+  for (const Terrain& tr : scene_.terrain) {
+    const TerrainKind* k = FindTerrainKind(tr.type);
+    if (k && (k->cover || (with_bad_going && k->bad_going)) && tr.polygon.size() >= 3)
+      covered += geom::OverlapArea(b, geom::MakeCcw(tr.polygon));
+  }
+  return covered;
+}
+
+bool MoveJudge::Reaction(nlohmann::json* extra) {
+  if (IsGeneral(*u_)) return false;
+  touching_ = TouchingAtStart();
+  return CavalryBreakOff(extra) || Pursuit(extra) || ArtilleryBreakOff(extra) || BreakOffChoice(extra) || PullBack(extra) ||
+         WithdrawOrForcedBack(extra) || LineUp(extra);
+}
+
+std::vector<Touch> MoveJudge::TouchingAtStart() const {
   std::vector<Touch> touching;
+  const geom::Base& from_fp = g_.from_fp;
   const double from_radius = std::hypot(from_fp.width_mm, from_fp.depth_mm) / 2.0;
   for (const Unit& o : scene_.units) {
-    if (&o == u_ || !o.pose || IsGeneral(o) || o.side == U.side) continue;
+    if (&o == u_ || !o.pose || IsGeneral(o) || o.side == u_->side) continue;
     const geom::Base ofp = Footprint(o);
     // Bounding circles apart by more than the contact slack: not touching (no exact test).
     if ((ofp.centre_mm - from_fp.centre_mm).norm() - from_radius - std::hypot(ofp.width_mm, ofp.depth_mm) / 2.0 >
-        tol.contact_mm + 1.0)
+        tol_.contact_mm + 1.0)
       continue;
-    const geom::Contact c = geom::FindContact(from_fp, ofp, tol.contact_mm);
+    const geom::Contact c = geom::FindContact(from_fp, ofp, tol_.contact_mm);
     if (c.in_contact) touching.push_back({&o, c});
   }
+  return touching;
+}
+
+bool MoveJudge::FinishReaction(nlohmann::json* extra) {
+  std::string what = "moved " + BwText(g_.dist);
+  for (const char* k : {"break_off", "forced_back"})
+    if (extra->contains(k)) what = (*extra)[k].get<std::string>() + ": " + what;
+  if (extra->contains("supports_after")) what += ", now behind " + (*extra)["supports_after"].get<std::string>();
+  notes_.insert(notes_.begin(), what);
+  (*extra)["distance_mm"] = std::round(g_.dist * 10.0) / 10.0;
+  (*extra)["distance_bw"] = std::round(g_.dist / g_.bw * 100.0) / 100.0;
+  nlohmann::json t = nlohmann::json::array();
+  for (const Touch& x : touching_) t.push_back(x.unit->id);
+  (*extra)["in_contact_at_start"] = t;
   // No reaction may end on top of another base.
-  auto check_overlaps = [&]() {
-    nlohmann::json list = nlohmann::json::array();
-    for (const UnitOverlap& ov : OverlapsAt(scene_, U, moved.pose.value(), tol.contact_mm)) {
-      const Unit* o = scene_.FindUnit(ov.b);
-      if (o && IsGeneral(*o)) continue;
-      Illegal("ends on top of another base: " + Describe(ov) + " (bases may not overlap)");
-      list.push_back(ToJson(ov));
-    }
-    (*extra)["overlaps"] = list;
-  };
-  auto finish_extra = [&]() {
-    std::string what = "moved " + bw_text(dist);
-    for (const char* k : {"break_off", "forced_back"})
-      if (extra->contains(k)) what = (*extra)[k].get<std::string>() + ": " + what;
-    if (extra->contains("supports_after")) what += ", now behind " + (*extra)["supports_after"].get<std::string>();
-    notes_.insert(notes_.begin(), what);
-    (*extra)["distance_mm"] = std::round(dist * 10.0) / 10.0;
-    (*extra)["distance_bw"] = std::round(dist / bw * 100.0) / 100.0;
-    nlohmann::json t = nlohmann::json::array();
-    for (const Touch& x : touching) t.push_back(x.unit->id);
-    (*extra)["in_contact_at_start"] = t;
-    check_overlaps();
-    return true;
-  };
-  const bool cavalry = U.type == UnitType::kCavalry;
-  const bool about_face = aturn >= 180.0 - tol.turn_deg;
-  const bool rearward = dist > slack && off >= 180.0 - 45.0;
-
-  // QRS 95: cavalry in contact that failed its morale test retires 6 BW to the rear facing away; with
-  // rear supports it falls back through them and stops at supporting distance facing the enemy (FAQ
-  // "PURSUING": as far back as there is room, even beyond its move).
-  if (cavalry && !touching.empty() && scene_.declarations.Flag(U.id, "failed_morale")) {
-    kinds_.push_back("break_off");
-    std::vector<const Unit*> supports;
-    for (const Unit& o : scene_.units) {
-      if (&o == u_ || !o.pose || IsGeneral(o) || o.side != U.side || o.type == UnitType::kArtillery) continue;
-      const geom::Base ofp = Footprint(o);
-      const double reach = (o.type == UnitType::kCavalry ? d_.rear_support_cavalry_bw : d_.rear_support_infantry_bw) * bw;
-      if (geom::InCorridor(from_fp, geom::Edge::kRear, reach, ofp, tol.line_mm).inside &&
-          HeadingGap(ofp.heading_deg, from_fp.heading_deg) < 90.0)
-        supports.push_back(&o);
-    }
-    nlohmann::json sj = nlohmann::json::array();
-    for (const Unit* o : supports) sj.push_back(o->id);
-    (*extra)["rear_support_at_start"] = sj;
-    const double retire = d_.after.break_off_retire_bw * bw;
-    if (supports.empty()) {
-      (*extra)["break_off"] = "retire " + bw_text(retire) + " to the rear, facing away from the enemy (QRS 95)";
-      if (!about_face) {
-        Illegal("a cavalry break-off after a failed morale test ends facing away from the enemy (QRS 95): it turned " +
-                std::to_string(std::lround(aturn)) + " degrees");
-      } else if (dist > tol.distance_mm && off < 180.0 - tol.turn_deg) {
-        Illegal("a cavalry break-off retires straight to the rear (QRS 95): it moved " + std::to_string(std::lround(180.0 - off)) +
-                " degrees off the rear");
-      } else if (std::abs(dist - retire) > slack) {
-        Illegal("a cavalry break-off after a failed morale test retires " + bw_text(retire) + " (QRS 95): it moved " +
-                bw_text(dist) + ", more than " + bw_text(slack) + " off");
-      }
-    } else {
-      // Behind the supports, in the supporting position of a friend that stood behind it, facing the enemy.
-      (*extra)["break_off"] = "fall back through its rear supports and stop at supporting distance facing the enemy (QRS 95)";
-      const double reach = d_.rear_support_cavalry_bw * bw;
-      std::string behind_of;
-      for (const Unit& o : scene_.units) {
-        if (&o == u_ || !o.pose || IsGeneral(o) || o.side != U.side) continue;
-        const geom::Base ofp = Footprint(o);
-        const bool was_behind = (ofp.centre_mm - from_fp.centre_mm).dot(geom::Forward(from_fp)) < 0.0;
-        if (was_behind && geom::InCorridor(ofp, geom::Edge::kRear, reach, to_fp, tol.line_mm).inside &&
-            HeadingGap(ofp.heading_deg, to_fp.heading_deg) < 90.0) {
-          behind_of = o.id;
-          break;
-        }
-      }
-      if (aturn > tol.turn_deg) {
-        Illegal("a cavalry break-off through its rear supports ends facing the enemy (QRS 95): it turned " +
-                std::to_string(std::lround(aturn)) + " degrees");
-      } else if (!rearward) {
-        Illegal("a cavalry break-off falls back to the rear (QRS 95)");
-      } else if (behind_of.empty()) {
-        Illegal("a cavalry break-off through its rear supports stops at supporting distance (" + bw_text(reach) +
-                ") behind them (QRS 95): it ends in no supporting position behind the units that stood behind it");
-      } else if (const RoomBehind room = FirstRoomBehind(scene_, U, from_fp, to_fp, tol.contact_mm); room.blocked_after_mm >= 0) {
-        Illegal("a unit falling back behind its supports stops at the first place with room for it (FAQ 299): there was room " +
-                bw_text(room.first_room_mm) + " back, before " + room.blocked_by + "; it went on past " + room.blocked_by);
-        (*extra)["first_room_mm"] = std::round(room.first_room_mm);
-      } else {
-        (*extra)["supports_after"] = behind_of;
-      }
-    }
-    notes_.push_back(U.id + " failed its morale test in contact: the break-off is no ordered move (no action test); it "
-                            "cannot move again in its following turn (QRS 95)");
-    return finish_extra();
+  nlohmann::json list = nlohmann::json::array();
+  for (const UnitOverlap& ov : OverlapsAt(scene_, *u_, g_.moved.pose.value(), tol_.contact_mm)) {
+    const Unit* o = scene_.FindUnit(ov.b);
+    if (o && IsGeneral(*o)) continue;
+    Illegal("ends on top of another base: " + Describe(ov) + " (bases may not overlap)");
+    list.push_back(ToJson(ov));
   }
+  (*extra)["overlaps"] = list;
+  return true;
+}
 
-  // QRS 97 and FAQ "PURSUING": a pursuit goes straight ahead the distance rolled ("it just goes the full
-  // distance it rolled for pursuit and stops"), or less if it meets an enemy.
-  if (const Declared* p = scene_.declarations.Find(U.id, "pursuit_bw")) {
-    if (!p->value.is_number() || !(p->value.get<double>() >= 0))
-      throw InputError(scene_.source, p->line, "declarations: " + U.id + ".pursuit_bw must be a distance in BW >= 0");
-    kinds_.push_back("pursuit");
-    const double rolled = p->value.get<double>() * bw;
-    (*extra)["pursuit_bw"] = p->value.get<double>();
-    if (s_.pursuit != "qrs" && !cavalry)
-      Illegal("only cavalry pursue (FAQ \"PURSUING\"; QRS 97 names no type: --set pursuit=qrs)");
-    bool meets = false;
-    for (const Unit& o : scene_.units) {
-      if (&o == u_ || !o.pose || IsGeneral(o) || o.side == U.side) continue;
-      const geom::Contact c = geom::FindContact(to_fp, Footprint(o), tol.contact_mm);
-      if (c.in_contact && !geom::FindContact(from_fp, Footprint(o), tol.contact_mm).in_contact) meets = true;
-    }
-    (*extra)["meets_enemy"] = meets;
-    if (aturn > tol.straight_deg || (dist > tol.distance_mm && off > tol.straight_deg)) {
-      Illegal("a pursuit goes straight ahead (QRS 97)");
-    } else if (meets ? dist > rolled + slack : std::abs(dist - rolled) > slack) {
-      Illegal(std::string("a pursuit goes ") + (meets ? "at most " : "the full ") + bw_text(rolled) +
-              " rolled (FAQ \"PURSUING\"): it moved " + bw_text(dist));
-    }
-    if (meets) notes_.push_back("the pursuit's contact is fought in the next enemy phase; the pursuer tests with -1 (FAQ \"PURSUING\")");
-    return finish_extra();
+// QRS 95: cavalry in contact that failed its morale test retires 6 BW to the rear facing away; with
+// rear supports it falls back through them and stops at supporting distance facing the enemy (FAQ
+// "PURSUING": as far back as there is room, even beyond its move).
+bool MoveJudge::CavalryBreakOff(nlohmann::json* extra) {
+  const Unit& U = *u_;
+  if (U.type != UnitType::kCavalry || touching_.empty() || !scene_.declarations.Flag(U.id, "failed_morale")) return false;
+  kinds_.push_back("break_off");
+  const std::vector<const Unit*> supports = RearSupportsAtStart();
+  nlohmann::json sj = nlohmann::json::array();
+  for (const Unit* o : supports) sj.push_back(o->id);
+  (*extra)["rear_support_at_start"] = sj;
+  if (supports.empty()) RetireAway(extra);
+  else FallBackThroughSupports(extra);
+  notes_.push_back(U.id + " failed its morale test in contact: the break-off is no ordered move (no action test); it "
+                          "cannot move again in its following turn (QRS 95)");
+  return FinishReaction(extra);
+}
+
+std::vector<const Unit*> MoveJudge::RearSupportsAtStart() const {
+  std::vector<const Unit*> supports;
+  for (const Unit& o : scene_.units) {
+    if (&o == u_ || !o.pose || IsGeneral(o) || o.side != u_->side || o.type == UnitType::kArtillery) continue;
+    const geom::Base ofp = Footprint(o);
+    const double reach = (o.type == UnitType::kCavalry ? d_.rear_support_cavalry_bw : d_.rear_support_infantry_bw) * g_.bw;
+    if (geom::InCorridor(g_.from_fp, geom::Edge::kRear, reach, ofp, tol_.line_mm).inside &&
+        HeadingGap(ofp.heading_deg, g_.from_fp.heading_deg) < 90.0)
+      supports.push_back(&o);
   }
+  return supports;
+}
 
-  // FAQ 316 "If a limbered artillery is contacted by the pursuing unit, it makes a break off of one full
-  // move. If the pursuer is still in contact after that or if the break off is blocked by impassable
-  // terrain, the artillery is destroyed"; QRS movement table "Artillery Breakoff 10BW 5BW". Limbered guns
-  // touching an enemy that move out of contact: up to one break-off move, the rough rate when the move
-  // crosses bad going. No action test.
-  if (U.type == UnitType::kArtillery && Limbered(U) && !touching.empty()) {
-    bool still = false;
-    for (const Touch& t : touching) still = still || geom::FindContact(to_fp, Footprint(*t.unit), tol.contact_mm).in_contact;
-    if (!still && dist > tol.distance_mm) {
-      kinds_.push_back("artillery_break_off");
-      const MoveRate& rate = d_.movement.at("artillery").at("breakoff");
-      bool rough = false;
-      for (const Terrain& tr : scene_.terrain) {
-        const TerrainKind* k = FindTerrainKind(tr.type);
-        if (!k || !k->bad_going || tr.polygon.size() < 3) continue;
-        for (const geom::Polygon& piece : geom::SweptBetween(from_fp, to_fp))
-          if (geom::Area(geom::ClipConvex(geom::MakeCcw(tr.polygon), piece)) > 1.0) rough = true;
-      }
-      const double allowed = (rough ? rate.rough_bw.value_or(0.0) : rate.open_bw) * bw;
-      (*extra)["break_off"] = "limbered artillery contacted breaks off up to one full move, " + bw_text(allowed) +
-                              (rough ? " in rough ground" : "") + " (FAQ 316; movement table \"Breakoff\")";
-      if (dist > allowed + tol.distance_mm)
-        Illegal("a limbered gun's break-off is one full move, " + bw_text(allowed) + (rough ? " in rough ground" : "") +
-                " (FAQ 316): it moved " + bw_text(dist));
-      notes_.push_back("if the pursuer is still in contact after the break-off, or impassable ground blocks it, the gun is destroyed (FAQ 316)");
-      return finish_extra();
+void MoveJudge::RetireAway(nlohmann::json* extra) {
+  const double retire = d_.after.break_off_retire_bw * g_.bw;
+  (*extra)["break_off"] = "retire " + BwText(retire) + " to the rear, facing away from the enemy (QRS 95)";
+  if (!AboutFace()) {
+    Illegal("a cavalry break-off after a failed morale test ends facing away from the enemy (QRS 95): it turned " +
+            std::to_string(std::lround(g_.aturn)) + " degrees");
+  } else if (g_.dist > tol_.distance_mm && g_.off < 180.0 - tol_.turn_deg) {
+    Illegal("a cavalry break-off retires straight to the rear (QRS 95): it moved " + std::to_string(std::lround(180.0 - g_.off)) +
+            " degrees off the rear");
+  } else if (std::abs(g_.dist - retire) > g_.slack) {
+    Illegal("a cavalry break-off after a failed morale test retires " + BwText(retire) + " (QRS 95): it moved " +
+            BwText(g_.dist) + ", more than " + BwText(g_.slack) + " off");
+  }
+}
+
+// Behind the supports, in the supporting position of a friend that stood behind it, facing the enemy.
+void MoveJudge::FallBackThroughSupports(nlohmann::json* extra) {
+  (*extra)["break_off"] = "fall back through its rear supports and stop at supporting distance facing the enemy (QRS 95)";
+  const double reach = d_.rear_support_cavalry_bw * g_.bw;
+  std::string behind_of;
+  for (const Unit& o : scene_.units) {
+    if (&o == u_ || !o.pose || IsGeneral(o) || o.side != u_->side) continue;
+    const geom::Base ofp = Footprint(o);
+    const bool was_behind = (ofp.centre_mm - g_.from_fp.centre_mm).dot(geom::Forward(g_.from_fp)) < 0.0;
+    if (was_behind && geom::InCorridor(ofp, geom::Edge::kRear, reach, g_.to_fp, tol_.line_mm).inside &&
+        HeadingGap(ofp.heading_deg, g_.to_fp.heading_deg) < 90.0) {
+      behind_of = o.id;
+      break;
     }
   }
-
-  // QRS 95: cavalry that passed its test in contact with infantry or artillery may retire 2 BW and about face.
-  if (cavalry && !touching.empty() && scene_.declarations.Flag(U.id, "passed_morale") && about_face && rearward) {
-    kinds_.push_back("break_off_choice");
-    bool foot_or_guns = false;
-    for (const Touch& t : touching)
-      foot_or_guns = foot_or_guns || t.unit->type == UnitType::kInfantry || t.unit->type == UnitType::kArtillery;
-    const double retire = d_.after.break_off_choose_bw * bw;
-    (*extra)["break_off"] = "may retire " + bw_text(retire) + " and about face after a passed morale test (QRS 95)";
-    if (!foot_or_guns)
-      Illegal("after a passed morale test cavalry may break off only from infantry or artillery (QRS 95)");
-    else if (off < 180.0 - tol.turn_deg)
-      Illegal("a cavalry break-off retires straight to the rear (QRS 95)");
-    else if (std::abs(dist - retire) > slack)
-      Illegal("after a passed morale test cavalry may retire " + bw_text(retire) + " and about face (QRS 95): it moved " +
-              bw_text(dist) + ", more than " + bw_text(slack) + " off");
-    return finish_extra();
+  if (g_.aturn > tol_.turn_deg) {
+    Illegal("a cavalry break-off through its rear supports ends facing the enemy (QRS 95): it turned " +
+            std::to_string(std::lround(g_.aturn)) + " degrees");
+  } else if (!Rearward()) {
+    Illegal("a cavalry break-off falls back to the rear (QRS 95)");
+  } else if (behind_of.empty()) {
+    Illegal("a cavalry break-off through its rear supports stops at supporting distance (" + BwText(reach) +
+            ") behind them (QRS 95): it ends in no supporting position behind the units that stood behind it");
+  } else if (const RoomBehind room = FirstRoomBehind(scene_, *u_, g_.from_fp, g_.to_fp, tol_.contact_mm); room.blocked_after_mm >= 0) {
+    Illegal("a unit falling back behind its supports stops at the first place with room for it (FAQ 299): there was room " +
+            BwText(room.first_room_mm) + " back, before " + room.blocked_by + "; it went on past " + room.blocked_by);
+    (*extra)["first_room_mm"] = std::round(room.first_room_mm);
+  } else {
+    (*extra)["supports_after"] = behind_of;
   }
+}
 
-  // Where an enemy stands relative to this base: facing it (its centre ahead of the front edge, within
-  // 45 degrees of the facing) and the gap edge to edge.
-  auto faces = [&](const geom::Base& b, const geom::Base& e) {
-    const geom::Vec2 to_e = e.centre_mm - geom::LeaderPoint(b);
-    if (to_e.norm() < 1e-9) return false;
-    return !FacesAway(b, e, tol.line_mm) && to_e.normalized().dot(geom::Forward(b)) >= std::cos(geom::DegToRad(45.0));
-  };
-
-  // QRS 99: light troops in contact pull back to 1 BW from the enemy's final position, facing it; an
-  // action test (QRS 52); not light infantry in the open contacted by cavalry.
-  if (IsLightTroops(U)) {
-    for (const Touch& t : touching) {
-      const geom::Base efp = Footprint(*t.unit);
-      if (geom::FindContact(to_fp, efp, tol.contact_mm).in_contact || !faces(to_fp, efp)) continue;
-      if (dist <= slack) continue;
-      // Ending further or nearer than 1 BW is no pull back: an ordinary move (straight back, ...).
-      const double want = d_.after.pull_back_bw * bw;
-      const double gap = geom::BaseToBase(to_fp, efp).distance_mm;
-      if (std::abs(gap - want) > slack) continue;
-      kinds_.push_back("pull_back");
-      (*extra)["pull_back"] = {{"from", t.unit->id}, {"gap_mm", std::round(gap * 10.0) / 10.0},
-                               {"gap_bw", std::round(gap / bw * 100.0) / 100.0}};
-      // In the open: less than half of the base in bad going or cover.
-      double covered = 0.0;
-      for (const Terrain& tr : scene_.terrain) {
-        const TerrainKind* k = FindTerrainKind(tr.type);
-        if (k && (k->bad_going || k->cover) && tr.polygon.size() >= 3) covered += geom::OverlapArea(from_fp, geom::MakeCcw(tr.polygon));
-      }
-      const bool open = covered < 0.5 * from_fp.width_mm * from_fp.depth_mm;
-      bool by_cavalry = false;
-      for (const Touch& x : touching) by_cavalry = by_cavalry || x.unit->type == UnitType::kCavalry;
-      if (IsLightInfantry(U) && open && by_cavalry)
-        Illegal("light infantry in the open contacted by cavalry cannot pull back (QRS 99)");
-      else
-        AddTest(3, "light_pull_back", {}, "where it stands (it does not move)", start, {t.unit->id});
-      return finish_extra();
-    }
+// QRS 97 and FAQ "PURSUING": a pursuit goes straight ahead the distance rolled ("it just goes the full
+// distance it rolled for pursuit and stops"), or less if it meets an enemy.
+bool MoveJudge::Pursuit(nlohmann::json* extra) {
+  const Unit& U = *u_;
+  const Declared* p = scene_.declarations.Find(U.id, "pursuit_bw");
+  if (!p) return false;
+  if (!p->value.is_number() || !(p->value.get<double>() >= 0))
+    throw InputError(scene_.source, p->line, "declarations: " + U.id + ".pursuit_bw must be a distance in BW >= 0");
+  kinds_.push_back("pursuit");
+  const double rolled = p->value.get<double>() * g_.bw;
+  (*extra)["pursuit_bw"] = p->value.get<double>();
+  if (s_.pursuit != "qrs" && U.type != UnitType::kCavalry)
+    Illegal("only cavalry pursue (FAQ \"PURSUING\"; QRS 97 names no type: --set pursuit=qrs)");
+  bool meets = false;
+  for (const Unit& o : scene_.units) {
+    if (&o == u_ || !o.pose || IsGeneral(o) || o.side == U.side) continue;
+    const geom::Contact c = geom::FindContact(g_.to_fp, Footprint(o), tol_.contact_mm);
+    if (c.in_contact && !geom::FindContact(g_.from_fp, Footprint(o), tol_.contact_mm).in_contact) meets = true;
   }
-
-  // QRS 91 "Infantry Break Off": infantry contacted by infantry "can withdraw 1 BW after a successful
-  // morale test"; a unit "occupying cover ... can force the opposing unit to pull back this distance";
-  // "AT/BT units can also force opponents back" (FAQ 129: "force back 1/4 BW an enemy unit that fails its
-  // morale test"). Straight back keeping the facing; a move of another length is an ordinary move.
-  if (!touching.empty() && aturn <= tol.turn_deg && dist > tol.distance_mm && off >= 180.0 - tol.turn_deg) {
-    auto near_distance = [&](double want) { return std::abs(dist - want) <= std::min(slack, want / 2.0); };
-    auto in_cover = [&](const Unit& e) {
-      const geom::Base efp = Footprint(e);
-      double covered = 0.0;
-      for (const Terrain& tr : scene_.terrain) {
-        const TerrainKind* k = FindTerrainKind(tr.type);
-        if (k && k->cover && tr.polygon.size() >= 3) covered += geom::OverlapArea(efp, geom::MakeCcw(tr.polygon));
-      }
-      return covered >= 0.5 * efp.width_mm * efp.depth_mm;
-    };
-    const double withdraw = d_.after.infantry_withdraw_bw * bw;
-    const double at_bt = (s_.forced_back == "qrs" ? d_.after.forced_back_qrs_bw : d_.after.forced_back_faq_bw) * bw;
-    for (const Touch& t : touching) {
-      const Unit& E = *t.unit;
-      if (U.type == UnitType::kInfantry && E.type == UnitType::kInfantry && scene_.declarations.Flag(U.id, "passed_morale") &&
-          near_distance(withdraw)) {
-        kinds_.push_back("infantry_withdraw");
-        (*extra)["break_off"] = "withdraw " + bw_text(withdraw) + " from " + E.id + " after a passed morale test (QRS 91)";
-        return finish_extra();
-      }
-      if (U.type == UnitType::kInfantry && E.type == UnitType::kInfantry && in_cover(E) &&
-          scene_.declarations.Flag(E.id, "passed_morale") && near_distance(withdraw)) {
-        kinds_.push_back("forced_back");
-        (*extra)["forced_back"] = E.id + " in cover forces it back " + bw_text(withdraw) + " (QRS 91)";
-        return finish_extra();
-      }
-      if (IsAtOrBt(E) && scene_.declarations.Flag(U.id, "failed_morale") && near_distance(at_bt)) {
-        kinds_.push_back("forced_back");
-        (*extra)["forced_back"] = std::string(E.id) + " (AT/BT) forces it back " + bw_text(at_bt) +
-                                  (s_.forced_back == "qrs" ? " (QRS 91)" : " (FAQ 129; --set forced_back=qrs: 1 BW)");
-        return finish_extra();
-      }
-    }
+  (*extra)["meets_enemy"] = meets;
+  if (g_.aturn > tol_.straight_deg || (g_.dist > tol_.distance_mm && g_.off > tol_.straight_deg)) {
+    Illegal("a pursuit goes straight ahead (QRS 97)");
+  } else if (meets ? g_.dist > rolled + g_.slack : std::abs(g_.dist - rolled) > g_.slack) {
+    Illegal(std::string("a pursuit goes ") + (meets ? "at most " : "the full ") + BwText(rolled) +
+            " rolled (FAQ \"PURSUING\"): it moved " + BwText(g_.dist));
   }
+  if (meets) notes_.push_back("the pursuit's contact is fought in the next enemy phase; the pursuer tests with -1 (FAQ \"PURSUING\")");
+  return FinishReaction(extra);
+}
 
-  // Lining up (FAQ "Can you wheel while moving into contact?": "you just have to touch the 'target' and
-  // then they will align"; "Moving into the flank a single unit": the unit contacted on the flank
-  // conforms in its next turn, "automatic and doesn't require an action test", but with an enemy also on
-  // its front "this requires an action test"). A unit touching an enemy that ends with its front edge
-  // flush against one of that enemy's edges, squarely, within a base width of where it was.
-  for (const Touch& t : touching) {
+// FAQ 316 "If a limbered artillery is contacted by the pursuing unit, it makes a break off of one full
+// move. If the pursuer is still in contact after that or if the break off is blocked by impassable
+// terrain, the artillery is destroyed"; QRS movement table "Artillery Breakoff 10BW 5BW". Limbered guns
+// touching an enemy that move out of contact: up to one break-off move, the rough rate when the move
+// crosses bad going. No action test.
+bool MoveJudge::ArtilleryBreakOff(nlohmann::json* extra) {
+  if (u_->type != UnitType::kArtillery || !Limbered(*u_) || touching_.empty()) return false;
+  bool still = false;
+  for (const Touch& t : touching_) still = still || geom::FindContact(g_.to_fp, Footprint(*t.unit), tol_.contact_mm).in_contact;
+  if (still || g_.dist <= tol_.distance_mm) return false;
+  kinds_.push_back("artillery_break_off");
+  const MoveRate& rate = d_.movement.at("artillery").at("breakoff");
+  bool rough = false;
+  for (const Terrain& tr : scene_.terrain) {
+    const TerrainKind* k = FindTerrainKind(tr.type);
+    if (!k || !k->bad_going || tr.polygon.size() < 3) continue;
+    for (const geom::Polygon& piece : geom::SweptBetween(g_.from_fp, g_.to_fp))
+      if (geom::Area(geom::ClipConvex(geom::MakeCcw(tr.polygon), piece)) > 1.0) rough = true;
+  }
+  const double allowed = (rough ? rate.rough_bw.value_or(0.0) : rate.open_bw) * g_.bw;
+  (*extra)["break_off"] = "limbered artillery contacted breaks off up to one full move, " + BwText(allowed) +
+                          (rough ? " in rough ground" : "") + " (FAQ 316; movement table \"Breakoff\")";
+  if (g_.dist > allowed + tol_.distance_mm)
+    Illegal("a limbered gun's break-off is one full move, " + BwText(allowed) + (rough ? " in rough ground" : "") +
+            " (FAQ 316): it moved " + BwText(g_.dist));
+  notes_.push_back("if the pursuer is still in contact after the break-off, or impassable ground blocks it, the gun is destroyed (FAQ 316)");
+  return FinishReaction(extra);
+}
+
+// QRS 95: cavalry that passed its test in contact with infantry or artillery may retire 2 BW and about face.
+bool MoveJudge::BreakOffChoice(nlohmann::json* extra) {
+  const Unit& U = *u_;
+  if (U.type != UnitType::kCavalry || touching_.empty() || !scene_.declarations.Flag(U.id, "passed_morale") || !AboutFace() ||
+      !Rearward())
+    return false;
+  kinds_.push_back("break_off_choice");
+  bool foot_or_guns = false;
+  for (const Touch& t : touching_)
+    foot_or_guns = foot_or_guns || t.unit->type == UnitType::kInfantry || t.unit->type == UnitType::kArtillery;
+  const double retire = d_.after.break_off_choose_bw * g_.bw;
+  (*extra)["break_off"] = "may retire " + BwText(retire) + " and about face after a passed morale test (QRS 95)";
+  if (!foot_or_guns)
+    Illegal("after a passed morale test cavalry may break off only from infantry or artillery (QRS 95)");
+  else if (g_.off < 180.0 - tol_.turn_deg)
+    Illegal("a cavalry break-off retires straight to the rear (QRS 95)");
+  else if (std::abs(g_.dist - retire) > g_.slack)
+    Illegal("after a passed morale test cavalry may retire " + BwText(retire) + " and about face (QRS 95): it moved " +
+            BwText(g_.dist) + ", more than " + BwText(g_.slack) + " off");
+  return FinishReaction(extra);
+}
+
+// QRS 99: light troops in contact pull back to 1 BW from the enemy's final position, facing it; an
+// action test (QRS 52); not light infantry in the open contacted by cavalry.
+bool MoveJudge::PullBack(nlohmann::json* extra) {
+  const Unit& U = *u_;
+  if (!IsLightTroops(U)) return false;
+  for (const Touch& t : touching_) {
     const geom::Base efp = Footprint(*t.unit);
-    const geom::Contact c = geom::FindContact(to_fp, efp, tol.contact_mm);
-    if (!c.in_contact || c.corner_only || c.edge_a != geom::Edge::kFront) continue;
-    const double want_heading = c.edge_b == geom::Edge::kFront  ? efp.heading_deg + 180.0
-                                : c.edge_b == geom::Edge::kRear ? efp.heading_deg
-                                : c.edge_b == geom::Edge::kLeft ? efp.heading_deg - 90.0
-                                                                : efp.heading_deg + 90.0;
-    if (HeadingGap(to_fp.heading_deg, want_heading) > tol.straight_deg) continue;
-    const double shared_needed = std::min(to_fp.width_mm, c.edge_b == geom::Edge::kFront || c.edge_b == geom::Edge::kRear
-                                                              ? efp.width_mm : efp.depth_mm) - 2.0 * tol.contact_mm;
-    if (c.shared_mm < shared_needed) continue;
-    if (dist > from_fp.width_mm + slack) continue;
-    // Already flush and square at the start: not a lining up.
-    if (!t.contact.corner_only && t.contact.edge_a == c.edge_a && t.contact.edge_b == c.edge_b && dist <= tol.distance_mm &&
-        aturn <= tol.straight_deg)
-      continue;
-    kinds_.push_back("line_up");
-    (*extra)["line_up"] = {{"with", t.unit->id}, {"their_edge", std::string(geom::ToString(c.edge_b))}};
-    // Turning to face an enemy on its flank or rear while another enemy holds its front: an action test.
-    const bool turning = t.contact.edge_a != geom::Edge::kFront && aturn > tol.turn_deg;
-    std::vector<std::string> front_enemies;
-    for (const Touch& x : touching)
-      if (x.unit != t.unit && !x.contact.corner_only && x.contact.edge_a == geom::Edge::kFront) front_enemies.push_back(x.unit->id);
-    if (turning && !front_enemies.empty()) {
-      std::vector<std::string> by = {t.unit->id};
-      AddTest(3, "face_flank_attacker", {}, "where it stands (it does not move)", start, by);
-      notes_.push_back("facing " + t.unit->id + " leaves " + front_enemies[0] + " on its flank (FAQ \"Moving into the flank a single unit\")");
-    } else {
-      notes_.push_back("lining up with " + t.unit->id + " needs no action test (FAQ)");
-    }
-    return finish_extra();
+    if (geom::FindContact(g_.to_fp, efp, tol_.contact_mm).in_contact || !Faces(g_.to_fp, efp)) continue;
+    if (g_.dist <= g_.slack) continue;
+    // Ending further or nearer than 1 BW is no pull back: an ordinary move (straight back, ...).
+    const double want = d_.after.pull_back_bw * g_.bw;
+    const double gap = geom::BaseToBase(g_.to_fp, efp).distance_mm;
+    if (std::abs(gap - want) > g_.slack) continue;
+    kinds_.push_back("pull_back");
+    (*extra)["pull_back"] = {{"from", t.unit->id}, {"gap_mm", std::round(gap * 10.0) / 10.0},
+                             {"gap_bw", std::round(gap / g_.bw * 100.0) / 100.0}};
+    // In the open: less than half of the base in bad going or cover.
+    const bool open = CoverArea(g_.from_fp, true) < 0.5 * g_.from_fp.width_mm * g_.from_fp.depth_mm;
+    bool by_cavalry = false;
+    for (const Touch& x : touching_) by_cavalry = by_cavalry || x.unit->type == UnitType::kCavalry;
+    if (IsLightInfantry(U) && open && by_cavalry)
+      Illegal("light infantry in the open contacted by cavalry cannot pull back (QRS 99)");
+    else
+      AddTest(3, "light_pull_back", {}, kStays, g_.start, {t.unit->id});
+    return FinishReaction(extra);
   }
   return false;
 }
 
-MoveCheck MoveJudge::Run() {
-  MoveCheck m;
-  m.supported = true;
-  nlohmann::json report = {{"ruleset", "totsk"}, {"unit", move_.unit}, {"second_move", move_.second_move}};
-  auto finish = [&](nlohmann::json extra) {
-    m.legal = legal_;
-    m.illegal_reason = reason_;
-    m.kinds = kinds_;
-    if (legal_) m.state_changes = changes_;
-    std::stable_sort(tests_.begin(), tests_.end(), [](const PlannedTest& a, const PlannedTest& b) { return a.phase < b.phase; });
-    nlohmann::json tests = nlohmann::json::array();
-    double p_all = 1.0;
-    std::ostringstream text;
-    text << "TotSK move of " << move_.unit << ": " << (legal_ ? "legal" : "ILLEGAL: " + reason_) << "\n";
-    if (!kinds_.empty()) {
-      text << "  kind:";
-      for (const auto& k : kinds_) text << " " << k;
-      text << "\n";
-    }
-    if (legal_) {
-      int order = 1;
-      for (const PlannedTest& t : tests_) {
-        nlohmann::json j = ActionTestJson(t.test);
-        j["order"] = order++;
-        j["halt_if_failed"] = {{"where", t.halt_where}, {"pose", PoseJson(t.halt)}};
-        tests.push_back(j);
-        m.tests.push_back(t.test.test);
-        p_all *= t.test.test.p_success;
-        text << "  " << j["order"].get<int>() << ". " << t.test.test.reason << ": " << t.test.test.odds
-             << "  (fails: halts " << t.halt_where << ")\n";
-      }
-      if (tests_.empty()) text << "  no action test\n";
-      else text << "  all pass: " << static_cast<int>(std::lround(p_all * 100)) << "%\n";
-    }
-    for (const auto& n : notes_) text << "  note: " << n << "\n";
-    nlohmann::json changes = nlohmann::json::array();
-    for (const StateChange& c : m.state_changes) {
-      changes.push_back({{"unit", c.unit}, {"key", c.key}, {"value", c.value}, {"reason", c.reason}});
-      text << "  then " << c.unit << " " << c.reason << "\n";
-    }
-    report["state_changes"] = changes;
-    report["legal"] = legal_;
-    report["illegal_reason"] = legal_ ? nlohmann::json(nullptr) : nlohmann::json(reason_);
-    report["kinds"] = kinds_;
-    report["tests"] = tests;
-    report["p_all_pass"] = legal_ ? p_all : 0.0;
-    report["notes"] = notes_;
-    for (auto& [k, v] : extra.items()) report[k] = v;
-    m.report = report;
-    m.text = text.str();
-    return m;
+// QRS 91 "Infantry Break Off": infantry contacted by infantry "can withdraw 1 BW after a successful
+// morale test"; a unit "occupying cover ... can force the opposing unit to pull back this distance";
+// "AT/BT units can also force opponents back" (FAQ 129: "force back 1/4 BW an enemy unit that fails its
+// morale test"). Straight back keeping the facing; a move of another length is an ordinary move.
+bool MoveJudge::WithdrawOrForcedBack(nlohmann::json* extra) {
+  if (touching_.empty() || g_.aturn > tol_.turn_deg || g_.dist <= tol_.distance_mm || g_.off < 180.0 - tol_.turn_deg) return false;
+  const Unit& U = *u_;
+  auto near_distance = [&](double want) { return std::abs(g_.dist - want) <= std::min(g_.slack, want / 2.0); };
+  auto in_cover = [&](const Unit& e) {
+    const geom::Base efp = Footprint(e);
+    return CoverArea(efp, false) >= 0.5 * efp.width_mm * efp.depth_mm;
   };
+  const double withdraw = d_.after.infantry_withdraw_bw * g_.bw;
+  const double at_bt = (s_.forced_back == "qrs" ? d_.after.forced_back_qrs_bw : d_.after.forced_back_faq_bw) * g_.bw;
+  const bool foot_on_foot = U.type == UnitType::kInfantry;
+  for (const Touch& t : touching_) {
+    const Unit& E = *t.unit;
+    if (foot_on_foot && E.type == UnitType::kInfantry && scene_.declarations.Flag(U.id, "passed_morale") && near_distance(withdraw)) {
+      kinds_.push_back("infantry_withdraw");
+      (*extra)["break_off"] = "withdraw " + BwText(withdraw) + " from " + E.id + " after a passed morale test (QRS 91)";
+      return FinishReaction(extra);
+    }
+    if (foot_on_foot && E.type == UnitType::kInfantry && in_cover(E) && scene_.declarations.Flag(E.id, "passed_morale") &&
+        near_distance(withdraw)) {
+      kinds_.push_back("forced_back");
+      (*extra)["forced_back"] = E.id + " in cover forces it back " + BwText(withdraw) + " (QRS 91)";
+      return FinishReaction(extra);
+    }
+    if (IsAtOrBt(E) && scene_.declarations.Flag(U.id, "failed_morale") && near_distance(at_bt)) {
+      kinds_.push_back("forced_back");
+      (*extra)["forced_back"] = std::string(E.id) + " (AT/BT) forces it back " + BwText(at_bt) +
+                                (s_.forced_back == "qrs" ? " (QRS 91)" : " (FAQ 129; --set forced_back=qrs: 1 BW)");
+      return FinishReaction(extra);
+    }
+  }
+  return false;
+}
 
-  // Step 1: the request itself.
+// Lining up (FAQ "Can you wheel while moving into contact?": "you just have to touch the 'target' and
+// then they will align"; "Moving into the flank a single unit": the unit contacted on the flank
+// conforms in its next turn, "automatic and doesn't require an action test", but with an enemy also on
+// its front "this requires an action test"). A unit touching an enemy that ends with its front edge
+// flush against one of that enemy's edges, squarely, within a base width of where it was.
+bool MoveJudge::LineUp(nlohmann::json* extra) {
+  for (const Touch& t : touching_) {
+    const std::optional<geom::Contact> c = LineUpContact(t);
+    if (!c) continue;
+    kinds_.push_back("line_up");
+    (*extra)["line_up"] = {{"with", t.unit->id}, {"their_edge", std::string(geom::ToString(c->edge_b))}};
+    // Turning to face an enemy on its flank or rear while another enemy holds its front: an action test.
+    const bool turning = t.contact.edge_a != geom::Edge::kFront && g_.aturn > tol_.turn_deg;
+    std::vector<std::string> front_enemies;
+    for (const Touch& x : touching_)
+      if (x.unit != t.unit && !x.contact.corner_only && x.contact.edge_a == geom::Edge::kFront) front_enemies.push_back(x.unit->id);
+    if (turning && !front_enemies.empty()) {
+      AddTest(3, "face_flank_attacker", {}, kStays, g_.start, {t.unit->id});
+      notes_.push_back("facing " + t.unit->id + " leaves " + front_enemies[0] + " on its flank (FAQ \"Moving into the flank a single unit\")");
+    } else {
+      notes_.push_back("lining up with " + t.unit->id + " needs no action test (FAQ)");
+    }
+    return FinishReaction(extra);
+  }
+  return false;
+}
+
+// The contact at the end when the move lines the unit up with t's enemy; none otherwise.
+std::optional<geom::Contact> MoveJudge::LineUpContact(const Touch& t) const {
+  const geom::Base efp = Footprint(*t.unit);
+  const geom::Contact c = geom::FindContact(g_.to_fp, efp, tol_.contact_mm);
+  if (!c.in_contact || c.corner_only || c.edge_a != geom::Edge::kFront) return std::nullopt;
+  const double want_heading = c.edge_b == geom::Edge::kFront  ? efp.heading_deg + 180.0
+                              : c.edge_b == geom::Edge::kRear ? efp.heading_deg
+                              : c.edge_b == geom::Edge::kLeft ? efp.heading_deg - 90.0
+                                                              : efp.heading_deg + 90.0;
+  if (HeadingGap(g_.to_fp.heading_deg, want_heading) > tol_.straight_deg) return std::nullopt;
+  const double shared_needed = std::min(g_.to_fp.width_mm, c.edge_b == geom::Edge::kFront || c.edge_b == geom::Edge::kRear
+                                                               ? efp.width_mm : efp.depth_mm) - 2.0 * tol_.contact_mm;
+  if (c.shared_mm < shared_needed) return std::nullopt;
+  if (g_.dist > g_.from_fp.width_mm + g_.slack) return std::nullopt;
+  // Already flush and square at the start: not a lining up.
+  if (!t.contact.corner_only && t.contact.edge_a == c.edge_a && t.contact.edge_b == c.edge_b && g_.dist <= tol_.distance_mm &&
+      g_.aturn <= tol_.straight_deg)
+    return std::nullopt;
+  return c;
+}
+
+MoveCheck MoveJudge::Finish(const nlohmann::json& extra) {
+  m_.legal = legal_;
+  m_.illegal_reason = reason_;
+  m_.kinds = kinds_;
+  if (legal_) m_.state_changes = changes_;
+  std::stable_sort(tests_.begin(), tests_.end(), [](const PlannedTest& a, const PlannedTest& b) { return a.phase < b.phase; });
+  nlohmann::json tests = nlohmann::json::array();
+  double p_all = 1.0;
+  std::ostringstream text;
+  text << "TotSK move of " << move_.unit << ": " << (legal_ ? "legal" : "ILLEGAL: " + reason_) << "\n";
+  if (!kinds_.empty()) {
+    text << "  kind:";
+    for (const auto& k : kinds_) text << " " << k;
+    text << "\n";
+  }
+  if (legal_) {
+    int order = 1;
+    for (const PlannedTest& t : tests_) {
+      nlohmann::json j = ActionTestJson(t.test);
+      j["order"] = order++;
+      j["halt_if_failed"] = {{"where", t.halt_where}, {"pose", PoseJson(t.halt)}};
+      tests.push_back(j);
+      m_.tests.push_back(t.test.test);
+      p_all *= t.test.test.p_success;
+      text << "  " << j["order"].get<int>() << ". " << t.test.test.reason << ": " << t.test.test.odds
+           << "  (fails: halts " << t.halt_where << ")\n";
+    }
+    if (tests_.empty()) text << "  no action test\n";
+    else text << "  all pass: " << static_cast<int>(std::lround(p_all * 100)) << "%\n";
+  }
+  for (const auto& n : notes_) text << "  note: " << n << "\n";
+  nlohmann::json changes = nlohmann::json::array();
+  for (const StateChange& c : m_.state_changes) {
+    changes.push_back({{"unit", c.unit}, {"key", c.key}, {"value", c.value}, {"reason", c.reason}});
+    text << "  then " << c.unit << " " << c.reason << "\n";
+  }
+  report_["state_changes"] = changes;
+  report_["legal"] = legal_;
+  report_["illegal_reason"] = legal_ ? nlohmann::json(nullptr) : nlohmann::json(reason_);
+  report_["kinds"] = kinds_;
+  report_["tests"] = tests;
+  report_["p_all_pass"] = legal_ ? p_all : 0.0;
+  report_["notes"] = notes_;
+  for (auto& [k, v] : extra.items()) report_[k] = v;
+  m_.report = report_;
+  m_.text = text.str();
+  return m_;
+}
+
+bool MoveJudge::ReadRequest() {
   u_ = scene_.FindUnit(move_.unit);
   if (!u_) {
     Illegal("no unit '" + move_.unit + "' in the scene");
-    return finish({});
+    return false;
   }
   if (!u_->pose) {
     Illegal("unit " + u_->id + " has no pose");
-    return finish({});
+    return false;
   }
   const Pose& to = move_.to;
   if (!std::isfinite(to.x_mm) || !std::isfinite(to.y_mm) || !std::isfinite(to.heading_deg)) {
     Illegal("the target pose is not a finite position and heading");
-    return finish({});
+    return false;
   }
-  const Unit& U = *u_;
-  const double bw = scene_.BwFor(U);
-  const Tolerances& tol = d_.tolerances;
-  Unit moved = U;
-  moved.pose = to;
-  if (!move_.formation.empty()) moved.formation = move_.formation;
-  const geom::Base from_fp = Footprint(U);
-  const geom::Base to_fp = Footprint(moved);
-  const Pose start = *U.pose;
-  report["from"] = PoseJson(start);
-  report["to"] = PoseJson(to);
+  return true;
+}
 
+void MoveJudge::Measure() {
+  const Unit& U = *u_;
+  g_.moved = U;
+  g_.moved.pose = move_.to;
+  if (!move_.formation.empty()) g_.moved.formation = move_.formation;
+  g_.from_fp = Footprint(U);
+  g_.to_fp = Footprint(g_.moved);
+  g_.start = *U.pose;
+  g_.bw = scene_.BwFor(U);
+  g_.slack = tol_.placement_bw * g_.bw;
+  g_.turn = geom::NormalizeDeg(g_.to_fp.heading_deg - g_.from_fp.heading_deg);
+  g_.aturn = std::abs(g_.turn);
+  g_.delta = g_.to_fp.centre_mm - g_.from_fp.centre_mm;
+  g_.dist = g_.delta.norm();
+  g_.off = g_.dist <= tol_.distance_mm
+               ? 0.0
+               : geom::RadToDeg(std::acos(std::clamp(g_.delta.normalized().dot(geom::Forward(g_.from_fp)), -1.0, 1.0)));
+  report_["from"] = PoseJson(g_.start);
+  report_["to"] = PoseJson(move_.to);
+}
+
+MoveCheck MoveJudge::Run() {
+  m_.supported = true;
+  report_ = {{"ruleset", "totsk"}, {"unit", move_.unit}, {"second_move", move_.second_move}};
+  if (!ReadRequest()) return Finish({});
+  Measure();
+  const Unit& U = *u_;
   // A routed unit (morale score of 3 or less, QRS) flees: its move is the result of the test, not
   // an order, so no move rule and no action test applies. The sheet gives no rout move to check it
   // against; the players declare the rout (`routed: true`, or `state: routed` from the overlay).
   if (scene_.declarations.Routed(U.id)) {
     kinds_.push_back("rout");
     notes_.push_back(U.id + " is declared routed: a flight, not an ordered move (no action test)");
-    return finish({{"distance_mm", (to_fp.centre_mm - from_fp.centre_mm).norm()}});
+    return Finish({{"distance_mm", g_.dist}});
   }
-
   // A cavalry unit that broke off "cannot move again in their following turn" (QRS 95; FAQ "PURSUING":
   // "the breaking off counts as its move").
   if (scene_.declarations.Flag(U.id, "broke_off") && !IsGeneral(U)) {
     kinds_.push_back("after_break_off");
     Illegal(U.id + " broke off: it cannot move again in its following turn (QRS 95)");
-    return finish({});
+    return Finish({});
   }
-  {
-    nlohmann::json extra = nlohmann::json::object();
-    if (Reaction(from_fp, to_fp, moved, &extra)) return finish(extra);
-  }
+  nlohmann::json extra = nlohmann::json::object();
+  if (Reaction(&extra)) return Finish(extra);
+  const Travel travel = Classify();
+  const UnitAnalysis* ua = StartPosition();
+  Meets();
+  Ground ground = GroundCrossed();
+  Allowance(travel, &ground);
+  PlanTests(ua, ground);
+  Summarise(travel, ground);
+  return Finish({});
+}
 
-  // Step 2: classify by the turn and the direction of travel.
-  const double turn = geom::NormalizeDeg(to_fp.heading_deg - from_fp.heading_deg);
-  const double aturn = std::abs(turn);
-  const geom::Vec2 delta = to_fp.centre_mm - from_fp.centre_mm;
-  double travelled = 0.0;
+// Step 2: classify by the turn and the direction of travel.
+Travel MoveJudge::Classify() {
+  const Unit& U = *u_;
+  Travel t;
   // Distance moved: the longer path of the two front corners (a wheel is measured on its outer corner).
   for (size_t i = 0; i < 2; ++i)
-    travelled = std::max(travelled, PathLength(geom::Corners(from_fp)[i], geom::Corners(to_fp)[i], turn));
+    t.counted_mm = std::max(t.counted_mm, PathLength(geom::Corners(g_.from_fp)[i], geom::Corners(g_.to_fp)[i], g_.turn));
   const bool formation_change = !move_.formation.empty() && move_.formation != U.formation;
-  const bool general = IsGeneral(U);
-  const bool artillery = U.type == UnitType::kArtillery;
-  const bool line = U.formation == "line";
   // A turn about any point of the base is free: the FAQ accepts all three face-to-flank placements.
-  const double pivot_free = std::hypot(from_fp.width_mm, from_fp.depth_mm) / 2.0 + tol.pivot_bw * bw;
-  double counted = travelled;  // distance charged against the movement table, mm
-  bool half_move = false;
-  if (general) {
+  const double pivot_free = std::hypot(g_.from_fp.width_mm, g_.from_fp.depth_mm) / 2.0 + tol_.pivot_bw * g_.bw;
+  const double aturn = g_.aturn;
+  if (IsGeneral(U)) {
     kinds_.push_back("general_move");
-  } else if (aturn <= tol.straight_deg) {
-    if (delta.norm() <= tol.distance_mm) {
-      kinds_.push_back(formation_change ? "formation_change" : "no_move");
-    } else {
-      const double off = geom::RadToDeg(std::acos(std::clamp(delta.normalized().dot(geom::Forward(from_fp)), -1.0, 1.0)));
-      if (off <= tol.straight_deg) {
-        kinds_.push_back("straight_ahead");
-      } else if (off >= 180.0 - tol.straight_deg) {
-        kinds_.push_back("straight_back");
-        half_move = true;
-      } else if (off <= 45.0 + tol.straight_deg) {
-        kinds_.push_back("echelon");
-      } else {
-        std::ostringstream s;
-        s << "moves " << std::lround(off) << " degrees off its facing without turning: only straight ahead, straight back "
-          << "or echelon (up to 45 degrees) keep the facing";
-        Illegal(s.str());
-      }
-    }
-  } else if (std::abs(aturn - 90.0) <= tol.turn_deg) {
+  } else if (aturn <= tol_.straight_deg) {
+    ClassifyKeepingFacing(&t);
+  } else if (std::abs(aturn - 90.0) <= tol_.turn_deg) {
     kinds_.push_back(formation_change ? "formation_change_turning" : "face_to_flank");
-    counted = std::max(0.0, delta.norm() - pivot_free);
-  } else if (aturn >= 180.0 - tol.turn_deg) {
+    t.counted_mm = std::max(0.0, g_.dist - pivot_free);
+  } else if (aturn >= 180.0 - tol_.turn_deg) {
     kinds_.push_back("about_face");
-    counted = std::max(0.0, delta.norm() - pivot_free);
-  } else if (artillery && aturn <= 45.0 + tol.straight_deg && delta.norm() <= tol.pivot_bw * bw + tol.distance_mm) {
+    t.counted_mm = std::max(0.0, g_.dist - pivot_free);
+  } else if (U.type == UnitType::kArtillery && aturn <= 45.0 + tol_.straight_deg && g_.dist <= tol_.pivot_bw * g_.bw + tol_.distance_mm) {
     kinds_.push_back("pivot");
-    counted = 0.0;
+    t.counted_mm = 0.0;
     notes_.push_back("artillery that rotates on the spot cannot fire in the following enemy phase unless it passes a test");
-  } else if (aturn <= 45.0 + tol.straight_deg || !line) {
+  } else if (aturn <= 45.0 + tol_.straight_deg || U.formation != "line") {
     kinds_.push_back("wheel");
   } else {
     std::ostringstream s;
     s << "turns " << std::lround(aturn) << " degrees: a wheel in line may turn at most 45 degrees";
     Illegal(s.str());
   }
-  if (formation_change && std::find(kinds_.begin(), kinds_.end(), "formation_change") == kinds_.end() &&
-      std::find(kinds_.begin(), kinds_.end(), "formation_change_turning") == kinds_.end())
+  if (formation_change && !Has("formation_change") && !Has("formation_change_turning"))
     kinds_.insert(kinds_.begin(), "formation_change");
-  if (formation_change) half_move = true;
+  if (formation_change) t.half_move = true;
+  return t;
+}
 
-  // Step 3: the start position (zone of control, fire) from the analysis of the scene as it stands.
-  const TotskAnalysis start_analysis = AnalyzeTotskUnit(d_, s_, scene_, U.id);
-  const UnitAnalysis* ua = start_analysis.Find(U.id);
-  std::vector<std::string> zoc = ua ? ua->zoc_of : std::vector<std::string>{};
-  report["zoc_of"] = zoc;
+void MoveJudge::ClassifyKeepingFacing(Travel* t) {
+  if (g_.dist <= tol_.distance_mm) {
+    const bool formation_change = !move_.formation.empty() && move_.formation != u_->formation;
+    kinds_.push_back(formation_change ? "formation_change" : "no_move");
+    return;
+  }
+  const double off = g_.off;
+  if (off <= tol_.straight_deg) {
+    kinds_.push_back("straight_ahead");
+  } else if (off >= 180.0 - tol_.straight_deg) {
+    kinds_.push_back("straight_back");
+    t->half_move = true;
+  } else if (off <= 45.0 + tol_.straight_deg) {
+    kinds_.push_back("echelon");
+  } else {
+    std::ostringstream s;
+    s << "moves " << std::lround(off) << " degrees off its facing without turning: only straight ahead, straight back "
+      << "or echelon (up to 45 degrees) keep the facing";
+    Illegal(s.str());
+  }
+}
+
+// Step 3: the start position (zone of control, fire) from the analysis of the scene as it stands.
+const UnitAnalysis* MoveJudge::StartPosition() {
+  start_analysis_ = AnalyzeTotskUnit(d_, s_, scene_, u_->id);
+  const UnitAnalysis* ua = start_analysis_.Find(u_->id);
+  const std::vector<std::string> zoc = ua ? ua->zoc_of : std::vector<std::string>{};
+  report_["zoc_of"] = zoc;
   const bool straight_only = kinds_.size() == 1 && (kinds_[0] == "straight_ahead" || kinds_[0] == "straight_back" ||
                                                     kinds_[0] == "no_move");
-  if (!zoc.empty() && !straight_only && !general) {
+  if (!zoc.empty() && !straight_only && !IsGeneral(*u_)) {
     std::string list;
     for (const auto& z : zoc) list += (list.empty() ? "" : ", ") + z;
     Illegal("in the zone of control of " + list + ": may only move directly forward or back");
   }
+  return ua;
+}
 
-  // Step 4: what the move meets: enemies it contacts, units it passes through, terrain it crosses.
-  std::vector<geom::Polygon> swept = geom::SweptBetween(from_fp, to_fp);
-  auto swept_overlap = [&](const geom::Polygon& poly) {
-    double a = 0.0;
-    for (const geom::Polygon& piece : swept) a += geom::Area(geom::ClipConvex(poly, piece));
-    return a;
-  };
+double MoveJudge::SweptOverlap(const geom::Polygon& poly) const {
+  double a = 0.0;
+  for (const geom::Polygon& piece : swept_) a += geom::Area(geom::ClipConvex(poly, piece));
+  return a;
+}
+
+// Step 4: what the move meets: enemies it contacts, units it passes through, terrain it crosses.
+void MoveJudge::Meets() {
+  swept_ = geom::SweptBetween(g_.from_fp, g_.to_fp);
   nlohmann::json contacts = nlohmann::json::array();
   nlohmann::json overlaps = nlohmann::json::array();
-  std::vector<std::string> contact_kinds;
-  std::vector<const Unit*> contacted;
-  bool in_combat_at_start = false;
-  const double from_radius = std::hypot(from_fp.width_mm, from_fp.depth_mm) / 2.0;
-  for (const Unit& o : scene_.units) {
-    if (&o == u_ || !o.pose || IsGeneral(o) || o.side == U.side) continue;
-    const geom::Base ofp = Footprint(o);
-    // Bounding circles apart by more than the contact slack: no need for the exact test.
-    if ((ofp.centre_mm - from_fp.centre_mm).norm() - std::hypot(ofp.width_mm, ofp.depth_mm) / 2.0 - from_radius >
-        tol.contact_mm + 1.0)
-      continue;
-    if (geom::FindContact(from_fp, ofp, tol.contact_mm).in_contact) in_combat_at_start = true;
-  }
+  const bool in_combat_at_start = InCombatAtStart();
   // Bounding circle of the whole move: units outside it can neither be met nor passed through.
-  const geom::Vec2 move_centre = (from_fp.centre_mm + to_fp.centre_mm) / 2.0;
-  const double move_radius = delta.norm() / 2.0 + std::hypot(from_fp.width_mm, from_fp.depth_mm) / 2.0;
+  const geom::Vec2 move_centre = (g_.from_fp.centre_mm + g_.to_fp.centre_mm) / 2.0;
+  const double move_radius = g_.dist / 2.0 + std::hypot(g_.from_fp.width_mm, g_.from_fp.depth_mm) / 2.0;
   for (const Unit& o : scene_.units) {
-    if (&o == u_ || !o.pose || IsGeneral(o) || general) continue;
+    if (&o == u_ || !o.pose || IsGeneral(o) || IsGeneral(*u_)) continue;
     const geom::Base ofp = Footprint(o);
     if ((ofp.centre_mm - move_centre).norm() - std::hypot(ofp.width_mm, ofp.depth_mm) / 2.0 - move_radius >
-        tol.contact_mm + 1.0)
+        tol_.contact_mm + 1.0)
       continue;
-    const bool enemy = o.side != U.side;
-    const geom::Contact c = geom::FindContact(to_fp, ofp, tol.contact_mm);
-    const double allowed_overlap = tol.contact_mm * std::min(to_fp.width_mm, ofp.width_mm);
-    // No move may end inside another base. Bases pushed into contact by hand overlap a little: deeper
-    // than the contact slack (tolerances.contact_mm) it is an overlap, of any size or shape.
-    const UnitOverlap ov{U.id, o.id, UnitsOverlap(moved, o)};
-    if (ov.overlap.overlapping && ov.overlap.depth_mm > tol.contact_mm) {
-      Illegal("ends on top of another base: " + Describe(ov) + " (deeper than the " + Mm(tol.contact_mm) +
-              " contact slack; bases may not overlap)");
-      overlaps.push_back(ToJson(ov));
-      continue;
-    }
-    const bool touching_now = geom::FindContact(from_fp, ofp, tol.contact_mm).in_contact;
-    if (enemy && c.in_contact && !c.corner_only) {
-      const std::string k = c.edge_b == geom::Edge::kFront ? "contact_front"
-                            : c.edge_b == geom::Edge::kRear ? "contact_rear"
-                                                            : "contact_flank";
-      if (!touching_now) {
-        contact_kinds.push_back(k);
-        contacted.push_back(&o);
-      }
-      contacts.push_back({{"unit", o.id}, {"their_edge", std::string(geom::ToString(c.edge_b))}, {"new", !touching_now}});
-      continue;
-    }
-    if (touching_now || c.in_contact) continue;
-    if (swept_overlap(geom::PolygonCcw(ofp)) <= allowed_overlap) continue;
-    if (enemy) {
-      Illegal("passes through enemy " + o.id);
-    } else if (in_combat_at_start && !kinds_.empty() && kinds_[0] == "straight_back") {
-      kinds_.push_back("pass_through");
-    } else if (geom::InCorridor(ofp, geom::Edge::kRear, d_.rear_support_cavalry_bw * bw, from_fp, tol.line_mm).inside &&
-               HeadingGap(ofp.heading_deg, from_fp.heading_deg) < 90.0) {
-      // Passage of lines (FAQ): a supporting unit replacing the one in front; directly aligned needs no test.
-      const bool aligned = LateralOffset(ofp, from_fp) <= tol.pivot_bw * bw &&
-                           HeadingGap(ofp.heading_deg, from_fp.heading_deg) <= tol.straight_deg;
-      kinds_.push_back(aligned ? "replace_aligned" : "replace_forward");
-    } else {
-      Illegal("passes through " + o.id + " (only a unit in combat falling back, or a unit replacing the one it supports, "
-              "may pass through friends)");
-    }
+    MeetUnit(o, in_combat_at_start, &contacts, &overlaps);
   }
-  report["contacts"] = contacts;
-  report["overlaps"] = overlaps;
-  for (const std::string& k : contact_kinds)
-    if (std::find(kinds_.begin(), kinds_.end(), k) == kinds_.end()) kinds_.push_back(k);
+  report_["contacts"] = contacts;
+  report_["overlaps"] = overlaps;
+  for (const std::string& k : contact_kinds_)
+    if (!Has(k)) kinds_.push_back(k);
   if (move_.second_move) kinds_.push_back("second_move");
-  if (!contacted.empty() && move_.second_move) Illegal("a unit cannot move into contact on a 2nd or later move (FAQ)");
-  for (const Unit* o : contacted) {
+  ContactRules();
+  Conformation(g_.to_fp, contacted_, contact_kinds_, &report_);
+}
+
+bool MoveJudge::InCombatAtStart() const {
+  const double from_radius = std::hypot(g_.from_fp.width_mm, g_.from_fp.depth_mm) / 2.0;
+  bool in_combat = false;
+  for (const Unit& o : scene_.units) {
+    if (&o == u_ || !o.pose || IsGeneral(o) || o.side == u_->side) continue;
+    const geom::Base ofp = Footprint(o);
+    // Bounding circles apart by more than the contact slack: no need for the exact test.
+    if ((ofp.centre_mm - g_.from_fp.centre_mm).norm() - std::hypot(ofp.width_mm, ofp.depth_mm) / 2.0 - from_radius >
+        tol_.contact_mm + 1.0)
+      continue;
+    if (geom::FindContact(g_.from_fp, ofp, tol_.contact_mm).in_contact) in_combat = true;
+  }
+  return in_combat;
+}
+
+// One unit near the move: an overlap at the end, a new contact, or a base passed through.
+void MoveJudge::MeetUnit(const Unit& o, bool in_combat_at_start, nlohmann::json* contacts, nlohmann::json* overlaps) {
+  const geom::Base ofp = Footprint(o);
+  const bool enemy = o.side != u_->side;
+  const geom::Contact c = geom::FindContact(g_.to_fp, ofp, tol_.contact_mm);
+  const double allowed_overlap = tol_.contact_mm * std::min(g_.to_fp.width_mm, ofp.width_mm);
+  // No move may end inside another base. Bases pushed into contact by hand overlap a little: deeper
+  // than the contact slack (tolerances.contact_mm) it is an overlap, of any size or shape.
+  const UnitOverlap ov{u_->id, o.id, UnitsOverlap(g_.moved, o)};
+  if (ov.overlap.overlapping && ov.overlap.depth_mm > tol_.contact_mm) {
+    Illegal("ends on top of another base: " + Describe(ov) + " (deeper than the " + Mm(tol_.contact_mm) +
+            " contact slack; bases may not overlap)");
+    overlaps->push_back(ToJson(ov));
+    return;
+  }
+  const bool touching_now = geom::FindContact(g_.from_fp, ofp, tol_.contact_mm).in_contact;
+  if (enemy && c.in_contact && !c.corner_only) {
+    const std::string k = c.edge_b == geom::Edge::kFront ? "contact_front" : c.edge_b == geom::Edge::kRear ? "contact_rear" : "contact_flank";
+    if (!touching_now) {
+      contact_kinds_.push_back(k);
+      contacted_.push_back(&o);
+    }
+    contacts->push_back({{"unit", o.id}, {"their_edge", std::string(geom::ToString(c.edge_b))}, {"new", !touching_now}});
+    return;
+  }
+  if (touching_now || c.in_contact) return;
+  if (SweptOverlap(geom::PolygonCcw(ofp)) <= allowed_overlap) return;
+  if (enemy) {
+    Illegal("passes through enemy " + o.id);
+  } else if (in_combat_at_start && !kinds_.empty() && kinds_[0] == "straight_back") {
+    kinds_.push_back("pass_through");
+  } else if (geom::InCorridor(ofp, geom::Edge::kRear, d_.rear_support_cavalry_bw * g_.bw, g_.from_fp, tol_.line_mm).inside &&
+             HeadingGap(ofp.heading_deg, g_.from_fp.heading_deg) < 90.0) {
+    // Passage of lines (FAQ): a supporting unit replacing the one in front; directly aligned needs no test.
+    const bool aligned = LateralOffset(ofp, g_.from_fp) <= tol_.pivot_bw * g_.bw &&
+                         HeadingGap(ofp.heading_deg, g_.from_fp.heading_deg) <= tol_.straight_deg;
+    kinds_.push_back(aligned ? "replace_aligned" : "replace_forward");
+  } else {
+    Illegal("passes through " + o.id + " (only a unit in combat falling back, or a unit replacing the one it supports, "
+            "may pass through friends)");
+  }
+}
+
+// Who may contact whom (FAQ).
+void MoveJudge::ContactRules() {
+  const Unit& U = *u_;
+  if (!contacted_.empty() && move_.second_move) Illegal("a unit cannot move into contact on a 2nd or later move (FAQ)");
+  for (const Unit* o : contacted_) {
     if (U.type == UnitType::kInfantry && o->type == UnitType::kCavalry)
       Illegal("infantry cannot contact cavalry (FAQ \"Contacting an artillery unit in a line\")");
     if (IsLightHorse(U) && !IsLightHorse(*o) && (o->type == UnitType::kCavalry) &&
-        std::find(contact_kinds.begin(), contact_kinds.end(), "contact_front") != contact_kinds.end())
+        std::find(contact_kinds_.begin(), contact_kinds_.end(), "contact_front") != contact_kinds_.end())
       Illegal("light horse cannot contact the front of regular cavalry (FAQ)");
   }
-  Conformation(to_fp, contacted, contact_kinds, &report);
+}
 
-  // Step 5: ground and the movement table.
-  bool rough = false, road = true, impassable = false;
-  std::vector<std::string> rough_ids;
-  std::vector<geom::Polygon> bad_polys;
-  bool any_road = false;
+// Step 5: the ground crossed; road rate only when both ends lie on a road.
+Ground MoveJudge::GroundCrossed() {
+  Ground g;
+  bool impassable = false, any_road = false;
   for (const Terrain& t : scene_.terrain) {
     const TerrainKind* k = FindTerrainKind(t.type);
     if (!k || t.polygon.size() < 3) continue;
     if (t.type == "road") any_road = true;
-    const double a = swept_overlap(geom::MakeCcw(t.polygon));
-    if (a <= 1.0) continue;
+    if (SweptOverlap(geom::MakeCcw(t.polygon)) <= 1.0) continue;
     if (k->impassable) impassable = true;
     if (k->bad_going) {
-      rough = true;
-      rough_ids.push_back(t.id);
-      bad_polys.push_back(geom::MakeCcw(t.polygon));
+      g.rough = true;
+      g.rough_ids.push_back(t.id);
+      g.bad_polys.push_back(geom::MakeCcw(t.polygon));
     }
   }
   if (impassable) Illegal("crosses impassable terrain");
-  if (U.formation == "road_column" || moved.formation == "road_column") {
-    // Road rate only when both ends lie on a road.
-    road = any_road;
-    for (const geom::Base& b : {from_fp, to_fp}) {
+  if (u_->formation == "road_column" || g_.moved.formation == "road_column") {
+    g.road = any_road;
+    for (const geom::Base& b : {g_.from_fp, g_.to_fp}) {
       double on = 0.0;
       for (const Terrain& t : scene_.terrain)
         if (t.type == "road") on += geom::OverlapArea(b, t.polygon);
-      road = road && on >= 0.99 * b.width_mm * b.depth_mm;
+      g.road = g.road && on >= 0.99 * b.width_mm * b.depth_mm;
     }
-  } else {
-    road = false;
   }
+  return g;
+}
+
+// ... and the movement table's rate for the unit, its formation and that ground.
+void MoveJudge::Allowance(const Travel& travel, Ground* g) {
+  const Unit& U = *u_;
   const std::string type(ToString(U.type));
-  const std::string formation = moved.formation;
-  std::string row;
-  if (general) {
-    row = "any";
-  } else if ((IsLightInfantry(U) || IsLightCavalry(U) || IsLightHorse(U)) && formation != "road_column") {
-    row = "light";
+  g->formation = g_.moved.formation;
+  if (IsGeneral(U)) {
+    g->row = "any";
+  } else if ((IsLightInfantry(U) || IsLightCavalry(U) || IsLightHorse(U)) && g->formation != "road_column") {
+    g->row = "light";
   } else if (auto t = d_.formation_rows.find(type); t != d_.formation_rows.end()) {
-    if (auto f = t->second.find(formation); f != t->second.end()) row = f->second;
+    if (auto f = t->second.find(g->formation); f != t->second.end()) g->row = f->second;
   }
-  if (row == "strategic" && road) row = "road";
-  double allowance_bw = 0.0;
-  if (row.empty() || !d_.movement.at(type).count(row)) {
-    Illegal("no movement rate for " + type + " in formation '" + formation + "'");
+  if (g->row == "strategic" && g->road) g->row = "road";
+  if (g->row.empty() || !d_.movement.at(type).count(g->row)) {
+    Illegal("no movement rate for " + type + " in formation '" + g->formation + "'");
   } else {
-    const MoveRate& rate = d_.movement.at(type).at(row);
-    if (rough && !rate.rough_bw) Illegal(type + " in " + formation + " cannot enter rough ground (movement table: NA)");
-    allowance_bw = rough ? rate.rough_bw.value_or(0.0) : rate.open_bw;
-    if (half_move) allowance_bw /= 2.0;
+    const MoveRate& rate = d_.movement.at(type).at(g->row);
+    if (g->rough && !rate.rough_bw) Illegal(type + " in " + g->formation + " cannot enter rough ground (movement table: NA)");
+    g->allowance_bw = g->rough ? rate.rough_bw.value_or(0.0) : rate.open_bw;
+    if (travel.half_move) g->allowance_bw /= 2.0;
   }
-  if (legal_ && counted > allowance_bw * bw + tol.distance_mm) {
+  if (legal_ && travel.counted_mm > g->allowance_bw * g_.bw + tol_.distance_mm) {
     std::ostringstream s;
     s.precision(3);
-    s << "moves " << counted / bw << " BW (" << std::lround(counted) << " mm); allowed " << allowance_bw << " BW ("
-      << (rough ? "rough" : road ? "road" : "open") << ", " << row << (half_move ? ", half move" : "") << ")";
+    s << "moves " << travel.counted_mm / g_.bw << " BW (" << std::lround(travel.counted_mm) << " mm); allowed " << g->allowance_bw
+      << " BW (" << (g->rough ? "rough" : g->road ? "road" : "open") << ", " << g->row << (travel.half_move ? ", half move" : "") << ")";
     Illegal(s.str());
   }
+}
 
-  // Step 6: the tests, in the FAQ's order.
+// Step 6: the tests, in the FAQ's order.
+void MoveJudge::PlanTests(const UnitAnalysis* ua, const Ground& ground) {
+  const Unit& U = *u_;
+  const bool general = IsGeneral(U);
   if (ua && !general) {
     for (const ActionTest& t : ua->action_tests) {
       PlannedTest p;
       p.phase = 1;
       p.test = t;
-      p.halt_where = "where it stands (it does not move)";
-      p.halt = start;
+      p.halt_where = kStays;
+      p.halt = g_.start;
       tests_.push_back(p);
     }
   }
   if (move_.second_move && !general) {
     const std::string key = s_.second_move == "qrs" && IsIm(U) ? "second_move_qrs_im" : "second_move";
-    AddTest(2, key, {}, "where it stands (it does not move)", start);
-    BonusMove(from_fp, &report);
+    AddTest(2, key, {}, kStays, g_.start);
+    BonusMove(g_.from_fp, &report_);
   }
-  auto has = [&](const std::string& k) { return std::find(kinds_.begin(), kinds_.end(), k) != kinds_.end(); };
-  const std::string stays = "where it stands (it does not move)";
   const bool light = IsLightTroops(U);
   if (!general) {
-    if (has("formation_change") || has("formation_change_turning")) {
-      if (artillery) {
-        const bool limbering = Limbered(moved) && !Limbered(U);
-        if (limbering) {
-          std::vector<Modifier> mods;
-          if (U.HasTag("og")) mods.push_back({"Obsolete Gun Limbering", d_.action_modifiers.at("obsolete_gun_limbering"), {}});
-          AddTest(3, U.HasTag("ig") ? "limber_ig" : "limber", mods, stays, start);
-        } else {
-          AddTest(3, "unlimber", {}, stays, start);
-        }
-      } else if (has("formation_change")) {
-        if (!IsIm(U)) Illegal("only IM units may change formation keeping the same facing");
-        else AddTest(3, "formation_same_facing", {}, stays, start);
-      } else {
-        AddTest(3, "formation_turning", {}, stays, start);
-      }
-    }
-    if (has("straight_back")) AddTest(3, has("pass_through") ? "pass_through" : "straight_back", {}, stays, start);
-    if (has("echelon")) {
-      if (!IsIm(U)) Illegal("echelon moves are for IM units only");
-      else AddTest(3, "echelon", {}, stays, start);
-    }
-    if (has("face_to_flank")) AddTest(3, "face_to_flank", {}, stays, start);
-    if (has("about_face") && !light) AddTest(3, "about_face", {}, stays, start);
-    if (has("replace_forward")) AddTest(3, "replace_forward", {}, stays, start);
-    if (has("wheel") && !light) {
-      // FAQ: it moves to where it wants to wheel, tests, and halts there on a failure.
-      Pose halt = start;
-      std::string where = "where it begins to wheel (here, unless it moves ahead first)";
-      for (const Pose& p : move_.path) {
-        if (std::abs(geom::NormalizeDeg(p.heading_deg - start.heading_deg)) > tol.straight_deg) break;
-        halt = p;
-        where = "where it begins to wheel";
-      }
-      AddTest(4, "wheel", {}, where, halt);
-    }
-    if (rough && !light) {
-      // The first point of a straight-line path where the unit enters bad going.
-      Pose halt = start;
-      for (int i = 0; i <= 64; ++i) {
-        const double t = i / 64.0;
-        geom::Base b = from_fp;
-        b.centre_mm = from_fp.centre_mm + t * delta;
-        b.heading_deg = from_fp.heading_deg + t * turn;
-        double in = 0.0;
-        for (const auto& poly : bad_polys) in += geom::OverlapArea(b, poly);
-        if (in > 1.0) break;
-        halt = PoseOf(U, b, from_fp);
-      }
-      std::string ids;
-      for (const auto& id : rough_ids) ids += (ids.empty() ? "" : ", ") + id;
-      AddTest(5, "bad_going", {}, "at the edge of the bad going (" + ids + ")", halt);
-    }
-    for (size_t i = 0; i < contacted.size(); ++i) {
-      const Unit* o = contacted[i];
-      const std::string& k = contact_kinds[i];
-      // FAQ: the unit moves to the point it tests, "a few millimeters in front of the target".
-      geom::Base b = to_fp;
-      b.centre_mm -= geom::Forward(to_fp) * tol.contact_halt_gap_mm;
-      const Pose halt = PoseOf(U, b, from_fp);
-      const std::string where = "a few mm in front of " + o->id;
-      std::vector<Modifier> mods;
-      if (IsAtOrBt(U) && (o->type == UnitType::kInfantry || o->type == UnitType::kArtillery))
-        mods.push_back({"AT or BT moving into contact with Infantry or Art",
-                        d_.action_modifiers.at("at_bt_into_contact_infantry_artillery"), {}});
-      if (k == "contact_front") {
-        const bool hard = o->type == UnitType::kInfantry || o->type == UnitType::kArtillery;
-        AddTest(6, hard ? "contact_front_hard" : "contact_front", mods, where, halt, {o->id});
-      } else if (light) {
-        AddTest(6, "light_contact_flank", mods, where, halt, {o->id});
-      }
-    }
+    ManoeuvreTests();
+    if (Has("wheel") && !light) WheelTest();
+    if (ground.rough && !light) BadGoingTest(ground);
+    ContactTests();
   }
-  if (!line && !general && (has("contact_flank") || has("contact_rear")) && !light)
+  if (U.formation != "line" && !general && (Has("contact_flank") || Has("contact_rear")) && !light)
     notes_.push_back("the QRS frees only a unit in line from the test to contact a flank or rear; a " + U.formation +
                      " is treated the same");
+}
 
-  m.counted_mm = counted;
-  for (const Unit* o : contacted) m.contacts.push_back(o->id);
-  m.allowance_mm = allowance_bw > 0 ? allowance_bw * bw : -1.0;
-  report["distance_mm"] = std::round(counted * 10.0) / 10.0;
-  report["distance_bw"] = std::round(counted / bw * 100.0) / 100.0;
-  report["allowance_bw"] = allowance_bw;
-  report["ground"] = rough ? "rough" : road ? "road" : "open";
-  report["movement_row"] = row;
-  report["formation"] = formation;
-  return finish({});
+void MoveJudge::ManoeuvreTests() {
+  const Unit& U = *u_;
+  const Pose& start = g_.start;
+  if (Has("formation_change") || Has("formation_change_turning")) {
+    if (U.type == UnitType::kArtillery) {
+      if (Limbered(g_.moved) && !Limbered(U)) {
+        std::vector<Modifier> mods;
+        if (U.HasTag("og")) mods.push_back({"Obsolete Gun Limbering", d_.action_modifiers.at("obsolete_gun_limbering"), {}});
+        AddTest(3, U.HasTag("ig") ? "limber_ig" : "limber", mods, kStays, start);
+      } else {
+        AddTest(3, "unlimber", {}, kStays, start);
+      }
+    } else if (Has("formation_change")) {
+      if (!IsIm(U)) Illegal("only IM units may change formation keeping the same facing");
+      else AddTest(3, "formation_same_facing", {}, kStays, start);
+    } else {
+      AddTest(3, "formation_turning", {}, kStays, start);
+    }
+  }
+  if (Has("straight_back")) AddTest(3, Has("pass_through") ? "pass_through" : "straight_back", {}, kStays, start);
+  if (Has("echelon")) {
+    if (!IsIm(U)) Illegal("echelon moves are for IM units only");
+    else AddTest(3, "echelon", {}, kStays, start);
+  }
+  if (Has("face_to_flank")) AddTest(3, "face_to_flank", {}, kStays, start);
+  if (Has("about_face") && !IsLightTroops(U)) AddTest(3, "about_face", {}, kStays, start);
+  if (Has("replace_forward")) AddTest(3, "replace_forward", {}, kStays, start);
+}
+
+// FAQ: it moves to where it wants to wheel, tests, and halts there on a failure.
+void MoveJudge::WheelTest() {
+  Pose halt = g_.start;
+  std::string where = "where it begins to wheel (here, unless it moves ahead first)";
+  for (const Pose& p : move_.path) {
+    if (std::abs(geom::NormalizeDeg(p.heading_deg - g_.start.heading_deg)) > tol_.straight_deg) break;
+    halt = p;
+    where = "where it begins to wheel";
+  }
+  AddTest(4, "wheel", {}, where, halt);
+}
+
+// The first point of a straight-line path where the unit enters bad going.
+void MoveJudge::BadGoingTest(const Ground& ground) {
+  Pose halt = g_.start;
+  for (int i = 0; i <= 64; ++i) {
+    const double t = i / 64.0;
+    geom::Base b = g_.from_fp;
+    b.centre_mm = g_.from_fp.centre_mm + t * g_.delta;
+    b.heading_deg = g_.from_fp.heading_deg + t * g_.turn;
+    double in = 0.0;
+    for (const auto& poly : ground.bad_polys) in += geom::OverlapArea(b, poly);
+    if (in > 1.0) break;
+    halt = PoseOf(*u_, b, g_.from_fp);
+  }
+  std::string ids;
+  for (const auto& id : ground.rough_ids) ids += (ids.empty() ? "" : ", ") + id;
+  AddTest(5, "bad_going", {}, "at the edge of the bad going (" + ids + ")", halt);
+}
+
+void MoveJudge::ContactTests() {
+  const Unit& U = *u_;
+  for (size_t i = 0; i < contacted_.size(); ++i) {
+    const Unit* o = contacted_[i];
+    // FAQ: the unit moves to the point it tests, "a few millimeters in front of the target".
+    geom::Base b = g_.to_fp;
+    b.centre_mm -= geom::Forward(g_.to_fp) * tol_.contact_halt_gap_mm;
+    const Pose halt = PoseOf(U, b, g_.from_fp);
+    const std::string where = "a few mm in front of " + o->id;
+    std::vector<Modifier> mods;
+    if (IsAtOrBt(U) && (o->type == UnitType::kInfantry || o->type == UnitType::kArtillery))
+      mods.push_back({"AT or BT moving into contact with Infantry or Art",
+                      d_.action_modifiers.at("at_bt_into_contact_infantry_artillery"), {}});
+    if (contact_kinds_[i] == "contact_front") {
+      const bool hard = o->type == UnitType::kInfantry || o->type == UnitType::kArtillery;
+      AddTest(6, hard ? "contact_front_hard" : "contact_front", mods, where, halt, {o->id});
+    } else if (IsLightTroops(U)) {
+      AddTest(6, "light_contact_flank", mods, where, halt, {o->id});
+    }
+  }
+}
+
+void MoveJudge::Summarise(const Travel& travel, const Ground& ground) {
+  const double counted = travel.counted_mm;
+  m_.counted_mm = counted;
+  for (const Unit* o : contacted_) m_.contacts.push_back(o->id);
+  m_.allowance_mm = ground.allowance_bw > 0 ? ground.allowance_bw * g_.bw : -1.0;
+  report_["distance_mm"] = std::round(counted * 10.0) / 10.0;
+  report_["distance_bw"] = std::round(counted / g_.bw * 100.0) / 100.0;
+  report_["allowance_bw"] = ground.allowance_bw;
+  report_["ground"] = ground.rough ? "rough" : ground.road ? "road" : "open";
+  report_["movement_row"] = ground.row;
+  report_["formation"] = ground.formation;
 }
 
 }  // namespace
