@@ -56,6 +56,82 @@ std::string Name(const YamlReader& r, const YAML::Node& n, const std::string& wh
   return s;
 }
 
+void ReadTags(const YamlReader& r, const YAML::Node& n, const std::string& what, Unit* u) {
+  if (!n["tags"]) return;
+  if (!n["tags"].IsSequence()) r.Fail(n["tags"], what + ": tags must be a list, e.g. [light, elite]");
+  for (const auto& tag : n["tags"]) {
+    std::string s = Name(r, tag, what + ": tag");
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (!ValidTag(s)) r.Fail(tag, what + ": tag '" + tag.Scalar() + "' must be a word (a-z, 0-9, _)");
+    u->tags.push_back(s);
+  }
+}
+
+void ReadFormation(const YamlReader& r, const YAML::Node& n, const std::string& what, Unit* u) {
+  if (!n["formation"]) return;
+  u->formation = r.String(n["formation"], what + ": formation");
+  const auto& known = KnownFormations();
+  if (std::find(known.begin(), known.end(), u->formation) != known.end()) return;
+  std::string list;
+  for (const auto& f : known) list += (list.empty() ? "" : ", ") + f;
+  r.Fail(n["formation"], what + ": unknown formation '" + u->formation + "' (expected one of: " + list + ")");
+}
+
+BaseSpec ReadBase(const YamlReader& r, const YAML::Node& b, const std::string& bw) {
+  r.ExpectMap(b, bw);
+  r.ExpectKeys(b, bw, {"width_mm", "depth_mm", "offset_mm"});
+  BaseSpec s;
+  s.width_mm = r.PositiveLength(r.Require(b, "width_mm", bw), bw + ": width_mm");
+  s.depth_mm = r.PositiveLength(r.Require(b, "depth_mm", bw), bw + ": depth_mm");
+  if (b["offset_mm"]) s.offset_mm = r.Pair(b["offset_mm"], bw + ": offset_mm");
+  return s;
+}
+
+void ReadBases(const YamlReader& r, const YAML::Node& n, const std::string& what, const Scene& scene, Unit* u) {
+  if (n["base"] && n["bases"]) r.Fail(n["bases"], what + ": give either base or bases, not both");
+  if (n["base"]) {
+    u->bases.push_back(ReadBase(r, n["base"], what + ": base"));
+  } else if (n["bases"]) {
+    if (!n["bases"].IsSequence() || n["bases"].size() == 0) r.Fail(n["bases"], what + ": bases must be a non-empty list");
+    for (const auto& b : n["bases"]) u->bases.push_back(ReadBase(r, b, what + ": base"));
+  } else {
+    BaseSpec s;  // a bare unit: one base one BW wide and half a BW deep
+    s.width_mm = scene.bw_mm;
+    s.depth_mm = scene.bw_mm / 2;
+    u->bases.push_back(s);
+  }
+}
+
+void ReadPose(const YamlReader& r, const YAML::Node& n, const std::string& what, const SceneLoadOptions& opt, Unit* u) {
+  if (!n["pose"]) {
+    if (opt.require_poses) r.Fail(n, what + ": missing field 'pose' ({x_mm, y_mm, heading_deg})");
+    return;
+  }
+  const YAML::Node p = n["pose"];
+  r.ExpectMap(p, what + ": pose");
+  r.ExpectKeys(p, what + ": pose", {"x_mm", "y_mm", "heading_deg"});
+  Pose pose;
+  pose.x_mm = r.Length(r.Require(p, "x_mm", what + ": pose"), what + ": pose.x_mm");
+  pose.y_mm = r.Length(r.Require(p, "y_mm", what + ": pose"), what + ": pose.y_mm");
+  pose.heading_deg = r.Angle(r.Require(p, "heading_deg", what + ": pose"), what + ": pose.heading_deg");
+  u->pose = pose;
+}
+
+void ReadMarker(const YamlReader& r, const YAML::Node& n, const std::string& what, Unit* u) {
+  if (!n["marker"]) {
+    for (const char* k : {"marker_size_mm", "marker_offset_mm", "marker_heading_deg", "marker_height_mm"})
+      if (n[k]) r.Fail(n[k], what + ": " + k + " given without 'marker' (the marker ID)");
+    return;
+  }
+  MarkerMount m;
+  m.id = r.Count(n["marker"], what + ": marker");
+  if (n["marker_size_mm"]) m.size_mm = r.PositiveLength(n["marker_size_mm"], what + ": marker_size_mm");
+  if (n["marker_offset_mm"]) m.offset_mm = r.Pair(n["marker_offset_mm"], what + ": marker_offset_mm");
+  if (n["marker_heading_deg"]) m.heading_deg = r.Angle(n["marker_heading_deg"], what + ": marker_heading_deg");
+  if (n["marker_height_mm"]) m.height_mm = r.NonNegativeLength(n["marker_height_mm"], what + ": marker_height_mm");
+  u->marker = m;
+}
+
 Unit ReadUnit(const YamlReader& r, const YAML::Node& n, const Scene& scene, const SceneLoadOptions& opt) {
   r.ExpectMap(n, "a unit");
   Unit u;
@@ -70,69 +146,11 @@ Unit ReadUnit(const YamlReader& r, const YAML::Node& n, const Scene& scene, cons
   auto t = ParseUnitType(type);
   if (!t) r.Fail(n["type"], what + ": unknown type '" + type + "' (expected infantry, cavalry, artillery or general)");
   u.type = *t;
-  if (n["tags"]) {
-    if (!n["tags"].IsSequence()) r.Fail(n["tags"], what + ": tags must be a list, e.g. [light, elite]");
-    for (const auto& tag : n["tags"]) {
-      std::string s = Name(r, tag, what + ": tag");
-      std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-      if (!ValidTag(s)) r.Fail(tag, what + ": tag '" + tag.Scalar() + "' must be a word (a-z, 0-9, _)");
-      u.tags.push_back(s);
-    }
-  }
-  if (n["formation"]) {
-    u.formation = r.String(n["formation"], what + ": formation");
-    const auto& known = KnownFormations();
-    if (std::find(known.begin(), known.end(), u.formation) == known.end()) {
-      std::string list;
-      for (const auto& f : known) list += (list.empty() ? "" : ", ") + f;
-      r.Fail(n["formation"], what + ": unknown formation '" + u.formation + "' (expected one of: " + list + ")");
-    }
-  }
-  auto read_base = [&](const YAML::Node& b, const std::string& bw) {
-    r.ExpectMap(b, bw);
-    r.ExpectKeys(b, bw, {"width_mm", "depth_mm", "offset_mm"});
-    BaseSpec s;
-    s.width_mm = r.PositiveLength(r.Require(b, "width_mm", bw), bw + ": width_mm");
-    s.depth_mm = r.PositiveLength(r.Require(b, "depth_mm", bw), bw + ": depth_mm");
-    if (b["offset_mm"]) s.offset_mm = r.Pair(b["offset_mm"], bw + ": offset_mm");
-    return s;
-  };
-  if (n["base"] && n["bases"]) r.Fail(n["bases"], what + ": give either base or bases, not both");
-  if (n["base"]) {
-    u.bases.push_back(read_base(n["base"], what + ": base"));
-  } else if (n["bases"]) {
-    if (!n["bases"].IsSequence() || n["bases"].size() == 0) r.Fail(n["bases"], what + ": bases must be a non-empty list");
-    for (const auto& b : n["bases"]) u.bases.push_back(read_base(b, what + ": base"));
-  } else {
-    BaseSpec s;  // a bare unit: one base one BW wide and half a BW deep
-    s.width_mm = scene.bw_mm;
-    s.depth_mm = scene.bw_mm / 2;
-    u.bases.push_back(s);
-  }
-  if (n["pose"]) {
-    const YAML::Node p = n["pose"];
-    r.ExpectMap(p, what + ": pose");
-    r.ExpectKeys(p, what + ": pose", {"x_mm", "y_mm", "heading_deg"});
-    Pose pose;
-    pose.x_mm = r.Length(r.Require(p, "x_mm", what + ": pose"), what + ": pose.x_mm");
-    pose.y_mm = r.Length(r.Require(p, "y_mm", what + ": pose"), what + ": pose.y_mm");
-    pose.heading_deg = r.Angle(r.Require(p, "heading_deg", what + ": pose"), what + ": pose.heading_deg");
-    u.pose = pose;
-  } else if (opt.require_poses) {
-    r.Fail(n, what + ": missing field 'pose' ({x_mm, y_mm, heading_deg})");
-  }
-  if (n["marker"]) {
-    MarkerMount m;
-    m.id = r.Count(n["marker"], what + ": marker");
-    if (n["marker_size_mm"]) m.size_mm = r.PositiveLength(n["marker_size_mm"], what + ": marker_size_mm");
-    if (n["marker_offset_mm"]) m.offset_mm = r.Pair(n["marker_offset_mm"], what + ": marker_offset_mm");
-    if (n["marker_heading_deg"]) m.heading_deg = r.Angle(n["marker_heading_deg"], what + ": marker_heading_deg");
-    if (n["marker_height_mm"]) m.height_mm = r.NonNegativeLength(n["marker_height_mm"], what + ": marker_height_mm");
-    u.marker = m;
-  } else {
-    for (const char* k : {"marker_size_mm", "marker_offset_mm", "marker_heading_deg", "marker_height_mm"})
-      if (n[k]) r.Fail(n[k], what + ": " + k + " given without 'marker' (the marker ID)");
-  }
+  ReadTags(r, n, what, &u);
+  ReadFormation(r, n, what, &u);
+  ReadBases(r, n, what, scene, &u);
+  ReadPose(r, n, what, opt, &u);
+  ReadMarker(r, n, what, &u);
   if (n["height_mm"]) u.height_mm = r.NonNegativeLength(n["height_mm"], what + ": height_mm");
   if (n["stats"]) {
     r.ExpectMap(n["stats"], what + ": stats");
@@ -163,6 +181,128 @@ Terrain ReadTerrain(const YamlReader& r, const YAML::Node& n) {
   return t;
 }
 
+void ReadTable(const YamlReader& r, const YAML::Node& root, Scene* s) {
+  if (root["table"]) {
+    const YAML::Node t = root["table"];
+    r.ExpectMap(t, "table");
+    r.ExpectKeys(t, "table", {"width_mm", "depth_mm"});
+    s->table_width_mm = r.PositiveLength(r.Require(t, "width_mm", "table"), "table.width_mm");
+    s->table_depth_mm = r.PositiveLength(r.Require(t, "depth_mm", "table"), "table.depth_mm");
+  }
+  if (root["arc_model"]) {
+    const std::string m = r.String(root["arc_model"], "arc_model");
+    auto model = geom::ParseArcModel(m);
+    if (!model) r.Fail(root["arc_model"], "unknown arc_model '" + m + "' (expected totsk, corner45 or kow)");
+    s->arc_model = *model;
+  }
+}
+
+void ReadSides(const YamlReader& r, const YAML::Node& sides, Scene* s) {
+  r.ExpectMap(sides, "sides");
+  for (auto it = sides.begin(); it != sides.end(); ++it) {
+    Side side;
+    side.name = it->first.as<std::string>();
+    const std::string what = "side " + side.name;
+    r.ExpectMap(it->second, what);
+    r.ExpectKeys(it->second, what, {"bw_mm", "colour", "color"});
+    if (it->second["bw_mm"]) side.bw_mm = r.PositiveLength(it->second["bw_mm"], what + ": bw_mm");
+    for (const char* key : {"colour", "color"}) {
+      if (!it->second[key]) continue;
+      side.colour = r.String(it->second[key], what + ": colour");
+      if (!ValidColour(side.colour)) r.Fail(it->second[key], what + ": colour must be #rrggbb");
+    }
+    s->sides.push_back(side);
+  }
+}
+
+// Who holds each marker ID: a unit's id, or "anchor".
+using MarkerOwners = std::map<int, std::string>;
+
+void ReadUnits(const YamlReader& r, const YAML::Node& root, const SceneLoadOptions& opt, Scene* s, MarkerOwners* markers) {
+  const YAML::Node units = r.Require(root, "units", "scene");
+  if (!units.IsSequence()) r.Fail(units, "units must be a list");
+  std::map<std::string, int> seen;  // unit id -> line
+  for (const auto& n : units) {
+    Unit u = ReadUnit(r, n, *s, opt);
+    if (auto it = seen.find(u.id); it != seen.end())
+      r.Fail(n, "duplicate unit id '" + u.id + "' (first at line " + std::to_string(it->second) + ")");
+    seen[u.id] = u.line;
+    if (u.marker) {
+      if (auto m = markers->find(u.marker->id); m != markers->end())
+        r.Fail(n["marker"], "unit " + u.id + ": marker " + std::to_string(u.marker->id) + " is already unit " + m->second + "'s");
+      (*markers)[u.marker->id] = u.id;
+    }
+    s->units.push_back(std::move(u));
+  }
+}
+
+void ReadTerrains(const YamlReader& r, const YAML::Node& list, Scene* s) {
+  if (!list.IsSequence()) r.Fail(list, "terrain must be a list");
+  std::set<std::string> ids;
+  for (const auto& n : list) {
+    Terrain t = ReadTerrain(r, n);
+    if (!ids.insert(t.id).second) r.Fail(n, "duplicate terrain id '" + t.id + "'");
+    s->terrain.push_back(std::move(t));
+  }
+}
+
+void ReadAnchors(const YamlReader& r, const YAML::Node& list, Scene* s, MarkerOwners* markers) {
+  if (!list.IsSequence()) r.Fail(list, "anchors must be a list");
+  for (const auto& n : list) {
+    r.ExpectMap(n, "an anchor");
+    r.ExpectKeys(n, "anchor", {"marker", "size_mm", "x_mm", "y_mm", "heading_deg"});
+    Anchor a;
+    a.line = YamlReader::LineOf(n);
+    a.marker = r.Count(r.Require(n, "marker", "anchor"), "anchor marker");
+    const std::string what = "anchor " + std::to_string(a.marker);
+    if (n["size_mm"]) a.size_mm = r.PositiveLength(n["size_mm"], what + ": size_mm");
+    a.x_mm = r.Length(r.Require(n, "x_mm", what), what + ": x_mm");
+    a.y_mm = r.Length(r.Require(n, "y_mm", what), what + ": y_mm");
+    if (n["heading_deg"]) a.heading_deg = r.Angle(n["heading_deg"], what + ": heading_deg");
+    if (auto m = markers->find(a.marker); m != markers->end())
+      r.Fail(n["marker"], what + ": marker " + std::to_string(a.marker) + " is already unit " + m->second + "'s");
+    (*markers)[a.marker] = "anchor";
+    s->anchors.push_back(a);
+  }
+}
+
+void ReadTokens(const YamlReader& r, const YAML::Node& list, Scene* s, const MarkerOwners& markers) {
+  if (!list.IsSequence()) r.Fail(list, "tokens must be a list");
+  for (const auto& n : list) {
+    r.ExpectMap(n, "a token");
+    r.ExpectKeys(n, "token", {"marker", "x_mm", "y_mm"});
+    Token t;
+    t.line = YamlReader::LineOf(n);
+    t.marker = r.Count(r.Require(n, "marker", "token"), "token marker");
+    const std::string what = "token " + std::to_string(t.marker);
+    t.x_mm = r.Length(r.Require(n, "x_mm", what), what + ": x_mm");
+    t.y_mm = r.Length(r.Require(n, "y_mm", what), what + ": y_mm");
+    if (auto m = markers.find(t.marker); m != markers.end())
+      r.Fail(n["marker"], what + ": marker " + std::to_string(t.marker) + " is already " +
+                              (m->second == "anchor" ? std::string("an anchor") : "unit " + m->second + "'s"));
+    s->tokens.push_back(t);
+  }
+}
+
+void ReadDeclarations(const YamlReader& r, const YAML::Node& d, Scene* s) {
+  r.ExpectMap(d, "declarations");
+  for (auto it = d.begin(); it != d.end(); ++it) {
+    const std::string key = it->first.as<std::string>();
+    if (key == "active_side") {
+      s->declarations.active_side = r.String(it->second, "declarations.active_side");
+    } else if (key == "settings") {
+      r.ExpectMap(it->second, "declarations.settings");
+      for (auto st = it->second.begin(); st != it->second.end(); ++st)
+        s->declarations.settings[st->first.as<std::string>()] = {r.Json(st->second, "setting"), YamlReader::LineOf(st->second)};
+    } else {
+      if (!s->FindUnit(key)) r.Fail(it->first, "declarations: no unit '" + key + "' in the scene");
+      r.ExpectMap(it->second, "declarations for " + key);
+      for (auto kv = it->second.begin(); kv != it->second.end(); ++kv)
+        s->declarations.units[key][kv->first.as<std::string>()] = {r.Json(kv->second, "declaration"), YamlReader::LineOf(kv->second)};
+    }
+  }
+}
+
 Scene ReadScene(const YamlReader& r, const YAML::Node& root, const SceneLoadOptions& opt) {
   if (!root || root.IsNull()) throw InputError(r.source(), 0, "the scene file is empty");
   r.ExpectMap(root, "the scene");
@@ -171,123 +311,18 @@ Scene ReadScene(const YamlReader& r, const YAML::Node& root, const SceneLoadOpti
   Scene s;
   s.source = r.source();
   s.bw_mm = r.PositiveLength(r.Require(root, "bw_mm", "scene"), "bw_mm");
-  if (root["table"]) {
-    const YAML::Node t = root["table"];
-    r.ExpectMap(t, "table");
-    r.ExpectKeys(t, "table", {"width_mm", "depth_mm"});
-    s.table_width_mm = r.PositiveLength(r.Require(t, "width_mm", "table"), "table.width_mm");
-    s.table_depth_mm = r.PositiveLength(r.Require(t, "depth_mm", "table"), "table.depth_mm");
-  }
-  if (root["arc_model"]) {
-    const std::string m = r.String(root["arc_model"], "arc_model");
-    auto model = geom::ParseArcModel(m);
-    if (!model) r.Fail(root["arc_model"], "unknown arc_model '" + m + "' (expected totsk, corner45 or kow)");
-    s.arc_model = *model;
-  }
-  if (root["sides"]) {
-    const YAML::Node sides = root["sides"];
-    r.ExpectMap(sides, "sides");
-    for (auto it = sides.begin(); it != sides.end(); ++it) {
-      Side side;
-      side.name = it->first.as<std::string>();
-      const std::string what = "side " + side.name;
-      r.ExpectMap(it->second, what);
-      r.ExpectKeys(it->second, what, {"bw_mm", "colour", "color"});
-      if (it->second["bw_mm"]) side.bw_mm = r.PositiveLength(it->second["bw_mm"], what + ": bw_mm");
-      for (const char* key : {"colour", "color"}) {
-        if (!it->second[key]) continue;
-        side.colour = r.String(it->second[key], what + ": colour");
-        if (!ValidColour(side.colour)) r.Fail(it->second[key], what + ": colour must be #rrggbb");
-      }
-      s.sides.push_back(side);
-    }
-  }
-  const YAML::Node units = r.Require(root, "units", "scene");
-  if (!units.IsSequence()) r.Fail(units, "units must be a list");
-  std::map<std::string, int> seen;
-  std::map<int, std::string> markers;
-  for (const auto& n : units) {
-    Unit u = ReadUnit(r, n, s, opt);
-    if (auto it = seen.find(u.id); it != seen.end())
-      r.Fail(n, "duplicate unit id '" + u.id + "' (first at line " + std::to_string(it->second) + ")");
-    seen[u.id] = u.line;
-    if (u.marker) {
-      if (auto m = markers.find(u.marker->id); m != markers.end())
-        r.Fail(n["marker"], "unit " + u.id + ": marker " + std::to_string(u.marker->id) + " is already unit " + m->second + "'s");
-      markers[u.marker->id] = u.id;
-    }
-    s.units.push_back(std::move(u));
-  }
-  if (root["terrain"]) {
-    if (!root["terrain"].IsSequence()) r.Fail(root["terrain"], "terrain must be a list");
-    std::set<std::string> ids;
-    for (const auto& n : root["terrain"]) {
-      Terrain t = ReadTerrain(r, n);
-      if (!ids.insert(t.id).second) r.Fail(n, "duplicate terrain id '" + t.id + "'");
-      s.terrain.push_back(std::move(t));
-    }
-  }
+  ReadTable(r, root, &s);
+  if (root["sides"]) ReadSides(r, root["sides"], &s);
+  MarkerOwners markers;
+  ReadUnits(r, root, opt, &s, &markers);
+  if (root["terrain"]) ReadTerrains(r, root["terrain"], &s);
   if (root["dictionary"]) {
     s.dictionary = r.String(root["dictionary"], "dictionary");
     s.dictionary_line = YamlReader::LineOf(root["dictionary"]);
   }
-  if (root["anchors"]) {
-    if (!root["anchors"].IsSequence()) r.Fail(root["anchors"], "anchors must be a list");
-    for (const auto& n : root["anchors"]) {
-      r.ExpectMap(n, "an anchor");
-      r.ExpectKeys(n, "anchor", {"marker", "size_mm", "x_mm", "y_mm", "heading_deg"});
-      Anchor a;
-      a.line = YamlReader::LineOf(n);
-      a.marker = r.Count(r.Require(n, "marker", "anchor"), "anchor marker");
-      const std::string what = "anchor " + std::to_string(a.marker);
-      if (n["size_mm"]) a.size_mm = r.PositiveLength(n["size_mm"], what + ": size_mm");
-      a.x_mm = r.Length(r.Require(n, "x_mm", what), what + ": x_mm");
-      a.y_mm = r.Length(r.Require(n, "y_mm", what), what + ": y_mm");
-      if (n["heading_deg"]) a.heading_deg = r.Angle(n["heading_deg"], what + ": heading_deg");
-      if (auto m = markers.find(a.marker); m != markers.end())
-        r.Fail(n["marker"], what + ": marker " + std::to_string(a.marker) + " is already unit " + m->second + "'s");
-      markers[a.marker] = "anchor";
-      s.anchors.push_back(a);
-    }
-  }
-  if (root["tokens"]) {
-    if (!root["tokens"].IsSequence()) r.Fail(root["tokens"], "tokens must be a list");
-    for (const auto& n : root["tokens"]) {
-      r.ExpectMap(n, "a token");
-      r.ExpectKeys(n, "token", {"marker", "x_mm", "y_mm"});
-      Token t;
-      t.line = YamlReader::LineOf(n);
-      t.marker = r.Count(r.Require(n, "marker", "token"), "token marker");
-      const std::string what = "token " + std::to_string(t.marker);
-      t.x_mm = r.Length(r.Require(n, "x_mm", what), what + ": x_mm");
-      t.y_mm = r.Length(r.Require(n, "y_mm", what), what + ": y_mm");
-      if (auto m = markers.find(t.marker); m != markers.end())
-        r.Fail(n["marker"], what + ": marker " + std::to_string(t.marker) + " is already " +
-                                (m->second == "anchor" ? std::string("an anchor") : "unit " + m->second + "'s"));
-      s.tokens.push_back(t);
-    }
-  }
-  if (root["declarations"]) {
-    const YAML::Node d = root["declarations"];
-    r.ExpectMap(d, "declarations");
-    for (auto it = d.begin(); it != d.end(); ++it) {
-      const std::string key = it->first.as<std::string>();
-      if (key == "active_side") {
-        s.declarations.active_side = r.String(it->second, "declarations.active_side");
-      } else if (key == "settings") {
-        r.ExpectMap(it->second, "declarations.settings");
-        for (auto st = it->second.begin(); st != it->second.end(); ++st)
-          s.declarations.settings[st->first.as<std::string>()] = {r.Json(st->second, "setting"),
-                                                                   YamlReader::LineOf(st->second)};
-      } else {
-        if (!seen.count(key)) r.Fail(it->first, "declarations: no unit '" + key + "' in the scene");
-        r.ExpectMap(it->second, "declarations for " + key);
-        for (auto kv = it->second.begin(); kv != it->second.end(); ++kv)
-          s.declarations.units[key][kv->first.as<std::string>()] = {r.Json(kv->second, "declaration"),
-                                                                     YamlReader::LineOf(kv->second)};
-      }
-    }
-  }
+  if (root["anchors"]) ReadAnchors(r, root["anchors"], &s, &markers);
+  if (root["tokens"]) ReadTokens(r, root["tokens"], &s, markers);
+  if (root["declarations"]) ReadDeclarations(r, root["declarations"], &s);
   return s;
 }
 
