@@ -35,6 +35,81 @@ std::string AllowedList(const StatesConfig& c, const std::string& type) {
   return out;
 }
 
+// A token goes to the nearest placed base within reach (none when two are as near).
+TokenAssignment AssignToken(const Token& t, const std::string& meaning, const std::vector<const Unit*>& units,
+                            const StatesConfig& c) {
+  TokenAssignment a{t, meaning, "", std::numeric_limits<double>::infinity(), ""};
+  bool tie = false;
+  for (const Unit* u : units) {
+    if (!u->pose) continue;
+    for (const geom::Base& b : BasesOf(*u)) {
+      const double d = geom::BaseToPoint(b, {t.x_mm, t.y_mm}).distance_mm;
+      if (d < a.distance_mm - 1e-9) {
+        a.distance_mm = d;
+        a.unit = u->id;
+        tie = false;
+      } else if (std::abs(d - a.distance_mm) <= 1e-9 && u->id != a.unit) {
+        tie = true;
+      }
+    }
+  }
+  if (a.unit.empty() || a.distance_mm > c.token_max_distance_mm) {
+    a.note = "no unit within " + std::to_string(static_cast<int>(c.token_max_distance_mm)) + " mm";
+    a.unit.clear();
+  } else if (tie) {
+    a.note = "as near to two units: ignored";
+    a.unit.clear();
+  }
+  if (!std::isfinite(a.distance_mm)) a.distance_mm = 0.0;
+  return a;
+}
+
+// The unit's state from its tokens (the most severe counts), and its firing and limbered markers.
+void ApplyTokens(const StatesConfig& c, std::vector<TokenAssignment>* tokens, UnitState* s) {
+  const std::vector<std::string>& list = c.states.at(s->type);
+  std::string token_state, token_source;
+  for (TokenAssignment& a : *tokens) {
+    if (a.unit != s->unit) continue;
+    if (!Allowed(c, s->type, a.meaning)) {
+      a.note = s->type + " cannot be " + a.meaning + ": ignored";
+      s->notes.push_back("token " + std::to_string(a.token.marker) + " (" + a.meaning + ") ignored: " + s->type + " cannot be " + a.meaning);
+      continue;
+    }
+    if (a.meaning == "firing") s->firing = true;
+    else if (a.meaning == "limbered") s->limbered = true;
+    else if (token_state.empty() || Severity(list, a.meaning) > Severity(list, token_state)) {
+      if (!token_state.empty()) s->notes.push_back("tokens " + token_state + " and " + a.meaning + ": the more severe counts");
+      token_state = a.meaning;
+      token_source = "token " + std::to_string(a.token.marker);
+    }
+  }
+  if (token_state.empty()) return;
+  s->state = token_state;
+  s->state_source = token_source;
+}
+
+// What the players declared overrides the tokens.
+void ApplyDeclarations(const Scene& scene, const StatesConfig& c, UnitState* s) {
+  const std::string& type = s->type;
+  if (const Declared* d = scene.declarations.Find(s->unit, "state")) {
+    const std::string v = d->value.is_string() ? d->value.get<std::string>() : d->value.dump();
+    if (!Allowed(c, type, v))
+      throw InputError(scene.source, d->line, "unit " + s->unit + ": state '" + v + "' is not one of " + type + "'s (" + AllowedList(c, type) + ")");
+    if (s->state_source.rfind("token ", 0) == 0 && s->state != v)
+      s->notes.push_back("declared " + v + " overrides " + s->state_source + " (" + s->state + ")");
+    s->state = v;
+    s->state_source = "declared";
+  }
+  for (const char* marker : {"firing", "limbered"}) {
+    const Declared* d = scene.declarations.Find(s->unit, marker);
+    if (!d) continue;
+    if (!d->value.is_boolean()) throw InputError(scene.source, d->line, "unit " + s->unit + ": " + marker + " must be true or false");
+    const bool on = d->value.get<bool>();
+    if (on && !Allowed(c, type, marker)) throw InputError(scene.source, d->line, "unit " + s->unit + ": " + type + " cannot be " + marker);
+    (std::string(marker) == "firing" ? s->firing : s->limbered) = on;
+  }
+}
+
 }  // namespace
 
 StateTable ResolveStates(const Scene& scene, const StatesConfig& c) {
@@ -43,79 +118,14 @@ StateTable ResolveStates(const Scene& scene, const StatesConfig& c) {
   for (const Unit& u : scene.units)
     if (c.states.count(std::string(ToString(u.type)))) units.push_back(&u);
   std::sort(units.begin(), units.end(), [](const Unit* a, const Unit* b) { return a->id < b->id; });
-
-  // Step 1: tokens to the nearest placed base within reach.
-  for (const Token& t : scene.tokens) {
-    auto id = c.token_ids.find(t.marker);
-    if (id == c.token_ids.end()) continue;
-    TokenAssignment a{t, id->second, "", std::numeric_limits<double>::infinity(), ""};
-    bool tie = false;
-    for (const Unit* u : units) {
-      if (!u->pose) continue;
-      for (const geom::Base& b : BasesOf(*u)) {
-        const double d = geom::BaseToPoint(b, {t.x_mm, t.y_mm}).distance_mm;
-        if (d < a.distance_mm - 1e-9) {
-          a.distance_mm = d;
-          a.unit = u->id;
-          tie = false;
-        } else if (std::abs(d - a.distance_mm) <= 1e-9 && u->id != a.unit) {
-          tie = true;
-        }
-      }
-    }
-    if (a.unit.empty() || a.distance_mm > c.token_max_distance_mm) {
-      a.note = "no unit within " + std::to_string(static_cast<int>(c.token_max_distance_mm)) + " mm";
-      a.unit.clear();
-    } else if (tie) {
-      a.note = "as near to two units: ignored";
-      a.unit.clear();
-    }
-    if (!std::isfinite(a.distance_mm)) a.distance_mm = 0.0;
-    table.tokens.push_back(a);
-  }
-
-  // Step 2: each unit's state: declared, else the most severe token, else the default.
+  for (const Token& t : scene.tokens)
+    if (auto id = c.token_ids.find(t.marker); id != c.token_ids.end()) table.tokens.push_back(AssignToken(t, id->second, units, c));
+  // Each unit's state: declared, else the most severe token, else the default.
   for (const Unit* u : units) {
     const std::string type(ToString(u->type));
-    const std::vector<std::string>& list = c.states.at(type);
-    UnitState s{u->id, type, list.front(), "default", false, u->formation == "limbered", {}};
-    std::string token_state;
-    std::string token_source;
-    for (TokenAssignment& a : table.tokens) {
-      if (a.unit != u->id) continue;
-      if (!Allowed(c, type, a.meaning)) {
-        a.note = type + " cannot be " + a.meaning + ": ignored";
-        s.notes.push_back("token " + std::to_string(a.token.marker) + " (" + a.meaning + ") ignored: " + type + " cannot be " + a.meaning);
-        continue;
-      }
-      if (a.meaning == "firing") s.firing = true;
-      else if (a.meaning == "limbered") s.limbered = true;
-      else if (token_state.empty() || Severity(list, a.meaning) > Severity(list, token_state)) {
-        if (!token_state.empty()) s.notes.push_back("tokens " + token_state + " and " + a.meaning + ": the more severe counts");
-        token_state = a.meaning;
-        token_source = "token " + std::to_string(a.token.marker);
-      }
-    }
-    if (!token_state.empty()) {
-      s.state = token_state;
-      s.state_source = token_source;
-    }
-    if (const Declared* d = scene.declarations.Find(u->id, "state")) {
-      const std::string v = d->value.is_string() ? d->value.get<std::string>() : d->value.dump();
-      if (!Allowed(c, type, v))
-        throw InputError(scene.source, d->line, "unit " + u->id + ": state '" + v + "' is not one of " + type + "'s (" + AllowedList(c, type) + ")");
-      if (!token_state.empty() && token_state != v) s.notes.push_back("declared " + v + " overrides " + token_source + " (" + token_state + ")");
-      s.state = v;
-      s.state_source = "declared";
-    }
-    for (const char* marker : {"firing", "limbered"}) {
-      const Declared* d = scene.declarations.Find(u->id, marker);
-      if (!d) continue;
-      if (!d->value.is_boolean()) throw InputError(scene.source, d->line, "unit " + u->id + ": " + marker + " must be true or false");
-      const bool on = d->value.get<bool>();
-      if (on && !Allowed(c, type, marker)) throw InputError(scene.source, d->line, "unit " + u->id + ": " + type + " cannot be " + marker);
-      (std::string(marker) == "firing" ? s.firing : s.limbered) = on;
-    }
+    UnitState s{u->id, type, c.states.at(type).front(), "default", false, u->formation == "limbered", {}};
+    ApplyTokens(c, &table.tokens, &s);
+    ApplyDeclarations(scene, c, &s);
     table.units.push_back(s);
   }
   return table;
