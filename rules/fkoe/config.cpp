@@ -3,6 +3,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
+#include <optional>
+#include <set>
 
 #include "rules/input_error.h"
 #include "rules/yaml_file.h"
@@ -10,101 +12,145 @@
 
 namespace vedette::fkoe {
 
-FkoeConfig LoadFkoeConfig(const std::string& path, const std::map<std::string, std::string>& settings) {
-  const YAML::Node root = LoadYamlMapFile(path, "the For King or Empress ruleset");
-  auto need = [&](const YAML::Node& parent, const char* key) {
+namespace {
+
+// The ruleset file's fields, each error naming the file and the line.
+class FkoeFileReader {
+ public:
+  explicit FkoeFileReader(const std::string& path) : path_(path) {}
+  YAML::Node Need(const YAML::Node& parent, const char* key) const {
     const YAML::Node n = parent[key];
-    if (!n) throw InputError(path, YamlLine(parent), std::string("missing '") + key + "'");
+    if (!n) throw InputError(path_, YamlLine(parent), std::string("missing '") + key + "'");
     return n;
-  };
-  auto number = [&](const YAML::Node& n, const std::string& what) {
+  }
+  double Number(const YAML::Node& n, const std::string& what) const {
     try {
       const double v = n.as<double>();
       if (std::isfinite(v) && v > 0) return v;
     } catch (const YAML::Exception&) {
     }
-    throw InputError(path, YamlLine(n), what + " must be a positive number");
-  };
-  auto table = [&](const YAML::Node& n, const std::string& what) {
-    std::map<std::string, RuleValue> out;
-    for (auto it = n.begin(); it != n.end(); ++it) {
-      const std::string key = it->first.as<std::string>();
-      RuleValue v;
-      try {
-        v.value = need(it->second, "value").as<int>();
-        v.rule = need(it->second, "rule").as<std::string>();
-      } catch (const YAML::Exception&) {
-        throw InputError(path, YamlLine(it->second), what + "." + key + ": needs {value: integer, rule: text}");
-      }
-      out[key] = v;
-    }
-    return out;
-  };
-  FkoeConfig c;
-  c.title = need(root, "title").as<std::string>();
-  c.unit_name = need(root, "unit").as<std::string>();
-  c.mm_per_unit = number(need(root, "mm_per_unit"), "mm_per_unit");
-  const YAML::Node bg = need(root, "bad_going");
-  for (const auto& t : need(bg, "terrain")) {
-    const std::string s = t.as<std::string>();
-    if (!FindTerrainKind(s)) throw InputError(path, YamlLine(t), "bad_going.terrain: unknown terrain type '" + s + "'");
-    c.bad_going_terrain.insert(s);
+    throw InputError(path_, YamlLine(n), what + " must be a positive number");
   }
-  c.bad_going_frontage_share = number(need(bg, "frontage_share"), "bad_going.frontage_share");
-  c.visibility_in = number(need(bg, "visibility_in"), "bad_going.visibility_in");
-  if (bg["visibility_report_in"]) c.visibility_report_in = number(bg["visibility_report_in"], "bad_going.visibility_report_in");
-  c.combat_value = table(need(root, "combat_value"), "combat_value");
-  c.morale = table(need(root, "morale"), "morale");
-  for (const char* k : {"flank_rear_contact", "road_column", "supporting", "fire_flank_rear", "general_attached",
-                        "overlapping", "two_disorder", "at_light_infantry", "bad_going", "defending_place"})
-    if (!c.combat_value.count(k)) throw InputError(path, 0, std::string("combat_value: missing '") + k + "'");
-  for (const char* k : {"general_attached", "uphill", "cinc_in_range", "per_disorder", "fired_flank_rear", "melee_flank_rear",
-                        "defending_village_works", "stream_bank", "artillery_short_range", "cinc_attached", "break_off",
-                        "forced_march"})
-    if (!c.morale.count(k)) throw InputError(path, 0, std::string("morale: missing '") + k + "'");
-  c.extra_disorder = table(need(root, "extra_disorder"), "extra_disorder");
-  for (const char* k : {"mounted_bad_going", "heavy_cavalry_frontal", "light_cavalry_frontal", "muskets_heavy_cavalry",
-                        "foot_frontal_artillery", "light_infantry_mounted", "artillery_contact", "flank_rear"})
-    if (!c.extra_disorder.count(k)) throw InputError(path, 0, std::string("extra_disorder: missing '") + k + "'");
-  const YAML::Node rc = need(root, "recoil");
-  c.withdraw_dice = static_cast<int>(number(need(rc, "withdraw_dice"), "recoil.withdraw_dice"));
-  c.mounted_withdraw_dice = static_cast<int>(number(need(rc, "mounted_withdraw_dice"), "recoil.mounted_withdraw_dice"));
-  for (const auto& step : need(root, "turn_sequence")) c.turn_sequence.push_back(step.as<std::string>());
-  c.support_distance_in = number(need(root, "support_distance_in"), "support_distance_in");
-  c.support_max_heading_difference_deg =
-      number(need(root, "support_max_heading_difference_deg"), "support_max_heading_difference_deg");
-  c.contact_mm = number(need(need(root, "tolerances"), "contact_mm"), "tolerances.contact_mm");
-  c.placement_in = number(need(need(root, "tolerances"), "placement_in"), "tolerances.placement_in");
-  c.turn_deg = number(need(need(root, "tolerances"), "turn_deg"), "tolerances.turn_deg");
-  const YAML::Node def = need(root, "defended_places");
-  auto kinds = [&](const char* key) {
-    std::set<std::string> out;
-    const YAML::Node list = need(def, key);
-    if (!list.IsSequence()) throw InputError(path, YamlLine(list), std::string("defended_places.") + key + " must be a list");
-    for (const auto& t : list) {
-      const std::string s = t.as<std::string>();
-      if (!FindTerrainKind(s)) throw InputError(path, YamlLine(t), std::string("defended_places.") + key + ": unknown terrain type '" + s + "'");
-      out.insert(s);
+  std::map<std::string, RuleValue> Table(const YAML::Node& n, const std::string& what) const;
+  // A table that must hold every one of `keys`.
+  std::map<std::string, RuleValue> FullTable(const YAML::Node& root, const char* key, std::initializer_list<const char*> keys) const;
+  std::set<std::string> TerrainKinds(const YAML::Node& parent, const char* key, const std::string& what) const;
+  void BadGoing(const YAML::Node& root, FkoeConfig* c) const;
+  void Distances(const YAML::Node& root, FkoeConfig* c) const;
+  void DefendedPlaces(const YAML::Node& root, FkoeConfig* c) const;
+  void Artillery(const YAML::Node& root, FkoeConfig* c) const;
+
+ private:
+  const std::string& path_;
+};
+
+std::map<std::string, RuleValue> FkoeFileReader::Table(const YAML::Node& n, const std::string& what) const {
+  std::map<std::string, RuleValue> out;
+  for (auto it = n.begin(); it != n.end(); ++it) {
+    const std::string key = it->first.as<std::string>();
+    RuleValue v;
+    try {
+      v.value = Need(it->second, "value").as<int>();
+      v.rule = Need(it->second, "rule").as<std::string>();
+    } catch (const YAML::Exception&) {
+      throw InputError(path_, YamlLine(it->second), what + "." + key + ": needs {value: integer, rule: text}");
     }
-    return out;
-  };
-  c.strong_point_terrain = kinds("strong_point");
-  c.village_terrain = kinds("village");
-  c.works_terrain = kinds("works");
-  c.stream_terrain = kinds("stream");
-  c.defended_share = number(need(def, "in_share"), "defended_places.in_share");
-  c.at_mm = number(need(def, "at_mm"), "defended_places.at_mm");
-  const YAML::Node art = need(root, "artillery");
+    out[key] = v;
+  }
+  return out;
+}
+
+std::map<std::string, RuleValue> FkoeFileReader::FullTable(const YAML::Node& root, const char* key,
+                                                           std::initializer_list<const char*> keys) const {
+  std::map<std::string, RuleValue> out = Table(Need(root, key), key);
+  for (const char* k : keys)
+    if (!out.count(k)) throw InputError(path_, 0, std::string(key) + ": missing '" + k + "'");
+  return out;
+}
+
+std::set<std::string> FkoeFileReader::TerrainKinds(const YAML::Node& parent, const char* key, const std::string& what) const {
+  std::set<std::string> out;
+  const YAML::Node list = Need(parent, key);
+  if (!list.IsSequence()) throw InputError(path_, YamlLine(list), what + " must be a list");
+  for (const auto& t : list) {
+    const std::string s = t.as<std::string>();
+    if (!FindTerrainKind(s)) throw InputError(path_, YamlLine(t), what + ": unknown terrain type '" + s + "'");
+    out.insert(s);
+  }
+  return out;
+}
+
+void FkoeFileReader::BadGoing(const YAML::Node& root, FkoeConfig* c) const {
+  const YAML::Node bg = Need(root, "bad_going");
+  for (const auto& t : Need(bg, "terrain")) {
+    const std::string s = t.as<std::string>();
+    if (!FindTerrainKind(s)) throw InputError(path_, YamlLine(t), "bad_going.terrain: unknown terrain type '" + s + "'");
+    c->bad_going_terrain.insert(s);
+  }
+  c->bad_going_frontage_share = Number(Need(bg, "frontage_share"), "bad_going.frontage_share");
+  c->visibility_in = Number(Need(bg, "visibility_in"), "bad_going.visibility_in");
+  if (bg["visibility_report_in"]) c->visibility_report_in = Number(bg["visibility_report_in"], "bad_going.visibility_report_in");
+}
+
+void FkoeFileReader::Distances(const YAML::Node& root, FkoeConfig* c) const {
+  const YAML::Node rc = Need(root, "recoil");
+  c->withdraw_dice = static_cast<int>(Number(Need(rc, "withdraw_dice"), "recoil.withdraw_dice"));
+  c->mounted_withdraw_dice = static_cast<int>(Number(Need(rc, "mounted_withdraw_dice"), "recoil.mounted_withdraw_dice"));
+  for (const auto& step : Need(root, "turn_sequence")) c->turn_sequence.push_back(step.as<std::string>());
+  c->support_distance_in = Number(Need(root, "support_distance_in"), "support_distance_in");
+  c->support_max_heading_difference_deg =
+      Number(Need(root, "support_max_heading_difference_deg"), "support_max_heading_difference_deg");
+  c->contact_mm = Number(Need(Need(root, "tolerances"), "contact_mm"), "tolerances.contact_mm");
+  c->placement_in = Number(Need(Need(root, "tolerances"), "placement_in"), "tolerances.placement_in");
+  c->turn_deg = Number(Need(Need(root, "tolerances"), "turn_deg"), "tolerances.turn_deg");
+}
+
+void FkoeFileReader::DefendedPlaces(const YAML::Node& root, FkoeConfig* c) const {
+  const YAML::Node def = Need(root, "defended_places");
+  c->strong_point_terrain = TerrainKinds(def, "strong_point", "defended_places.strong_point");
+  c->village_terrain = TerrainKinds(def, "village", "defended_places.village");
+  c->works_terrain = TerrainKinds(def, "works", "defended_places.works");
+  c->stream_terrain = TerrainKinds(def, "stream", "defended_places.stream");
+  c->defended_share = Number(Need(def, "in_share"), "defended_places.in_share");
+  c->at_mm = Number(Need(def, "at_mm"), "defended_places.at_mm");
+}
+
+void FkoeFileReader::Artillery(const YAML::Node& root, FkoeConfig* c) const {
+  const YAML::Node art = Need(root, "artillery");
   auto optional_range = [&](const char* key) -> std::optional<double> {
-    const YAML::Node n = need(art, key);
+    const YAML::Node n = Need(art, key);
     if (n.IsNull()) return std::nullopt;
-    return number(n, std::string("artillery.") + key);
+    return Number(n, std::string("artillery.") + key);
   };
-  c.artillery_short_range_in = optional_range("short_range_in");
-  c.artillery_long_range_in = optional_range("long_range_in");
-  c.artillery_long_range_test = need(art, "long_range_hit").as<std::string>();
-  if (c.artillery_short_range_in && c.artillery_long_range_in && *c.artillery_short_range_in >= *c.artillery_long_range_in)
-    throw InputError(path, YamlLine(art), "artillery.short_range_in must be less than artillery.long_range_in");
+  c->artillery_short_range_in = optional_range("short_range_in");
+  c->artillery_long_range_in = optional_range("long_range_in");
+  c->artillery_long_range_test = Need(art, "long_range_hit").as<std::string>();
+  if (c->artillery_short_range_in && c->artillery_long_range_in && *c->artillery_short_range_in >= *c->artillery_long_range_in)
+    throw InputError(path_, YamlLine(art), "artillery.short_range_in must be less than artillery.long_range_in");
+}
+
+}  // namespace
+
+FkoeConfig LoadFkoeConfig(const std::string& path, const std::map<std::string, std::string>& settings) {
+  const YAML::Node root = LoadYamlMapFile(path, "the For King or Empress ruleset");
+  const FkoeFileReader r(path);
+  FkoeConfig c;
+  c.title = r.Need(root, "title").as<std::string>();
+  c.unit_name = r.Need(root, "unit").as<std::string>();
+  c.mm_per_unit = r.Number(r.Need(root, "mm_per_unit"), "mm_per_unit");
+  r.BadGoing(root, &c);
+  c.combat_value = r.FullTable(root, "combat_value", {"flank_rear_contact", "road_column", "supporting", "fire_flank_rear",
+                                                      "general_attached", "overlapping", "two_disorder", "at_light_infantry",
+                                                      "bad_going", "defending_place"});
+  c.morale = r.FullTable(root, "morale", {"general_attached", "uphill", "cinc_in_range", "per_disorder", "fired_flank_rear",
+                                          "melee_flank_rear", "defending_village_works", "stream_bank", "artillery_short_range",
+                                          "cinc_attached", "break_off", "forced_march"});
+  c.extra_disorder = r.FullTable(root, "extra_disorder", {"mounted_bad_going", "heavy_cavalry_frontal", "light_cavalry_frontal",
+                                                          "muskets_heavy_cavalry", "foot_frontal_artillery",
+                                                          "light_infantry_mounted", "artillery_contact", "flank_rear"});
+  r.Distances(root, &c);
+  r.DefendedPlaces(root, &c);
+  r.Artillery(root, &c);
   ApplySettings(settings, &c);
   return c;
 }
