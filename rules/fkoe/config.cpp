@@ -62,9 +62,10 @@ std::map<std::string, RuleValue> FkoeFileReader::Table(const YAML::Node& n, cons
 
 std::map<std::string, RuleValue> FkoeFileReader::FullTable(const YAML::Node& root, const char* key,
                                                            std::initializer_list<const char*> keys) const {
-  std::map<std::string, RuleValue> out = Table(Need(root, key), key);
+  const YAML::Node n = Need(root, key);
+  std::map<std::string, RuleValue> out = Table(n, key);
   for (const char* k : keys)
-    if (!out.count(k)) throw InputError(path_, 0, std::string(key) + ": missing '" + k + "'");
+    if (!out.count(k)) throw InputError(path_, YamlLine(n), std::string(key) + ": missing '" + k + "'");
   return out;
 }
 

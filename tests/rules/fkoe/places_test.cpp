@@ -1,7 +1,11 @@
 // For King or Empress defended places (seed 004 lines 13, 60, 62) and artillery range (lines 27, 66).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "rules/input_error.h"
@@ -208,6 +212,34 @@ TEST(FkoeArtillery, RangesNotSetAreNotJudged) {
   bad.settings["artillery_short_range_in"] = "18";
   bad.settings["artillery_long_range_in"] = "6";
   EXPECT_THROW(MakeRuleset("fkoe", bad), InputError);
+}
+
+// A ruleset file whose modifier table lacks a rule names the file, the table's line and the key.
+TEST(FkoeRulesetFile, AMissingModifierNamesTheFileTheLineAndTheKey) {
+  std::ifstream in(AssetsDir() + "/rulesets/fkoe.yaml");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string yaml = text.str();
+  const size_t at = yaml.find("\n  flank_rear_contact:");
+  ASSERT_NE(at, std::string::npos);
+  const size_t end = yaml.find('\n', at + 1);
+  // The table's entries start on the line after "combat_value:" (where YAML marks the mapping).
+  const int table_line = static_cast<int>(std::count(yaml.begin(), yaml.begin() + static_cast<long>(yaml.rfind("combat_value:", at)), '\n')) + 2;
+  yaml.erase(at, end - at);
+  const std::string dir = ::testing::TempDir() + "fkoe_missing_rule";
+  std::filesystem::create_directories(dir + "/rulesets");
+  std::ofstream(dir + "/rulesets/fkoe.yaml") << yaml;
+  RulesetOptions o;
+  o.assets_dir = dir;
+  try {
+    MakeRuleset("fkoe", o);
+    ADD_FAILURE() << "a ruleset file without combat_value.flank_rear_contact was accepted";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find(dir + "/rulesets/fkoe.yaml:" + std::to_string(table_line) + ":"), std::string::npos) << what;
+    EXPECT_NE(what.find("combat_value: missing 'flank_rear_contact'"), std::string::npos) << what;
+  }
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
