@@ -118,6 +118,17 @@ class LiveApp {
   bool NextFrame();
   void DrawView(const ImVec2& pos, const ImVec2& size);
   void DrawPanels(const ImVec2& pos, const ImVec2& size);
+  // The side panel's sections, in the order they are shown.
+  void DisputeSection();
+  void UnitsSection(const PipelineFrame& f);
+  void UnitRow(const vision::TrackedUnit& u);
+  void MovesSection(const PipelineFrame& f);
+  void TestsSection(const PipelineFrame& f);
+  void EventsSection();
+  void CalibrationSection(const PipelineFrame& f);
+  void TimingsSection(const PipelineFrame& f);
+  void LayersSection();
+  void HelpWindow();
   float PanelTextScale(const ImVec2& display) const;
   float PlayerTextFactor() const;
   void DrawSetupPanel();
@@ -556,155 +567,166 @@ void LiveApp::DrawPanels(const ImVec2& pos, const ImVec2& size) {
   ImGui::Text("%s  |  %s", source_.name().c_str(), info.title.c_str());
   ImGui::Text("frame %d  t %.2f s%s", f.track.frame, f.track.t, ui_->paused() ? "  [PAUSED]" : source_done_ ? "  [END]" : "");
   ImGui::TextDisabled("H every key   Tab hide this panel   F11 full screen   + - text size");
-
-  if (ImGui::CollapsingHeader("Dispute", ImGuiTreeNodeFlags_DefaultOpen)) {
-    const std::string& a = ui_->pick_a();
-    const std::optional<Dispute>& dispute = ui_->dispute();
-    if (a.empty()) ImGui::TextWrapped("Click unit A, then unit B or a point on the table. Right-click a unit: its state (and its order in Kings of War).");
-    else if (!dispute) ImGui::Text("A = %s; now click unit B or a point.", a.c_str());
-    if (!ui_->dispute_error().empty()) ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", ui_->dispute_error().c_str());
-    if (dispute) {
-      const Dispute& d = *dispute;
-      ImGui::Text("%s -> %s", d.from.c_str(), d.to_point ? "point" : d.to.c_str());
-      ImGui::Text("edge to edge %s (%.2f %s)", MmWithSigma(d.distance_mm, d.sigma_mm).c_str(), d.distance_mm / d.unit_mm,
-                  d.unit_name.c_str());
-      ImGui::Text("leader %.1f mm (%.2f %s)", d.leader_mm, d.leader_mm / d.unit_mm, d.unit_name.c_str());
-      if (!d.arc_of_to.empty()) ImGui::Text("%s is in %s's %s", d.from.c_str(), d.to.c_str(), d.arc_of_to.c_str());
-      ImGui::Text("%s is in %s's %s", d.to_point ? "point" : d.to.c_str(), d.from.c_str(), d.arc_of_from.c_str());
-      for (size_t i = 0; i < d.rules.size(); ++i) {
-        ImGui::TextColored(VerdictColour(d.verdicts[i].kind), "%s: %s", d.rules[i].rule.c_str(), d.verdicts[i].text.c_str());
-      }
-      if (ImGui::Button("Save evidence (E)")) ui_->Handle(InputEvent::SaveEvidenceButton());
-      ImGui::SameLine();
-      if (ImGui::Button("Clear (Esc)")) ui_->Handle(InputEvent::ClearButton());
-    }
-    if (!ui_->evidence_note().empty()) ImGui::TextWrapped("%s", ui_->evidence_note().c_str());
-    if (!a.empty() && !ui_->ChoicesFor(a).states.empty()) {
-      ImGui::Text("State of %s:", a.c_str());
-      UnitStateRow(a, "_dispute", false);
-    }
-  }
-
-  if (ImGui::CollapsingHeader("Units", ImGuiTreeNodeFlags_DefaultOpen)) {
-    if (!ui_->state_note().empty()) ImGui::TextWrapped("%s", ui_->state_note().c_str());
-    if (!states_note_.empty()) ImGui::TextDisabled("%s", states_note_.c_str());
-    if (ImGui::BeginTable("units", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX,
-                          ImVec2(0, 200))) {
-      ImGui::TableSetupColumn("unit");
-      ImGui::TableSetupColumn("state");
-      ImGui::TableSetupColumn("x, y mm / deg");
-      ImGui::TableSetupColumn("\u00b1mm");
-      ImGui::TableSetupColumn("declared");
-      ImGui::TableSetupColumn("set state (F firing, L limbered)");
-      ImGui::TableHeadersRow();
-      for (const vision::TrackedUnit& u : f.track.units) {
-        ImGui::TableNextRow();
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(u.id.c_str());
-        ImGui::TableNextColumn();
-        const bool bad = u.state == vision::UnitState::kOccluded || u.state == vision::UnitState::kLifted ||
-                         u.state == vision::UnitState::kRemoved || u.state == vision::UnitState::kUnseen;
-        ImGui::TextColored(bad ? ImVec4(1, 0.75f, 0.3f, 1) : ImVec4(0.7f, 1, 0.7f, 1), "%s",
-                           pipeline::TrackingWords(vision::ToString(u.state)).c_str());
-        ImGui::TableNextColumn();
-        if (u.has_pose) ImGui::Text("%.1f, %.1f / %.1f", u.pose.x_mm, u.pose.y_mm, u.pose.heading_deg);
-        ImGui::TableNextColumn();
-        if (u.has_pose) ImGui::Text("%.2f", u.sigma_mm);
-        ImGui::TableNextColumn();
-        std::string declared;
-        if (auto it = pipeline_.roster().declarations.units.find(u.id); it != pipeline_.roster().declarations.units.end())
-          for (const auto& [key, value] : it->second)
-            declared += (declared.empty() ? "" : ", ") + key +
-                        (value.value.is_boolean() && value.value.get<bool>() ? ""
-                         : value.value.is_string()                          ? " " + value.value.get<std::string>()
-                                                                            : " " + value.value.dump());
-        ImGui::TextUnformatted(declared.c_str());
-        ImGui::TableNextColumn();
-        UnitStateRow(u.id, "_units", true);
-      }
-      ImGui::EndTable();
-    }
-  }
-
-  if (ImGui::CollapsingHeader("Moves this turn", ImGuiTreeNodeFlags_DefaultOpen)) {
-    if (f.verdicts.empty()) ImGui::TextDisabled("none (A clears them once read)");
-    for (const ShownVerdict& v : f.verdicts) {
-      const ImVec4 colour = v.illegal ? ImVec4(1, 0.3f, 0.3f, 1) : v.needs_test ? ImVec4(1, 0.88f, 0.25f, 1) : ImVec4(0.5f, 0.85f, 1, 1);
-      ImGui::PushStyleColor(ImGuiCol_Text, colour);
-      ImGui::TextWrapped("%s", v.text.c_str());
-      ImGui::PopStyleColor();
-    }
-  }
-
-  if (ImGui::CollapsingHeader("Required tests", ImGuiTreeNodeFlags_DefaultOpen)) {
-    if (f.findings.tests.empty()) ImGui::TextDisabled("none");
-    for (const RequiredTest& t : f.findings.tests) {
-      ImGui::TextColored(ImVec4(1, 0.88f, 0.25f, 1), "%s %s", t.unit.c_str(), t.kind.c_str());
-      ImGui::SameLine();
-      ImGui::TextWrapped("%s  %s", t.odds.c_str(), t.reason.c_str());
-    }
-  }
-
-  if (ImGui::CollapsingHeader("Event log", ImGuiTreeNodeFlags_DefaultOpen)) {
-    ImGui::BeginChild("events", ImVec2(0, 140), true);
-    for (const std::string& e : events_.list) ImGui::TextWrapped("%s", e.c_str());
-    ImGui::EndChild();
-  }
-
-  if (ImGui::CollapsingHeader("Calibration and registration")) {
-    const vision::TrackRegistration& r = f.track.registration;
-    const calib::CameraIntrinsics& k = pipeline_.intrinsics();
-    ImGui::Text("camera: %s, %dx%d, calibration RMS %.2f px", k.source.empty() ? "(built in)" : k.source.c_str(),
-                k.image_size.width, k.image_size.height, k.avg_reprojection_error_px);
-    ImGui::TextColored(r.ok ? ImVec4(0.6f, 1, 0.6f, 1) : ImVec4(1, 0.4f, 0.4f, 1), "registration: %s%s",
-                       r.ok ? "ok" : "NOT REGISTERED", r.fresh ? " (fresh)" : "");
-    ImGui::Text("anchors seen %d of %zu, reprojection RMS %.2f px", r.anchors_seen, pipeline_.roster().anchors.size(), r.rms_px);
-    ImGui::Text("markers measured this frame: %zu", f.track.markers.size());
-    if (source_.corrupt_frames) ImGui::Text("corrupt frames skipped: %d", source_.corrupt_frames);
-  }
-
-  if (ImGui::CollapsingHeader("Timings", ImGuiTreeNodeFlags_DefaultOpen)) {
-    const double span = frame_times_.size() > 1 ? frame_times_.back() - frame_times_.front() : 0;
-    ImGui::Text("screen %.0f fps, pipeline %.1f fps", ImGui::GetIO().Framerate,
-                span > 0 ? (frame_times_.size() - 1) / span : 0.0);
-    ImGui::Text("track %.1f ms (detect %s, %d windows)", last_timings_.track_ms,
-                f.track.timing.full_detection ? "full" : "windows", f.track.timing.windows_refined + f.track.timing.windows_local);
-    ImGui::Text("moves %.1f ms   rules %.1f ms   screen overlay %.2f ms", last_timings_.judge_ms, last_timings_.rules_ms,
-                build_ms_);
-    if (recording_) ImGui::Text("record: overlay %.1f ms + write %.1f ms -> %s", last_timings_.overlay_ms, last_timings_.record_ms,
-                                o_.record_path.c_str());
-  }
-
-  if (ImGui::CollapsingHeader("Layers", ImGuiTreeNodeFlags_DefaultOpen)) {
-    for (const LayerInfo& l : KnownLayers()) {
-      bool on = ui_->settings().layers.Visible(l.name);
-      const std::string label = std::string("[") + l.key + "] " + l.title;
-      if (ImGui::Checkbox(label.c_str(), &on)) ui_->Handle(InputEvent::Key(l.key));
-    }
-    bool measure = ui_->settings().layers.Visible("measure");
-    if (ImGui::Checkbox("[0] Measurement", &measure)) ui_->Handle(InputEvent::Key('0'));
-    bool top = ui_->settings().top_down;
-    if (ImGui::Checkbox("[T] Top-down table view", &top)) ui_->Handle(InputEvent::Key('T'));
-  }
+  if (ImGui::CollapsingHeader("Dispute", ImGuiTreeNodeFlags_DefaultOpen)) DisputeSection();
+  if (ImGui::CollapsingHeader("Units", ImGuiTreeNodeFlags_DefaultOpen)) UnitsSection(f);
+  if (ImGui::CollapsingHeader("Moves this turn", ImGuiTreeNodeFlags_DefaultOpen)) MovesSection(f);
+  if (ImGui::CollapsingHeader("Required tests", ImGuiTreeNodeFlags_DefaultOpen)) TestsSection(f);
+  if (ImGui::CollapsingHeader("Event log", ImGuiTreeNodeFlags_DefaultOpen)) EventsSection();
+  if (ImGui::CollapsingHeader("Calibration and registration")) CalibrationSection(f);
+  if (ImGui::CollapsingHeader("Timings", ImGuiTreeNodeFlags_DefaultOpen)) TimingsSection(f);
+  if (ImGui::CollapsingHeader("Layers", ImGuiTreeNodeFlags_DefaultOpen)) LayersSection();
   ImGui::End();
+  if (ui_->settings().show_help) HelpWindow();
+}
 
-  if (ui_->settings().show_help) {
-    ImGui::SetNextWindowPos(ImVec2(20, ImGui::GetIO().DisplaySize.y - 250), ImGuiCond_FirstUseEver);
-    ImGui::Begin("Help (H)", &ui_->settings().show_help, ImGuiWindowFlags_AlwaysAutoResize);
-    ImGui::TextUnformatted(
-        "1-9     layers: bases, zones of control, ranges, threats, contacts,\n"
-        "        support, tests, terrain, labels;  0 measurement\n"
-        "T       camera view / top-down table view\n"
-        "wheel   zoom about the cursor;  right/middle drag: pan;  R: reset view\n"
-        "click   unit A, then unit B or a table point: dispute readout\n"
-        "right-click a unit (no drag): its state (eager/shaken/routed...)\n"
-        "E       save evidence (PNG + JSON);  Esc: clear the selection\n"
-        "A       the moves' verdicts have been read: take them off\n"
-        "+ / -   overlay text larger / smaller;  F11: full screen\n"
-        "S       set-up check: markers, focus, light, registration; READY?\n"
-        "Space   pause;  Tab: panels;  H/F1: this help;  Q: quit");
-    ImGui::End();
+void LiveApp::DisputeSection() {
+  const std::string& a = ui_->pick_a();
+  const std::optional<Dispute>& dispute = ui_->dispute();
+  if (a.empty()) ImGui::TextWrapped("Click unit A, then unit B or a point on the table. Right-click a unit: its state (and its order in Kings of War).");
+  else if (!dispute) ImGui::Text("A = %s; now click unit B or a point.", a.c_str());
+  if (!ui_->dispute_error().empty()) ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", ui_->dispute_error().c_str());
+  if (dispute) {
+    const Dispute& d = *dispute;
+    ImGui::Text("%s -> %s", d.from.c_str(), d.to_point ? "point" : d.to.c_str());
+    ImGui::Text("edge to edge %s (%.2f %s)", MmWithSigma(d.distance_mm, d.sigma_mm).c_str(), d.distance_mm / d.unit_mm,
+                d.unit_name.c_str());
+    ImGui::Text("leader %.1f mm (%.2f %s)", d.leader_mm, d.leader_mm / d.unit_mm, d.unit_name.c_str());
+    if (!d.arc_of_to.empty()) ImGui::Text("%s is in %s's %s", d.from.c_str(), d.to.c_str(), d.arc_of_to.c_str());
+    ImGui::Text("%s is in %s's %s", d.to_point ? "point" : d.to.c_str(), d.from.c_str(), d.arc_of_from.c_str());
+    for (size_t i = 0; i < d.rules.size(); ++i) {
+      ImGui::TextColored(VerdictColour(d.verdicts[i].kind), "%s: %s", d.rules[i].rule.c_str(), d.verdicts[i].text.c_str());
+    }
+    if (ImGui::Button("Save evidence (E)")) ui_->Handle(InputEvent::SaveEvidenceButton());
+    ImGui::SameLine();
+    if (ImGui::Button("Clear (Esc)")) ui_->Handle(InputEvent::ClearButton());
   }
+  if (!ui_->evidence_note().empty()) ImGui::TextWrapped("%s", ui_->evidence_note().c_str());
+  if (!a.empty() && !ui_->ChoicesFor(a).states.empty()) {
+    ImGui::Text("State of %s:", a.c_str());
+    UnitStateRow(a, "_dispute", false);
+  }
+}
+
+void LiveApp::UnitsSection(const PipelineFrame& f) {
+  if (!ui_->state_note().empty()) ImGui::TextWrapped("%s", ui_->state_note().c_str());
+  if (!states_note_.empty()) ImGui::TextDisabled("%s", states_note_.c_str());
+  if (ImGui::BeginTable("units", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX,
+                        ImVec2(0, 200))) {
+    ImGui::TableSetupColumn("unit");
+    ImGui::TableSetupColumn("state");
+    ImGui::TableSetupColumn("x, y mm / deg");
+    ImGui::TableSetupColumn("\u00b1mm");
+    ImGui::TableSetupColumn("declared");
+    ImGui::TableSetupColumn("set state (F firing, L limbered)");
+    ImGui::TableHeadersRow();
+    for (const vision::TrackedUnit& u : f.track.units) UnitRow(u);
+    ImGui::EndTable();
+  }
+}
+
+void LiveApp::UnitRow(const vision::TrackedUnit& u) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(u.id.c_str());
+  ImGui::TableNextColumn();
+  const bool bad = u.state == vision::UnitState::kOccluded || u.state == vision::UnitState::kLifted ||
+                   u.state == vision::UnitState::kRemoved || u.state == vision::UnitState::kUnseen;
+  ImGui::TextColored(bad ? ImVec4(1, 0.75f, 0.3f, 1) : ImVec4(0.7f, 1, 0.7f, 1), "%s",
+                     pipeline::TrackingWords(vision::ToString(u.state)).c_str());
+  ImGui::TableNextColumn();
+  if (u.has_pose) ImGui::Text("%.1f, %.1f / %.1f", u.pose.x_mm, u.pose.y_mm, u.pose.heading_deg);
+  ImGui::TableNextColumn();
+  if (u.has_pose) ImGui::Text("%.2f", u.sigma_mm);
+  ImGui::TableNextColumn();
+  std::string declared;
+  if (auto it = pipeline_.roster().declarations.units.find(u.id); it != pipeline_.roster().declarations.units.end())
+    for (const auto& [key, value] : it->second)
+      declared += (declared.empty() ? "" : ", ") + key +
+                  (value.value.is_boolean() && value.value.get<bool>() ? ""
+                   : value.value.is_string()                          ? " " + value.value.get<std::string>()
+                                                                      : " " + value.value.dump());
+  ImGui::TextUnformatted(declared.c_str());
+  ImGui::TableNextColumn();
+  UnitStateRow(u.id, "_units", true);
+}
+
+void LiveApp::MovesSection(const PipelineFrame& f) {
+  if (f.verdicts.empty()) ImGui::TextDisabled("none (A clears them once read)");
+  for (const ShownVerdict& v : f.verdicts) {
+    const ImVec4 colour = v.illegal ? ImVec4(1, 0.3f, 0.3f, 1) : v.needs_test ? ImVec4(1, 0.88f, 0.25f, 1) : ImVec4(0.5f, 0.85f, 1, 1);
+    ImGui::PushStyleColor(ImGuiCol_Text, colour);
+    ImGui::TextWrapped("%s", v.text.c_str());
+    ImGui::PopStyleColor();
+  }
+}
+
+void LiveApp::TestsSection(const PipelineFrame& f) {
+  if (f.findings.tests.empty()) ImGui::TextDisabled("none");
+  for (const RequiredTest& t : f.findings.tests) {
+    ImGui::TextColored(ImVec4(1, 0.88f, 0.25f, 1), "%s %s", t.unit.c_str(), t.kind.c_str());
+    ImGui::SameLine();
+    ImGui::TextWrapped("%s  %s", t.odds.c_str(), t.reason.c_str());
+  }
+}
+
+void LiveApp::EventsSection() {
+  ImGui::BeginChild("events", ImVec2(0, 140), true);
+  for (const std::string& e : events_.list) ImGui::TextWrapped("%s", e.c_str());
+  ImGui::EndChild();
+}
+
+void LiveApp::CalibrationSection(const PipelineFrame& f) {
+  const vision::TrackRegistration& r = f.track.registration;
+  const calib::CameraIntrinsics& k = pipeline_.intrinsics();
+  ImGui::Text("camera: %s, %dx%d, calibration RMS %.2f px", k.source.empty() ? "(built in)" : k.source.c_str(),
+              k.image_size.width, k.image_size.height, k.avg_reprojection_error_px);
+  ImGui::TextColored(r.ok ? ImVec4(0.6f, 1, 0.6f, 1) : ImVec4(1, 0.4f, 0.4f, 1), "registration: %s%s",
+                     r.ok ? "ok" : "NOT REGISTERED", r.fresh ? " (fresh)" : "");
+  ImGui::Text("anchors seen %d of %zu, reprojection RMS %.2f px", r.anchors_seen, pipeline_.roster().anchors.size(), r.rms_px);
+  ImGui::Text("markers measured this frame: %zu", f.track.markers.size());
+  if (source_.corrupt_frames) ImGui::Text("corrupt frames skipped: %d", source_.corrupt_frames);
+}
+
+void LiveApp::TimingsSection(const PipelineFrame& f) {
+  const double span = frame_times_.size() > 1 ? frame_times_.back() - frame_times_.front() : 0;
+  ImGui::Text("screen %.0f fps, pipeline %.1f fps", ImGui::GetIO().Framerate,
+              span > 0 ? (frame_times_.size() - 1) / span : 0.0);
+  ImGui::Text("track %.1f ms (detect %s, %d windows)", last_timings_.track_ms,
+              f.track.timing.full_detection ? "full" : "windows", f.track.timing.windows_refined + f.track.timing.windows_local);
+  ImGui::Text("moves %.1f ms   rules %.1f ms   screen overlay %.2f ms", last_timings_.judge_ms, last_timings_.rules_ms,
+              build_ms_);
+  if (recording_) ImGui::Text("record: overlay %.1f ms + write %.1f ms -> %s", last_timings_.overlay_ms, last_timings_.record_ms,
+                              o_.record_path.c_str());
+}
+
+void LiveApp::LayersSection() {
+  for (const LayerInfo& l : KnownLayers()) {
+    bool on = ui_->settings().layers.Visible(l.name);
+    const std::string label = std::string("[") + l.key + "] " + l.title;
+    if (ImGui::Checkbox(label.c_str(), &on)) ui_->Handle(InputEvent::Key(l.key));
+  }
+  bool measure = ui_->settings().layers.Visible("measure");
+  if (ImGui::Checkbox("[0] Measurement", &measure)) ui_->Handle(InputEvent::Key('0'));
+  bool top = ui_->settings().top_down;
+  if (ImGui::Checkbox("[T] Top-down table view", &top)) ui_->Handle(InputEvent::Key('T'));
+}
+
+void LiveApp::HelpWindow() {
+  ImGui::SetNextWindowPos(ImVec2(20, ImGui::GetIO().DisplaySize.y - 250), ImGuiCond_FirstUseEver);
+  ImGui::Begin("Help (H)", &ui_->settings().show_help, ImGuiWindowFlags_AlwaysAutoResize);
+  ImGui::TextUnformatted(
+      "1-9     layers: bases, zones of control, ranges, threats, contacts,\n"
+      "        support, tests, terrain, labels;  0 measurement\n"
+      "T       camera view / top-down table view\n"
+      "wheel   zoom about the cursor;  right/middle drag: pan;  R: reset view\n"
+      "click   unit A, then unit B or a table point: dispute readout\n"
+      "right-click a unit (no drag): its state (eager/shaken/routed...)\n"
+      "E       save evidence (PNG + JSON);  Esc: clear the selection\n"
+      "A       the moves' verdicts have been read: take them off\n"
+      "+ / -   overlay text larger / smaller;  F11: full screen\n"
+      "S       set-up check: markers, focus, light, registration; READY?\n"
+      "Space   pause;  Tab: panels;  H/F1: this help;  Q: quit");
+  ImGui::End();
 }
 
 LiveResult LiveApp::Run() {
