@@ -371,25 +371,20 @@ void EmitJson(YAML::Emitter& out, const nlohmann::json& v) {
 
 }  // namespace
 
-std::string SceneToYaml(const Scene& s) {
-  YAML::Emitter out;
-  out.SetDoublePrecision(10);
-  out << YAML::BeginMap;
-  out << YAML::Key << "bw_mm" << YAML::Value << s.bw_mm;
-  out << YAML::Key << "table" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "width_mm" << YAML::Value
-      << s.table_width_mm << YAML::Key << "depth_mm" << YAML::Value << s.table_depth_mm << YAML::EndMap;
-  if (s.arc_model) out << YAML::Key << "arc_model" << YAML::Value << std::string(geom::ToString(*s.arc_model));
-  if (!s.dictionary.empty()) out << YAML::Key << "dictionary" << YAML::Value << s.dictionary;
-  if (!s.sides.empty()) {
-    out << YAML::Key << "sides" << YAML::Value << YAML::BeginMap;
-    for (const Side& side : s.sides) {
-      out << YAML::Key << side.name << YAML::Value << YAML::Flow << YAML::BeginMap;
-      if (side.bw_mm > 0) out << YAML::Key << "bw_mm" << YAML::Value << side.bw_mm;
-      if (!side.colour.empty()) out << YAML::Key << "colour" << YAML::Value << side.colour;
-      out << YAML::EndMap;
-    }
+namespace {
+
+void EmitSides(YAML::Emitter& out, const std::vector<Side>& sides) {
+  out << YAML::Key << "sides" << YAML::Value << YAML::BeginMap;
+  for (const Side& side : sides) {
+    out << YAML::Key << side.name << YAML::Value << YAML::Flow << YAML::BeginMap;
+    if (side.bw_mm > 0) out << YAML::Key << "bw_mm" << YAML::Value << side.bw_mm;
+    if (!side.colour.empty()) out << YAML::Key << "colour" << YAML::Value << side.colour;
     out << YAML::EndMap;
   }
+  out << YAML::EndMap;
+}
+
+void EmitMarkersOnTheTable(YAML::Emitter& out, const Scene& s) {
   if (!s.anchors.empty()) {
     out << YAML::Key << "anchors" << YAML::Value << YAML::BeginSeq;
     for (const Anchor& a : s.anchors)
@@ -405,64 +400,85 @@ std::string SceneToYaml(const Scene& s) {
           << YAML::Value << t.x_mm << YAML::Key << "y_mm" << YAML::Value << t.y_mm << YAML::EndMap;
     out << YAML::EndSeq;
   }
-  out << YAML::Key << "units" << YAML::Value << YAML::BeginSeq;
-  for (const Unit& u : s.units) {
-    out << YAML::Flow << YAML::BeginMap;
-    out << YAML::Key << "id" << YAML::Value << u.id << YAML::Key << "side" << YAML::Value << u.side;
-    out << YAML::Key << "type" << YAML::Value << std::string(ToString(u.type));
-    out << YAML::Key << "tags" << YAML::Value << YAML::Flow << u.tags;
-    out << YAML::Key << "formation" << YAML::Value << u.formation;
-    out << YAML::Key << "bases" << YAML::Value << YAML::BeginSeq;
-    for (const BaseSpec& b : u.bases)
-      out << YAML::BeginMap << YAML::Key << "width_mm" << YAML::Value << b.width_mm << YAML::Key << "depth_mm"
-          << YAML::Value << b.depth_mm << YAML::Key << "offset_mm" << YAML::Value << YAML::Flow << YAML::BeginSeq
-          << b.offset_mm.x() << b.offset_mm.y() << YAML::EndSeq << YAML::EndMap;
+}
+
+void EmitUnit(YAML::Emitter& out, const Unit& u) {
+  out << YAML::Flow << YAML::BeginMap;
+  out << YAML::Key << "id" << YAML::Value << u.id << YAML::Key << "side" << YAML::Value << u.side;
+  out << YAML::Key << "type" << YAML::Value << std::string(ToString(u.type));
+  out << YAML::Key << "tags" << YAML::Value << YAML::Flow << u.tags;
+  out << YAML::Key << "formation" << YAML::Value << u.formation;
+  out << YAML::Key << "bases" << YAML::Value << YAML::BeginSeq;
+  for (const BaseSpec& b : u.bases)
+    out << YAML::BeginMap << YAML::Key << "width_mm" << YAML::Value << b.width_mm << YAML::Key << "depth_mm"
+        << YAML::Value << b.depth_mm << YAML::Key << "offset_mm" << YAML::Value << YAML::Flow << YAML::BeginSeq
+        << b.offset_mm.x() << b.offset_mm.y() << YAML::EndSeq << YAML::EndMap;
+  out << YAML::EndSeq;
+  if (u.pose)
+    out << YAML::Key << "pose" << YAML::Value << YAML::BeginMap << YAML::Key << "x_mm" << YAML::Value << u.pose->x_mm
+        << YAML::Key << "y_mm" << YAML::Value << u.pose->y_mm << YAML::Key << "heading_deg" << YAML::Value
+        << u.pose->heading_deg << YAML::EndMap;
+  if (u.marker) {
+    out << YAML::Key << "marker" << YAML::Value << u.marker->id;
+    out << YAML::Key << "marker_size_mm" << YAML::Value << u.marker->size_mm;
+    out << YAML::Key << "marker_offset_mm" << YAML::Value << YAML::BeginSeq << u.marker->offset_mm.x()
+        << u.marker->offset_mm.y() << YAML::EndSeq;
+    out << YAML::Key << "marker_heading_deg" << YAML::Value << u.marker->heading_deg;
+    out << YAML::Key << "marker_height_mm" << YAML::Value << u.marker->height_mm;
+  }
+  if (u.height_mm > 0) out << YAML::Key << "height_mm" << YAML::Value << u.height_mm;
+  if (!u.stats.empty()) {
+    out << YAML::Key << "stats" << YAML::Value << YAML::BeginMap;
+    for (const auto& [k, v] : u.stats) out << YAML::Key << k << YAML::Value << v;
+    out << YAML::EndMap;
+  }
+  out << YAML::EndMap;
+}
+
+void EmitTerrain(YAML::Emitter& out, const std::vector<Terrain>& terrain) {
+  out << YAML::Key << "terrain" << YAML::Value << YAML::BeginSeq;
+  for (const Terrain& t : terrain) {
+    out << YAML::Flow << YAML::BeginMap << YAML::Key << "id" << YAML::Value << t.id << YAML::Key << "type"
+        << YAML::Value << t.type;
+    out << YAML::Key << "polygon" << YAML::Value << YAML::BeginSeq;
+    for (const auto& p : t.polygon) out << YAML::Flow << YAML::BeginSeq << p.x() << p.y() << YAML::EndSeq;
     out << YAML::EndSeq;
-    if (u.pose)
-      out << YAML::Key << "pose" << YAML::Value << YAML::BeginMap << YAML::Key << "x_mm" << YAML::Value << u.pose->x_mm
-          << YAML::Key << "y_mm" << YAML::Value << u.pose->y_mm << YAML::Key << "heading_deg" << YAML::Value
-          << u.pose->heading_deg << YAML::EndMap;
-    if (u.marker) {
-      out << YAML::Key << "marker" << YAML::Value << u.marker->id;
-      out << YAML::Key << "marker_size_mm" << YAML::Value << u.marker->size_mm;
-      out << YAML::Key << "marker_offset_mm" << YAML::Value << YAML::BeginSeq << u.marker->offset_mm.x()
-          << u.marker->offset_mm.y() << YAML::EndSeq;
-      out << YAML::Key << "marker_heading_deg" << YAML::Value << u.marker->heading_deg;
-      out << YAML::Key << "marker_height_mm" << YAML::Value << u.marker->height_mm;
-    }
-    if (u.height_mm > 0) out << YAML::Key << "height_mm" << YAML::Value << u.height_mm;
-    if (!u.stats.empty()) {
-      out << YAML::Key << "stats" << YAML::Value << YAML::BeginMap;
-      for (const auto& [k, v] : u.stats) out << YAML::Key << k << YAML::Value << v;
-      out << YAML::EndMap;
-    }
+    if (t.height_mm > 0) out << YAML::Key << "height_mm" << YAML::Value << t.height_mm;
     out << YAML::EndMap;
   }
   out << YAML::EndSeq;
-  if (!s.terrain.empty()) {
-    out << YAML::Key << "terrain" << YAML::Value << YAML::BeginSeq;
-    for (const Terrain& t : s.terrain) {
-      out << YAML::Flow << YAML::BeginMap << YAML::Key << "id" << YAML::Value << t.id << YAML::Key << "type"
-          << YAML::Value << t.type;
-      out << YAML::Key << "polygon" << YAML::Value << YAML::BeginSeq;
-      for (const auto& p : t.polygon) out << YAML::Flow << YAML::BeginSeq << p.x() << p.y() << YAML::EndSeq;
-      out << YAML::EndSeq;
-      if (t.height_mm > 0) out << YAML::Key << "height_mm" << YAML::Value << t.height_mm;
-      out << YAML::EndMap;
-    }
-    out << YAML::EndSeq;
-  }
+}
+
+// Written as the JSON they are, so declarations keep their exact values and types.
+void EmitDeclarations(YAML::Emitter& out, const Declarations& d) {
+  nlohmann::json decl = nlohmann::json::object();
+  if (!d.active_side.empty()) decl["active_side"] = d.active_side;
+  for (const auto& [k, v] : d.settings) decl["settings"][k] = v.value;
+  for (const auto& [unit, kv] : d.units)
+    for (const auto& [k, v] : kv) decl[unit][k] = v.value;
+  out << YAML::Key << "declarations" << YAML::Value;
+  EmitJson(out, decl);
+}
+
+}  // namespace
+
+std::string SceneToYaml(const Scene& s) {
+  YAML::Emitter out;
+  out.SetDoublePrecision(10);
+  out << YAML::BeginMap;
+  out << YAML::Key << "bw_mm" << YAML::Value << s.bw_mm;
+  out << YAML::Key << "table" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "width_mm" << YAML::Value
+      << s.table_width_mm << YAML::Key << "depth_mm" << YAML::Value << s.table_depth_mm << YAML::EndMap;
+  if (s.arc_model) out << YAML::Key << "arc_model" << YAML::Value << std::string(geom::ToString(*s.arc_model));
+  if (!s.dictionary.empty()) out << YAML::Key << "dictionary" << YAML::Value << s.dictionary;
+  if (!s.sides.empty()) EmitSides(out, s.sides);
+  EmitMarkersOnTheTable(out, s);
+  out << YAML::Key << "units" << YAML::Value << YAML::BeginSeq;
+  for (const Unit& u : s.units) EmitUnit(out, u);
+  out << YAML::EndSeq;
+  if (!s.terrain.empty()) EmitTerrain(out, s.terrain);
   const Declarations& d = s.declarations;
-  if (!d.active_side.empty() || !d.settings.empty() || !d.units.empty()) {
-    // Written as the JSON they are, so declarations keep their exact values and types.
-    nlohmann::json decl = nlohmann::json::object();
-    if (!d.active_side.empty()) decl["active_side"] = d.active_side;
-    for (const auto& [k, v] : d.settings) decl["settings"][k] = v.value;
-    for (const auto& [unit, kv] : d.units)
-      for (const auto& [k, v] : kv) decl[unit][k] = v.value;
-    out << YAML::Key << "declarations" << YAML::Value;
-    EmitJson(out, decl);
-  }
+  if (!d.active_side.empty() || !d.settings.empty() || !d.units.empty()) EmitDeclarations(out, d);
   out << YAML::EndMap;
   return std::string(out.c_str()) + "\n";
 }
