@@ -56,6 +56,119 @@ std::string MomentKey(const ClipMoment& m) {
   return k.str();
 }
 
+// The hands' outlines in the image: anti-aliased coverage (8x sub-pixel precision via fillPoly's
+// shift) into *cover, and the whole-pixel polygons returned.
+std::vector<std::vector<cv::Point>> HandPolygons(const ClipMoment& m, const calib::CameraIntrinsics& k, cv::Mat* cover) {
+  std::vector<std::vector<cv::Point>> hand_polys;
+  for (const ClipHandAt& h : m.hands) {
+    const std::vector<cv::Point2d> px = calib::ProjectToImage(k, m.camera_from_table, HandOutline(h));
+    std::vector<cv::Point> poly, poly_int;
+    bool ok = true;
+    for (const cv::Point2d& p : px) {
+      if (!std::isfinite(p.x) || !std::isfinite(p.y)) ok = false;
+      poly.emplace_back(int(std::lround(p.x * 8)), int(std::lround(p.y * 8)));
+      poly_int.emplace_back(int(std::lround(p.x)), int(std::lround(p.y)));
+    }
+    if (!ok) continue;
+    cv::fillPoly(*cover, std::vector<std::vector<cv::Point>>{poly}, cv::Scalar(255), cv::LINE_AA, 3);
+    hand_polys.push_back(poly_int);
+  }
+  return hand_polys;
+}
+
+void PaintSkin(const cv::Mat& cover, cv::Mat* img) {
+  const cv::Vec3f skin(140, 168, 215);
+  for (int y = 0; y < img->rows; ++y) {
+    cv::Vec3f* p = img->ptr<cv::Vec3f>(y);
+    const uchar* a = cover.ptr<uchar>(y);
+    for (int x = 0; x < img->cols; ++x)
+      if (a[x]) {
+        const float w = a[x] / 255.0f;
+        p[x] = p[x] * (1 - w) + skin * w;
+      }
+  }
+}
+
+// Markers under a hand: the fraction of 8x8 sample points whose pixel lies inside a hand outline.
+void MarkHiddenMarkers(const std::vector<std::vector<cv::Point>>& hand_polys, RenderTruth* truth) {
+  for (MarkerTruth& mt : truth->markers) {
+    int hidden = 0;
+    const auto c = mt.corners_px;
+    for (int i = 0; i < 8; ++i)
+      for (int j = 0; j < 8; ++j) {
+        const double u = (i + 0.5) / 8, v = (j + 0.5) / 8;
+        const cv::Point2d q = (c[0] * (1 - u) + c[1] * u) * (1 - v) + (c[3] * (1 - u) + c[2] * u) * v;
+        for (const auto& poly : hand_polys)
+          if (cv::pointPolygonTest(poly, cv::Point2f(float(q.x), float(q.y)), false) >= 0) {
+            ++hidden;
+            break;
+          }
+      }
+    mt.occluded_fraction = std::max(mt.occluded_fraction, hidden / 64.0);
+  }
+}
+
+// The camera: blur, noise (per-frame seed), quantisation, JPEG.
+cv::Mat ThroughTheCamera(cv::Mat img, const RenderOptions& o, int frame) {
+  if (o.blur_sigma_px > 0) cv::GaussianBlur(img, img, cv::Size(), o.blur_sigma_px);
+  if (o.read_noise > 0 || o.shot_noise > 0) {
+    cv::RNG rng(o.seed * 0x9E3779B97F4A7C15ULL + uint64_t(frame) * 1000003ULL + 7);
+    cv::Mat noise(img.size(), CV_32FC3);
+    rng.fill(noise, cv::RNG::NORMAL, 0, 1);
+    const float read2 = float(o.read_noise * o.read_noise), shot = float(o.shot_noise);
+    for (int y = 0; y < img.rows; ++y) {
+      float* p = img.ptr<float>(y);
+      const float* q = noise.ptr<float>(y);
+      for (int i = 0; i < img.cols * 3; ++i) p[i] += q[i] * std::sqrt(read2 + shot * std::max(0.0f, p[i]));
+    }
+  }
+  cv::Mat out;
+  img.convertTo(out, CV_8UC3);
+  if (o.jpeg_quality > 0) {
+    std::vector<uchar> buf;
+    cv::imencode(".jpg", out, buf, {cv::IMWRITE_JPEG_QUALITY, o.jpeg_quality});
+    out = cv::imdecode(buf, cv::IMREAD_COLOR);
+  }
+  return out;
+}
+
+nlohmann::json UnitTruth(const Unit& u, const ClipMoment& m, const RenderTruth& truth) {
+  nlohmann::json uj;
+  uj["id"] = u.id;
+  uj["state"] = std::string(ToString(m.states.at(u.id)));
+  if (auto p = m.poses.find(u.id); p != m.poses.end()) {
+    uj["x_mm"] = p->second.x_mm;
+    uj["y_mm"] = p->second.y_mm;
+    uj["heading_deg"] = p->second.heading_deg;
+  }
+  for (const MarkerTruth& mt : truth.markers)
+    if (mt.unit == u.id) {
+      uj["marker_side_px"] = mt.side_px;
+      uj["occluded_fraction"] = mt.occluded_fraction;
+      uj["in_image"] = mt.in_image;
+      uj["corners"] = nlohmann::json::array();
+      for (const cv::Point2d& c : mt.corners_px) uj["corners"].push_back({c.x, c.y});
+    }
+  return uj;
+}
+
+// The frame's truth line: camera pose, every roster unit, the hands.
+nlohmann::json TruthLine(const ClipScript& script, const ClipFrame& f) {
+  const ClipMoment& m = f.moment;
+  nlohmann::json j;
+  j["frame"] = f.frame;
+  j["t"] = f.t;
+  const cv::Vec3d rv = calib::RvecOf(m.camera_from_table);
+  const cv::Vec3d& tv = m.camera_from_table.translation_mm;
+  j["camera_from_table"] = {{"rvec", {rv[0], rv[1], rv[2]}}, {"tvec_mm", {tv[0], tv[1], tv[2]}}};
+  j["units"] = nlohmann::json::array();
+  for (const Unit& u : script.roster.units) j["units"].push_back(UnitTruth(u, m, f.render_truth));
+  j["hands"] = nlohmann::json::array();
+  for (const ClipHandAt& h : m.hands)
+    j["hands"].push_back({{"x_mm", h.x_mm}, {"y_mm", h.y_mm}, {"radius_mm", h.radius_mm}, {"height_mm", h.height_mm}});
+  return j;
+}
+
 }  // namespace
 
 ClipRenderer::ClipRenderer(ClipScript script)
@@ -71,8 +184,7 @@ ClipFrame ClipRenderer::Render(int frame) {
   out.t = script_.TimeOf(frame);
   out.moment = ClipMomentAt(script_, frame);
   const ClipMoment& m = out.moment;
-
-  // Step 1: the clean scene, reused while nothing moved.
+  // The clean scene, reused while nothing moved.
   const std::string key = MomentKey(m);
   if (key != cached_key_) {
     RenderOptions clean = script_.render;
@@ -87,105 +199,14 @@ ClipFrame ClipRenderer::Render(int frame) {
   out.render_truth = cached_.truth;
   cv::Mat img;
   cached_.image.convertTo(img, CV_32FC3);
-  const cv::Size size = img.size();
-
-  // Step 2: hands, anti-aliased (8x sub-pixel precision via fillPoly's shift).
-  std::vector<std::vector<cv::Point>> hand_polys;
   if (!m.hands.empty()) {
-    cv::Mat cover(size, CV_8U, cv::Scalar(0));
-    for (const ClipHandAt& h : m.hands) {
-      const std::vector<cv::Point2d> px = calib::ProjectToImage(camera_.intrinsics, m.camera_from_table, HandOutline(h));
-      std::vector<cv::Point> poly, poly_int;
-      bool ok = true;
-      for (const cv::Point2d& p : px) {
-        if (!std::isfinite(p.x) || !std::isfinite(p.y)) ok = false;
-        poly.emplace_back(int(std::lround(p.x * 8)), int(std::lround(p.y * 8)));
-        poly_int.emplace_back(int(std::lround(p.x)), int(std::lround(p.y)));
-      }
-      if (!ok) continue;
-      cv::fillPoly(cover, std::vector<std::vector<cv::Point>>{poly}, cv::Scalar(255), cv::LINE_AA, 3);
-      hand_polys.push_back(poly_int);
-    }
-    const cv::Vec3f skin(140, 168, 215);
-    for (int y = 0; y < size.height; ++y) {
-      cv::Vec3f* p = img.ptr<cv::Vec3f>(y);
-      const uchar* a = cover.ptr<uchar>(y);
-      for (int x = 0; x < size.width; ++x)
-        if (a[x]) {
-          const float w = a[x] / 255.0f;
-          p[x] = p[x] * (1 - w) + skin * w;
-        }
-    }
-    // Markers under a hand: the fraction of 8x8 sample points whose pixel lies inside a hand outline.
-    for (MarkerTruth& mt : out.render_truth.markers) {
-      int hidden = 0;
-      const auto c = mt.corners_px;
-      for (int i = 0; i < 8; ++i)
-        for (int j = 0; j < 8; ++j) {
-          const double u = (i + 0.5) / 8, v = (j + 0.5) / 8;
-          const cv::Point2d q = (c[0] * (1 - u) + c[1] * u) * (1 - v) + (c[3] * (1 - u) + c[2] * u) * v;
-          for (const auto& poly : hand_polys)
-            if (cv::pointPolygonTest(poly, cv::Point2f(float(q.x), float(q.y)), false) >= 0) {
-              ++hidden;
-              break;
-            }
-        }
-      mt.occluded_fraction = std::max(mt.occluded_fraction, hidden / 64.0);
-    }
+    cv::Mat cover(img.size(), CV_8U, cv::Scalar(0));
+    const std::vector<std::vector<cv::Point>> hand_polys = HandPolygons(m, camera_.intrinsics, &cover);
+    PaintSkin(cover, &img);
+    MarkHiddenMarkers(hand_polys, &out.render_truth);
   }
-
-  // Step 3: the camera: blur, noise (per-frame seed), quantisation, JPEG.
-  const RenderOptions& o = script_.render;
-  if (o.blur_sigma_px > 0) cv::GaussianBlur(img, img, cv::Size(), o.blur_sigma_px);
-  if (o.read_noise > 0 || o.shot_noise > 0) {
-    cv::RNG rng(o.seed * 0x9E3779B97F4A7C15ULL + uint64_t(frame) * 1000003ULL + 7);
-    cv::Mat noise(size, CV_32FC3);
-    rng.fill(noise, cv::RNG::NORMAL, 0, 1);
-    const float read2 = float(o.read_noise * o.read_noise), shot = float(o.shot_noise);
-    for (int y = 0; y < size.height; ++y) {
-      float* p = img.ptr<float>(y);
-      const float* q = noise.ptr<float>(y);
-      for (int i = 0; i < size.width * 3; ++i) p[i] += q[i] * std::sqrt(read2 + shot * std::max(0.0f, p[i]));
-    }
-  }
-  img.convertTo(out.image, CV_8UC3);
-  if (o.jpeg_quality > 0) {
-    std::vector<uchar> buf;
-    cv::imencode(".jpg", out.image, buf, {cv::IMWRITE_JPEG_QUALITY, o.jpeg_quality});
-    out.image = cv::imdecode(buf, cv::IMREAD_COLOR);
-  }
-
-  // Step 4: the truth line.
-  nlohmann::json j;
-  j["frame"] = frame;
-  j["t"] = out.t;
-  const cv::Vec3d rv = calib::RvecOf(m.camera_from_table);
-  const cv::Vec3d& tv = m.camera_from_table.translation_mm;
-  j["camera_from_table"] = {{"rvec", {rv[0], rv[1], rv[2]}}, {"tvec_mm", {tv[0], tv[1], tv[2]}}};
-  j["units"] = nlohmann::json::array();
-  for (const Unit& u : script_.roster.units) {
-    nlohmann::json uj;
-    uj["id"] = u.id;
-    uj["state"] = std::string(ToString(m.states.at(u.id)));
-    if (auto p = m.poses.find(u.id); p != m.poses.end()) {
-      uj["x_mm"] = p->second.x_mm;
-      uj["y_mm"] = p->second.y_mm;
-      uj["heading_deg"] = p->second.heading_deg;
-    }
-    for (const MarkerTruth& mt : out.render_truth.markers)
-      if (mt.unit == u.id) {
-        uj["marker_side_px"] = mt.side_px;
-        uj["occluded_fraction"] = mt.occluded_fraction;
-        uj["in_image"] = mt.in_image;
-        uj["corners"] = nlohmann::json::array();
-        for (const cv::Point2d& c : mt.corners_px) uj["corners"].push_back({c.x, c.y});
-      }
-    j["units"].push_back(uj);
-  }
-  j["hands"] = nlohmann::json::array();
-  for (const ClipHandAt& h : m.hands)
-    j["hands"].push_back({{"x_mm", h.x_mm}, {"y_mm", h.y_mm}, {"radius_mm", h.radius_mm}, {"height_mm", h.height_mm}});
-  out.truth = std::move(j);
+  out.image = ThroughTheCamera(img, script_.render, frame);
+  out.truth = TruthLine(script_, out);
   out.render_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   return out;
 }
