@@ -52,6 +52,65 @@ void WriteCamera(const std::string& path, const calib::CameraIntrinsics& k, cons
   fs.release();
 }
 
+// The made-up webcam, or the calibrated one, placed over the scene's table.
+synth::SyntheticCamera CameraFor(const RenderArgs& a, const Scene& scene) {
+  synth::SyntheticCameraOptions place;
+  place.table_width_mm = scene.table_width_mm;
+  place.table_depth_mm = scene.table_depth_mm;
+  place.tilt_deg = a.tilt_deg;
+  place.height_mm = a.height_mm;
+  place.horizontal_fov_deg = a.fov_deg;
+  if (!a.camera.empty()) {
+    place.image_size = ParseSize(a.camera);
+    if (std::string error; !place.Check(&error)) throw InputError("render", 0, error);
+    return synth::MakeSyntheticCamera(place);
+  }
+  const calib::CameraIntrinsics k = calib::LoadIntrinsics(a.calib);
+  if (k.image_size.width <= 0) throw InputError(a.calib, 0, "the camera file has no image_width/image_height");
+  place.image_size = k.image_size;
+  if (std::string error; !place.Check(&error)) throw InputError("render", 0, error);
+  return synth::PlaceCamera(k, place);
+}
+
+void WriteTruth(const std::string& path, const synth::Rendering& r, const synth::SyntheticCamera& cam) {
+  nlohmann::json j = synth::ToJson(r.truth);
+  const cv::Vec3d rvec = calib::RvecOf(cam.camera_from_table);
+  const cv::Vec3d& t = cam.camera_from_table.translation_mm;
+  j["camera_from_table"] = {{"rvec", {rvec[0], rvec[1], rvec[2]}}, {"tvec_mm", {t[0], t[1], t[2]}}};
+  AtomicOutput truth_out(path);
+  {
+    std::ofstream f(truth_out.temp_path());
+    if (!f) throw InputError(path, 0, "cannot write the truth file");
+    f << j.dump(2) << "\n";
+    f.close();
+    if (!f) FailOnWriteError(WriteFailedMessage(path, "nothing"));
+  }
+  truth_out.Commit();
+}
+
+void RunRender(const RenderArgs& a) {
+  if (a.calib.empty() == a.camera.empty()) throw InputError("render", 0, "give exactly one of --calib FILE and --camera WxH");
+  if (std::string error; !a.render.Check(&error)) throw InputError("render", 0, error);
+  CheckOutputs({{a.out, "--out"}, {a.truth, "--truth"}, {a.camera_out, "--camera-out"}}, {a.scene, a.calib});
+  const Scene scene = LoadScene(a.scene, SceneLoadOptions{.require_poses = false});
+  const std::string dict_name = !a.dict.empty() ? a.dict : scene.dictionary;
+  if (dict_name.empty()) throw InputError(a.scene, 0, "the scene names no `dictionary:` (or give --dict)");
+  const cv::Ptr<cv::aruco::Dictionary> dict = calib::ResolveDictionary(dict_name);
+  const synth::SyntheticCamera cam = CameraFor(a, scene);
+  const synth::Rendering r = synth::SceneRenderer(cam.intrinsics).Render(a.render, scene, cam.camera_from_table, *dict);
+  AtomicOutput image_out(a.out);
+  if (!cv::imwrite(image_out.temp_path(), r.image)) throw InputError(a.out, 0, "cannot write the image");
+  image_out.Commit();
+  if (!a.truth.empty()) WriteTruth(a.truth, r, cam);
+  if (!a.camera_out.empty()) {
+    AtomicOutput camera_out(a.camera_out);
+    WriteCamera(camera_out.temp_path(), cam.intrinsics, cam.camera_from_table);
+    camera_out.Commit();
+  }
+  std::fprintf(stderr, "rendered %dx%d, %zu markers, camera %.0f mm above the table, %.0f ms\n", r.image.cols, r.image.rows,
+               r.truth.markers.size(), cam.centre_in_table_mm.z, r.truth.render_ms);
+}
+
 void SetupRender(CLI::App& root) {
   auto a = std::make_shared<RenderArgs>();
   CLI::App* cmd = root.add_subcommand("render", "Draw a synthetic camera photo of a scene file, with its ground truth");
@@ -80,60 +139,7 @@ void SetupRender(CLI::App& root) {
   cmd->add_option("--motion-blur-deg", a->render.motion_blur_deg, "Motion blur direction, deg from +x (default 30)");
   cmd->add_option("--exposure", a->render.exposure, "Light collected relative to a well-lit table; noise grows as 1/exposure (default 1; 0.3: dim room)");
   cmd->add_option("--h264-crf", a->render.h264_crf, "H.264 compression through ffmpeg's x264 at this CRF, 0 = none (webcams ~28-35) (default 0)");
-  cmd->callback([a] {
-    if (a->calib.empty() == a->camera.empty()) throw InputError("render", 0, "give exactly one of --calib FILE and --camera WxH");
-    if (std::string error; !a->render.Check(&error)) throw InputError("render", 0, error);
-    CheckOutputs({{a->out, "--out"}, {a->truth, "--truth"}, {a->camera_out, "--camera-out"}}, {a->scene, a->calib});
-    const Scene scene = LoadScene(a->scene, SceneLoadOptions{.require_poses = false});
-    const std::string dict_name = !a->dict.empty() ? a->dict : scene.dictionary;
-    if (dict_name.empty()) throw InputError(a->scene, 0, "the scene names no `dictionary:` (or give --dict)");
-    const cv::Ptr<cv::aruco::Dictionary> dict = calib::ResolveDictionary(dict_name);
-    synth::SyntheticCameraOptions place;
-    place.table_width_mm = scene.table_width_mm;
-    place.table_depth_mm = scene.table_depth_mm;
-    place.tilt_deg = a->tilt_deg;
-    place.height_mm = a->height_mm;
-    place.horizontal_fov_deg = a->fov_deg;
-    synth::SyntheticCamera cam;
-    if (!a->camera.empty()) {
-      place.image_size = ParseSize(a->camera);
-      if (std::string error; !place.Check(&error)) throw InputError("render", 0, error);
-      cam = synth::MakeSyntheticCamera(place);
-    } else {
-      const calib::CameraIntrinsics k = calib::LoadIntrinsics(a->calib);
-      if (k.image_size.width <= 0) throw InputError(a->calib, 0, "the camera file has no image_width/image_height");
-      place.image_size = k.image_size;
-      if (std::string error; !place.Check(&error)) throw InputError("render", 0, error);
-      cam = synth::PlaceCamera(k, place);
-    }
-    const synth::Rendering r = synth::SceneRenderer(cam.intrinsics).Render(a->render, scene, cam.camera_from_table, *dict);
-    AtomicOutput image_out(a->out);
-    if (!cv::imwrite(image_out.temp_path(), r.image)) throw InputError(a->out, 0, "cannot write the image");
-    image_out.Commit();
-    if (!a->truth.empty()) {
-      nlohmann::json j = synth::ToJson(r.truth);
-      j["camera_from_table"] = {{"rvec", {calib::RvecOf(cam.camera_from_table)[0], calib::RvecOf(cam.camera_from_table)[1],
-                                          calib::RvecOf(cam.camera_from_table)[2]}},
-                                {"tvec_mm", {cam.camera_from_table.translation_mm[0], cam.camera_from_table.translation_mm[1],
-                                             cam.camera_from_table.translation_mm[2]}}};
-      AtomicOutput truth_out(a->truth);
-      {
-        std::ofstream f(truth_out.temp_path());
-        if (!f) throw InputError(a->truth, 0, "cannot write the truth file");
-        f << j.dump(2) << "\n";
-        f.close();
-        if (!f) FailOnWriteError(WriteFailedMessage(a->truth, "nothing"));
-      }
-      truth_out.Commit();
-    }
-    if (!a->camera_out.empty()) {
-      AtomicOutput camera_out(a->camera_out);
-      WriteCamera(camera_out.temp_path(), cam.intrinsics, cam.camera_from_table);
-      camera_out.Commit();
-    }
-    std::fprintf(stderr, "rendered %dx%d, %zu markers, camera %.0f mm above the table, %.0f ms\n", r.image.cols, r.image.rows,
-                 r.truth.markers.size(), cam.centre_in_table_mm.z, r.truth.render_ms);
-  });
+  cmd->callback([a] { RunRender(*a); });
 }
 
 VEDETTE_COMMAND("render", SetupRender);
