@@ -19,6 +19,67 @@ struct MeasureArgs {
   bool json = false;
 };
 
+void PrintMeasureJson(const Measurement& m, const RulesetInfo* info, const std::vector<PairRule>& rules) {
+  nlohmann::json j = ToJson(m);
+  if (info) {
+    j["ruleset"] = info->name;
+    nlohmann::json jr = nlohmann::json::array();
+    for (const PairRule& r : rules)
+      jr.push_back({{"rule", r.rule}, {"quantity", r.quantity}, {"threshold_mm", r.threshold_mm},
+                    {"measured_mm", r.measured_mm}, {"margin_mm", r.threshold_mm - r.measured_mm},
+                    {"holds", r.measured_mm <= r.threshold_mm}});
+    j["rules"] = jr;
+  }
+  std::cout << j.dump(2) << "\n";
+}
+
+void PrintMeasure(const MeasureArgs& a, const Measurement& m, const RulesetInfo* info, const std::vector<PairRule>& rules) {
+  std::cout << ToText(m);
+  if (!info) return;
+  auto in_unit = [&](double mm) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%.1f mm (%.2f %s)", mm, mm / m.unit_mm, m.unit_name.c_str());
+    return std::string(buf);
+  };
+  std::cout << "  " << info->title << ": the thresholds between " << a.from << " and " << a.to << "\n";
+  for (const PairRule& r : rules) {
+    const double margin = r.threshold_mm - r.measured_mm;
+    std::cout << "    " << (margin >= 0 ? "YES " : "no  ") << r.rule << ": " << in_unit(r.measured_mm) << " of "
+              << in_unit(r.threshold_mm) << ", " << (margin >= 0 ? "inside by " : "outside by ") << in_unit(std::abs(margin))
+              << "\n";
+  }
+}
+
+void RunMeasure(const MeasureArgs& a) {
+  const Scene scene = LoadScene(a.scene);
+  RequireUnit(scene, a.from);
+  RequireUnit(scene, a.to);
+  if (a.ruleset.empty() && !a.set.empty()) throw InputError("--set", 0, "--set needs --ruleset");
+  MeasureOptions options;
+  options.arc_model = scene.arc_model.value_or(geom::ArcModel::kTotsk);
+  std::unique_ptr<Ruleset> ruleset;
+  RulesetInfo info;
+  if (!a.ruleset.empty()) {
+    ruleset = MakeRuleset(a.ruleset, MakeRulesetOptions(scene, a.set));
+    info = ruleset->Info();
+    options.arc_model = info.arc_model;
+    if (info.unit_mm > 0) {
+      options.unit_mm = info.unit_mm;
+      options.unit_name = info.unit_name;
+    }
+  }
+  if (!a.arc_model.empty()) {
+    auto m = geom::ParseArcModel(a.arc_model);
+    if (!m) throw InputError("--arc-model", 0, "unknown arc model '" + a.arc_model + "' (totsk, corner45, kow)");
+    options.arc_model = *m;
+  }
+  const Measurement m = Measure(scene, a.from, a.to, options);
+  std::vector<PairRule> rules;
+  if (ruleset) rules = ruleset->PairRules(scene, a.from, a.to);
+  if (a.json) PrintMeasureJson(m, ruleset ? &info : nullptr, rules);
+  else PrintMeasure(a, m, ruleset ? &info : nullptr, rules);
+}
+
 void SetupMeasure(CLI::App& root) {
   auto args = std::make_shared<MeasureArgs>();
   CLI::App* cmd = root.add_subcommand("measure", "Settle a measurement between two units of a scene file");
@@ -33,61 +94,7 @@ void SetupMeasure(CLI::App& root) {
                   "Also list this ruleset's thresholds between the two units, lengths in its unit (" + names + ")");
   cmd->add_option("--set", args->set, "Ruleset setting KEY=VALUE (with --ruleset)");
   cmd->add_flag("--json", args->json, "Print one JSON object");
-  cmd->callback([args] {
-    const Scene scene = LoadScene(args->scene);
-    RequireUnit(scene, args->from);
-    RequireUnit(scene, args->to);
-    if (args->ruleset.empty() && !args->set.empty()) throw InputError("--set", 0, "--set needs --ruleset");
-    MeasureOptions options;
-    options.arc_model = scene.arc_model.value_or(geom::ArcModel::kTotsk);
-    std::unique_ptr<Ruleset> ruleset;
-    RulesetInfo info;
-    if (!args->ruleset.empty()) {
-      ruleset = MakeRuleset(args->ruleset, MakeRulesetOptions(scene, args->set));
-      info = ruleset->Info();
-      options.arc_model = info.arc_model;
-      if (info.unit_mm > 0) {
-        options.unit_mm = info.unit_mm;
-        options.unit_name = info.unit_name;
-      }
-    }
-    if (!args->arc_model.empty()) {
-      auto m = geom::ParseArcModel(args->arc_model);
-      if (!m) throw InputError("--arc-model", 0, "unknown arc model '" + args->arc_model + "' (totsk, corner45, kow)");
-      options.arc_model = *m;
-    }
-    const Measurement m = Measure(scene, args->from, args->to, options);
-    std::vector<PairRule> rules;
-    if (ruleset) rules = ruleset->PairRules(scene, args->from, args->to);
-    auto in_unit = [&](double mm) {
-      char buf[96];
-      std::snprintf(buf, sizeof buf, "%.1f mm (%.2f %s)", mm, mm / m.unit_mm, m.unit_name.c_str());
-      return std::string(buf);
-    };
-    if (args->json) {
-      nlohmann::json j = ToJson(m);
-      if (ruleset) {
-        j["ruleset"] = info.name;
-        nlohmann::json jr = nlohmann::json::array();
-        for (const PairRule& r : rules)
-          jr.push_back({{"rule", r.rule}, {"quantity", r.quantity}, {"threshold_mm", r.threshold_mm},
-                        {"measured_mm", r.measured_mm}, {"margin_mm", r.threshold_mm - r.measured_mm},
-                        {"holds", r.measured_mm <= r.threshold_mm}});
-        j["rules"] = jr;
-      }
-      std::cout << j.dump(2) << "\n";
-      return;
-    }
-    std::cout << ToText(m);
-    if (!ruleset) return;
-    std::cout << "  " << info.title << ": the thresholds between " << args->from << " and " << args->to << "\n";
-    for (const PairRule& r : rules) {
-      const double margin = r.threshold_mm - r.measured_mm;
-      std::cout << "    " << (margin >= 0 ? "YES " : "no  ") << r.rule << ": " << in_unit(r.measured_mm) << " of "
-                << in_unit(r.threshold_mm) << ", " << (margin >= 0 ? "inside by " : "outside by ") << in_unit(std::abs(margin))
-                << "\n";
-    }
-  });
+  cmd->callback([args] { RunMeasure(*args); });
 }
 
 VEDETTE_COMMAND("measure", SetupMeasure);
