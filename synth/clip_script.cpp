@@ -200,6 +200,95 @@ std::string_view ToString(ClipUnitState s) {
   return "?";
 }
 
+namespace {
+
+// The roster (a file beside the script, or written inline); the node to name in its errors.
+YAML::Node ReadRoster(const YamlReader& r, const YAML::Node& root, const std::string& source_name, const std::string& base_dir,
+                      ClipScript* s) {
+  SceneLoadOptions load;
+  load.require_poses = false;
+  if (root["roster"] && root["roster_scene"]) r.Fail(root["roster_scene"], "give either roster or roster_scene, not both");
+  if (root["roster"]) {
+    const std::filesystem::path p(r.String(root["roster"], "roster"));
+    s->roster_path = (p.is_absolute() || base_dir.empty()) ? p.string() : (std::filesystem::path(base_dir) / p).string();
+    if (!PathExists(s->roster_path)) r.Fail(root["roster"], "roster file not found: " + s->roster_path);
+    s->roster = LoadScene(s->roster_path, load);
+  } else if (root["roster_scene"]) {
+    YAML::Emitter out;
+    out << root["roster_scene"];
+    s->roster = ParseScene(out.c_str(), source_name + " (roster_scene)", load);
+    s->roster.source = source_name;
+  } else {
+    r.Fail(root, "missing field 'roster' (path of the roster scene file)");
+  }
+  const YAML::Node roster_node = root["roster"] ? root["roster"] : root["roster_scene"];
+  if (s->roster.dictionary.empty()) r.Fail(roster_node, "the roster has no 'dictionary' (e.g. DICT_4X4_50)");
+  for (const Unit& u : s->roster.units)
+    if (!u.marker) r.Fail(roster_node, "roster unit " + u.id + " has no marker");
+  return roster_node;
+}
+
+void ReadTiming(const YamlReader& r, const YAML::Node& root, ClipScript* s) {
+  if (root["fps"]) {
+    s->fps = r.Positive(root["fps"], "fps");
+    if (s->fps > 240) r.Fail(root["fps"], "fps must be at most 240");
+  }
+  if (root["duration_s"]) s->duration_s = r.Positive(root["duration_s"], "duration_s");
+  if (s->duration_s * s->fps > 100000) r.Fail(root["duration_s"], "a clip of more than 100000 frames is not supported");
+}
+
+// The units' keys; every roster unit must have a pose from the roster or from its keys.
+void ReadScriptedUnits(const YamlReader& r, const YAML::Node& root, const YAML::Node& roster_node, ClipScript* s) {
+  if (root["units"]) {
+    const YAML::Node us = root["units"];
+    r.ExpectMap(us, "units");
+    for (auto it = us.begin(); it != us.end(); ++it)
+      s->units.push_back(ReadUnit(r, it->first.as<std::string>(), it->second, s->roster));
+  }
+  for (const Unit& u : s->roster.units) {
+    const bool scripted = std::any_of(s->units.begin(), s->units.end(), [&](const ClipUnitScript& c) { return c.id == u.id; });
+    if (!scripted && !u.pose)
+      r.Fail(roster_node, "roster unit " + u.id + " has no pose and no keys in the script's units");
+  }
+}
+
+void ReadCameraMoves(const YamlReader& r, const YAML::Node& list, ClipScript* s) {
+  if (!list.IsSequence()) r.Fail(list, "camera_moves must be a list");
+  for (const auto& m : list) {
+    r.ExpectMap(m, "camera move");
+    r.ExpectKeys(m, "camera move", {"t", "rotate_deg", "translate_mm"});
+    ClipCameraMove cm;
+    cm.line = YamlReader::LineOf(m);
+    cm.t = r.NonNegative(r.Require(m, "t", "camera move"), "camera move t");
+    if (m["rotate_deg"]) cm.rotate_deg = Triple(r, m["rotate_deg"], "camera move rotate_deg");
+    if (m["translate_mm"]) cm.translate_mm = Triple(r, m["translate_mm"], "camera move translate_mm");
+    if (cv::norm(cm.rotate_deg) > 30) r.Fail(m, "camera move: rotate_deg above 30 deg is not a bump");
+    s->camera_moves.push_back(cm);
+  }
+  std::stable_sort(s->camera_moves.begin(), s->camera_moves.end(),
+                   [](const ClipCameraMove& a, const ClipCameraMove& b) { return a.t < b.t; });
+}
+
+void ReadScriptDeclarations(const YamlReader& r, const YAML::Node& list, ClipScript* s) {
+  if (!list.IsSequence()) r.Fail(list, "declarations must be a list");
+  for (const auto& d : list) {
+    r.ExpectMap(d, "declaration");
+    r.ExpectKeys(d, "declaration", {"t", "unit", "key", "value"});
+    ClipDeclaration cd;
+    cd.line = YamlReader::LineOf(d);
+    cd.t = r.NonNegative(r.Require(d, "t", "declaration"), "declaration t");
+    cd.unit = r.String(r.Require(d, "unit", "declaration"), "declaration unit");
+    if (!s->roster.FindUnit(cd.unit)) r.Fail(d["unit"], "declaration: no unit '" + cd.unit + "' in the roster");
+    cd.key = r.String(r.Require(d, "key", "declaration"), "declaration key");
+    cd.value = r.Json(r.Require(d, "value", "declaration"), "declaration value");
+    s->declarations.push_back(cd);
+  }
+  std::stable_sort(s->declarations.begin(), s->declarations.end(),
+                   [](const ClipDeclaration& a, const ClipDeclaration& b) { return a.t < b.t; });
+}
+
+}  // namespace
+
 ClipScript ParseClipScript(const std::string& text, const std::string& source_name, const std::string& base_dir) {
   const YamlReader r(source_name);
   const YAML::Node root = ParseYamlText(text, source_name);
@@ -209,84 +298,19 @@ ClipScript ParseClipScript(const std::string& text, const std::string& source_na
                 "declarations"});
   ClipScript s;
   s.source = source_name;
-  SceneLoadOptions load;
-  load.require_poses = false;
-  if (root["roster"] && root["roster_scene"]) r.Fail(root["roster_scene"], "give either roster or roster_scene, not both");
-  if (root["roster"]) {
-    const std::filesystem::path p(r.String(root["roster"], "roster"));
-    s.roster_path = (p.is_absolute() || base_dir.empty()) ? p.string() : (std::filesystem::path(base_dir) / p).string();
-    if (!PathExists(s.roster_path)) r.Fail(root["roster"], "roster file not found: " + s.roster_path);
-    s.roster = LoadScene(s.roster_path, load);
-  } else if (root["roster_scene"]) {
-    YAML::Emitter out;
-    out << root["roster_scene"];
-    s.roster = ParseScene(out.c_str(), source_name + " (roster_scene)", load);
-    s.roster.source = source_name;
-  } else {
-    r.Fail(root, "missing field 'roster' (path of the roster scene file)");
-  }
-  const YAML::Node roster_node = root["roster"] ? root["roster"] : root["roster_scene"];
-  if (s.roster.dictionary.empty()) r.Fail(roster_node, "the roster has no 'dictionary' (e.g. DICT_4X4_50)");
-  for (const Unit& u : s.roster.units)
-    if (!u.marker) r.Fail(roster_node, "roster unit " + u.id + " has no marker");
-  if (root["fps"]) {
-    s.fps = r.Positive(root["fps"], "fps");
-    if (s.fps > 240) r.Fail(root["fps"], "fps must be at most 240");
-  }
-  if (root["duration_s"]) s.duration_s = r.Positive(root["duration_s"], "duration_s");
-  if (s.duration_s * s.fps > 100000) r.Fail(root["duration_s"], "a clip of more than 100000 frames is not supported");
+  const YAML::Node roster_node = ReadRoster(r, root, source_name, base_dir, &s);
+  ReadTiming(r, root, &s);
   if (root["camera"]) ReadCamera(r, root["camera"], &s.camera);
   s.camera.table_width_mm = s.roster.table_width_mm;
   s.camera.table_depth_mm = s.roster.table_depth_mm;
   if (root["render"]) ReadRender(r, root["render"], &s.render);
-  if (root["units"]) {
-    const YAML::Node us = root["units"];
-    r.ExpectMap(us, "units");
-    for (auto it = us.begin(); it != us.end(); ++it)
-      s.units.push_back(ReadUnit(r, it->first.as<std::string>(), it->second, s.roster));
-  }
-  for (const Unit& u : s.roster.units) {
-    const bool scripted = std::any_of(s.units.begin(), s.units.end(), [&](const ClipUnitScript& c) { return c.id == u.id; });
-    if (!scripted && !u.pose)
-      r.Fail(roster_node, "roster unit " + u.id + " has no pose and no keys in the script's units");
-  }
+  ReadScriptedUnits(r, root, roster_node, &s);
   if (root["hands"]) {
     if (!root["hands"].IsSequence()) r.Fail(root["hands"], "hands must be a list");
     for (const auto& h : root["hands"]) s.hands.push_back(ReadHand(r, h));
   }
-  if (root["camera_moves"]) {
-    if (!root["camera_moves"].IsSequence()) r.Fail(root["camera_moves"], "camera_moves must be a list");
-    for (const auto& m : root["camera_moves"]) {
-      r.ExpectMap(m, "camera move");
-      r.ExpectKeys(m, "camera move", {"t", "rotate_deg", "translate_mm"});
-      ClipCameraMove cm;
-      cm.line = YamlReader::LineOf(m);
-      cm.t = r.NonNegative(r.Require(m, "t", "camera move"), "camera move t");
-      if (m["rotate_deg"]) cm.rotate_deg = Triple(r, m["rotate_deg"], "camera move rotate_deg");
-      if (m["translate_mm"]) cm.translate_mm = Triple(r, m["translate_mm"], "camera move translate_mm");
-      if (cv::norm(cm.rotate_deg) > 30) r.Fail(m, "camera move: rotate_deg above 30 deg is not a bump");
-      s.camera_moves.push_back(cm);
-    }
-    std::stable_sort(s.camera_moves.begin(), s.camera_moves.end(),
-                     [](const ClipCameraMove& a, const ClipCameraMove& b) { return a.t < b.t; });
-  }
-  if (root["declarations"]) {
-    if (!root["declarations"].IsSequence()) r.Fail(root["declarations"], "declarations must be a list");
-    for (const auto& d : root["declarations"]) {
-      r.ExpectMap(d, "declaration");
-      r.ExpectKeys(d, "declaration", {"t", "unit", "key", "value"});
-      ClipDeclaration cd;
-      cd.line = YamlReader::LineOf(d);
-      cd.t = r.NonNegative(r.Require(d, "t", "declaration"), "declaration t");
-      cd.unit = r.String(r.Require(d, "unit", "declaration"), "declaration unit");
-      if (!s.roster.FindUnit(cd.unit)) r.Fail(d["unit"], "declaration: no unit '" + cd.unit + "' in the roster");
-      cd.key = r.String(r.Require(d, "key", "declaration"), "declaration key");
-      cd.value = r.Json(r.Require(d, "value", "declaration"), "declaration value");
-      s.declarations.push_back(cd);
-    }
-    std::stable_sort(s.declarations.begin(), s.declarations.end(),
-                     [](const ClipDeclaration& a, const ClipDeclaration& b) { return a.t < b.t; });
-  }
+  if (root["camera_moves"]) ReadCameraMoves(r, root["camera_moves"], &s);
+  if (root["declarations"]) ReadScriptDeclarations(r, root["declarations"], &s);
   return s;
 }
 
