@@ -53,6 +53,55 @@ void AppendStateGlyph(const Unit& unit, Glyph glyph, std::vector<DrawPrimitive>*
   out->push_back(std::move(p));
 }
 
+namespace {
+
+// A unit's base(s), its facing arrow and its id label, in its side's colour.
+void AppendUnitOutline(const Unit& u, std::uint32_t colour, std::vector<DrawPrimitive>* out) {
+  const geom::Base fp = Footprint(u);
+  const geom::Vec2 forward = geom::Forward(fp);
+  auto add_base = [&](const geom::Base& b) {
+    DrawPrimitive p;
+    p.kind = DrawKind::kPolygon;
+    p.style = DrawStyle::kBase;
+    const auto c = geom::Corners(b);
+    p.points_mm.assign(c.begin(), c.end());
+    p.rgba = colour;
+    p.layer = "bases";
+    p.unit_id = u.id;
+    out->push_back(std::move(p));
+  };
+  // A single base is its footprint (the usual case): not worked out twice.
+  if (u.bases.size() == 1) add_base(fp);
+  else
+    for (const geom::Base& b : BasesOf(u)) add_base(b);
+  DrawPrimitive arrow;
+  arrow.kind = DrawKind::kArrow;
+  arrow.style = DrawStyle::kFacing;
+  const geom::Vec2 leader = fp.centre_mm + (fp.depth_mm / 2.0) * forward;  // geom::LeaderPoint(fp)
+  arrow.points_mm = {fp.centre_mm, leader + forward * (fp.depth_mm * 0.5)};
+  arrow.rgba = colour;
+  arrow.layer = "bases";
+  arrow.unit_id = u.id;
+  out->push_back(std::move(arrow));
+  // The id behind the base, not over its marker (the camera must keep seeing it), in a light tint
+  // of the side's colour: dark side colours on the label's dark backing could not be read.
+  DrawPrimitive label;
+  label.kind = DrawKind::kLabel;
+  label.style = DrawStyle::kBase;
+  label.points_mm = {fp.centre_mm - forward * (fp.depth_mm * 0.5 + 7.0)};
+  label.text = u.id;
+  auto lighten = [](std::uint32_t c, int shift) {
+    const int v = static_cast<int>((c >> shift) & 0xFF);
+    return static_cast<std::uint32_t>(v + (255 - v) * 3 / 5) << shift;
+  };
+  label.rgba = lighten(colour, 24) | lighten(colour, 16) | lighten(colour, 8) | 0xFFu;
+  label.layer = "labels";
+  label.unit_id = u.id;
+  out->push_back(std::move(label));
+}
+
+}  // namespace
+
 void AppendSceneOutlines(const Scene& scene, std::vector<DrawPrimitive>* out) {
   // At least a base, an arrow and a label per unit, and what a ruleset adds: one growth, not a dozen
   // copies of every primitive so far.
@@ -71,45 +120,7 @@ void AppendSceneOutlines(const Scene& scene, std::vector<DrawPrimitive>* out) {
     if (!u.pose) continue;
     auto it = colours.find(u.side);
     if (it == colours.end()) it = colours.emplace(u.side, SideColour(scene, u.side)).first;
-    const std::uint32_t colour = it->second;
-    const geom::Base fp = Footprint(u);
-    const geom::Vec2 forward = geom::Forward(fp);
-    // A single base is its footprint (the usual case): not worked out twice.
-    for (const geom::Base& b : u.bases.size() == 1 ? std::vector<geom::Base>{fp} : BasesOf(u)) {
-      DrawPrimitive p;
-      p.kind = DrawKind::kPolygon;
-      p.style = DrawStyle::kBase;
-      const auto c = geom::Corners(b);
-      p.points_mm.assign(c.begin(), c.end());
-      p.rgba = colour;
-      p.layer = "bases";
-      p.unit_id = u.id;
-      out->push_back(std::move(p));
-    }
-    DrawPrimitive arrow;
-    arrow.kind = DrawKind::kArrow;
-    arrow.style = DrawStyle::kFacing;
-    const geom::Vec2 leader = fp.centre_mm + (fp.depth_mm / 2.0) * forward;  // geom::LeaderPoint(fp)
-    arrow.points_mm = {fp.centre_mm, leader + forward * (fp.depth_mm * 0.5)};
-    arrow.rgba = colour;
-    arrow.layer = "bases";
-    arrow.unit_id = u.id;
-    out->push_back(std::move(arrow));
-    // The id behind the base, not over its marker (the camera must keep seeing it), in a light tint
-    // of the side's colour: dark side colours on the label's dark backing could not be read.
-    DrawPrimitive label;
-    label.kind = DrawKind::kLabel;
-    label.style = DrawStyle::kBase;
-    label.points_mm = {fp.centre_mm - forward * (fp.depth_mm * 0.5 + 7.0)};
-    label.text = u.id;
-    auto lighten = [](std::uint32_t c, int shift) {
-      const int v = static_cast<int>((c >> shift) & 0xFF);
-      return static_cast<std::uint32_t>(v + (255 - v) * 3 / 5) << shift;
-    };
-    label.rgba = lighten(colour, 24) | lighten(colour, 16) | lighten(colour, 8) | 0xFFu;
-    label.layer = "labels";
-    label.unit_id = u.id;
-    out->push_back(std::move(label));
+    AppendUnitOutline(u, it->second, out);
     // States every ruleset reads from the scene: a routed unit, limbered guns.
     if (scene.declarations.Routed(u.id)) AppendStateGlyph(u, Glyph::kRouted, out);
     if (u.type == UnitType::kArtillery && u.formation == "limbered") AppendStateGlyph(u, Glyph::kLimbered, out);
