@@ -117,6 +117,8 @@ class LiveApp {
  private:
   bool NextFrame();
   void DrawView(const ImVec2& pos, const ImVec2& size);
+  void DrawPicture(ImDrawList* dl, const PipelineFrame& f);
+  void DrawOverlay(ImDrawList* dl, const ImVec2& pos, const ImVec2& size, bool hovered, const PipelineFrame& f);
   void DrawPanels(const ImVec2& pos, const ImVec2& size);
   // The side panel's sections, in the order they are shown.
   void DisputeSection();
@@ -415,16 +417,30 @@ void LiveApp::DrawView(const ImVec2& pos, const ImVec2& size) {
                          ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight | ImGuiButtonFlags_MouseButtonMiddle);
   const bool hovered = ImGui::IsItemHovered();
   const PipelineFrame& f = pipeline_.last();
-  const bool registered = have_frame_ && f.track.registration.ok;
-  const Scene& roster = pipeline_.roster();
   ui_->SetViewport(viewport);
   FeedMouse(hovered);
-  const bool top = ui_->TopDownShown();
-  const ViewTransform view = ui_->View();
-  last_view_ = view;
-
+  last_view_ = ui_->View();
   dl->PushClipRect(pos, ImVec2(pos.x + size.x, pos.y + size.y), true);
-  if (top) {
+  DrawPicture(dl, f);
+  if (have_frame_ && f.track.registration.ok) {
+    DrawOverlay(dl, pos, size, hovered, f);
+  } else if (have_frame_) {
+    dl->AddText(ImVec2(pos.x + 12, pos.y + 12), IM_COL32(255, 90, 80, 255),
+                ("Table not registered: " + std::to_string(f.track.registration.anchors_seen) + " of " +
+                 std::to_string(pipeline_.roster().anchors.size()) + " anchors seen")
+                    .c_str());
+  } else {
+    dl->AddText(ImVec2(pos.x + 12, pos.y + 12), IM_COL32(220, 220, 220, 255), ("Waiting for " + source_.name() + "...").c_str());
+  }
+  dl->PopClipRect();
+  ImGui::End();
+}
+
+// The camera picture, or the table seen from above (rectified once per frame it changes).
+void LiveApp::DrawPicture(ImDrawList* dl, const PipelineFrame& f) {
+  const ViewTransform& view = last_view_;
+  const Scene& roster = pipeline_.roster();
+  if (ui_->TopDownShown()) {
     if (table_tex_stale_) {
       table_tex_.Upload(RectifyTable(raw_, pipeline_.intrinsics(), f.track.registration.camera_from_table, roster,
                                      kTablePxPerMm, kTableMarginMm, &rectify_cache_));
@@ -439,43 +455,36 @@ void LiveApp::DrawView(const ImVec2& pos, const ImVec2& size) {
     const cv::Point2d p1 = view.Apply({static_cast<double>(source_.size().width), static_cast<double>(source_.size().height)});
     dl->AddImage(camera_tex_.imgui_id(), ImVec2(p0.x, p0.y), ImVec2(p1.x, p1.y));
   }
-  if (registered) {
-    ui_->Update();  // the readout follows the units while they move
-    std::vector<DrawPrimitive> prims = f.primitives;
-    const std::vector<DrawPrimitive> extra = ui_->ExtraPrimitives();
-    prims.insert(prims.end(), extra.begin(), extra.end());
-    const auto t0 = Clock::now();
-    BuildOptions bo;
-    bo.canvas_px = cv::Rect2f(pos.x, pos.y, size.x, size.y);
-    // Text and lines grow with the view (read from a step back at a 1080p screen) and the display's
-    // DPI, times the player's own size setting (+ and -).
-    const float player = PlayerTextFactor();
-    bo.scale = player * std::clamp(size.y / 720.0f, 1.0f, 2.5f);
-    // Text as in a recording of the view's height (overlay/style.h: the 1080-line sizes, 14 px at
-    // least), times the display's DPI and the player's setting; labels kept off the markers.
-    bo.text_scale = player * TextScaleForHeight(static_cast<int>(size.y));
-    std::vector<TableQuad> markers;
-    MarkerQuadsOnTable(f.scene, AnnotateOptions{}.marker_margin_mm, &markers);
-    bo.markers_mm = &markers;
-    // Full strength for what the player is looking at: the picked units, the one under the cursor,
-    // the state menu's, and the side whose turn it is; other units' reference geometry stays faint.
-    const ImVec2 mouse = ImGui::GetIO().MousePos;
-    const std::string under_cursor =
-        hovered && ImGui::IsMousePosValid() ? ui_->UnitAt(ui_->TableAt(cv::Point2d(mouse.x, mouse.y))) : std::string();
-    bo.focus_units = FocusUnits(f.scene, {ui_->pick_a(), ui_->pick_b(), ui_->state_menu_unit(), under_cursor});
-    BuildDrawCommands(bo, prims, ui_->Projection(), DefaultStyleTable(), ui_->settings().layers, &commands_);
-    RenderCommands(commands_, dl, &imgui_scratch_, gl_->label_font());
-    build_ms_ = MsBetween(t0, Clock::now());
-  } else if (have_frame_) {
-    dl->AddText(ImVec2(pos.x + 12, pos.y + 12), IM_COL32(255, 90, 80, 255),
-                ("Table not registered: " + std::to_string(f.track.registration.anchors_seen) + " of " +
-                 std::to_string(roster.anchors.size()) + " anchors seen")
-                    .c_str());
-  } else {
-    dl->AddText(ImVec2(pos.x + 12, pos.y + 12), IM_COL32(220, 220, 220, 255), ("Waiting for " + source_.name() + "...").c_str());
-  }
-  dl->PopClipRect();
-  ImGui::End();
+}
+
+// The findings' drawing and the readout's, through the one overlay description both renderers draw.
+void LiveApp::DrawOverlay(ImDrawList* dl, const ImVec2& pos, const ImVec2& size, bool hovered, const PipelineFrame& f) {
+  ui_->Update();  // the readout follows the units while they move
+  std::vector<DrawPrimitive> prims = f.primitives;
+  const std::vector<DrawPrimitive> extra = ui_->ExtraPrimitives();
+  prims.insert(prims.end(), extra.begin(), extra.end());
+  const auto t0 = Clock::now();
+  BuildOptions bo;
+  bo.canvas_px = cv::Rect2f(pos.x, pos.y, size.x, size.y);
+  // Text and lines grow with the view (read from a step back at a 1080p screen) and the display's
+  // DPI, times the player's own size setting (+ and -).
+  const float player = PlayerTextFactor();
+  bo.scale = player * std::clamp(size.y / 720.0f, 1.0f, 2.5f);
+  // Text as in a recording of the view's height (overlay/style.h: the 1080-line sizes, 14 px at
+  // least), times the display's DPI and the player's setting; labels kept off the markers.
+  bo.text_scale = player * TextScaleForHeight(static_cast<int>(size.y));
+  std::vector<TableQuad> markers;
+  MarkerQuadsOnTable(f.scene, AnnotateOptions{}.marker_margin_mm, &markers);
+  bo.markers_mm = &markers;
+  // Full strength for what the player is looking at: the picked units, the one under the cursor,
+  // the state menu's, and the side whose turn it is; other units' reference geometry stays faint.
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  const std::string under_cursor =
+      hovered && ImGui::IsMousePosValid() ? ui_->UnitAt(ui_->TableAt(cv::Point2d(mouse.x, mouse.y))) : std::string();
+  bo.focus_units = FocusUnits(f.scene, {ui_->pick_a(), ui_->pick_b(), ui_->state_menu_unit(), under_cursor});
+  BuildDrawCommands(bo, prims, ui_->Projection(), DefaultStyleTable(), ui_->settings().layers, &commands_);
+  RenderCommands(commands_, dl, &imgui_scratch_, gl_->label_font());
+  build_ms_ = MsBetween(t0, Clock::now());
 }
 
 // The set-up check (S): vision::CheckView on the current frame, started at most once a second on
