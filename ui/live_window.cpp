@@ -115,6 +115,9 @@ class LiveApp {
   LiveResult Run();
 
  private:
+  bool Turn(double period_s, LiveResult* result);
+  void DrawWindow();
+  LiveResult Result(const RunSummary& summary, LiveResult result);
   bool NextFrame();
   void DrawView(const ImVec2& pos, const ImVec2& size);
   void DrawPicture(ImDrawList* dl, const PipelineFrame& f);
@@ -738,6 +741,52 @@ void LiveApp::HelpWindow() {
   ImGui::End();
 }
 
+// The window's layout: the view, the side panels, the set-up panel and the state menu.
+void LiveApp::DrawWindow() {
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  const float panel_scale = PanelTextScale(display);
+  const bool panels = ui_->settings().show_panels;
+  const float panel_w = panels ? std::min(440.0f * panel_scale, display.x * 0.36f) : 0.0f;
+  ImGui::PushFont(gl_->panel_font());
+  ImGui::GetIO().FontGlobalScale = panel_scale * 13.0f / GlWindow::kPanelFontPx;
+  DrawView(ImVec2(0, 0), ImVec2(display.x - panel_w, display.y));
+  if (panels) DrawPanels(ImVec2(display.x - panel_w, 0), ImVec2(panel_w, display.y));
+  if (ui_->settings().show_setup) DrawSetupPanel();
+  DrawStateMenu();
+  ImGui::PopFont();
+}
+
+// One turn of the window's loop: the next frame when it is due, the script's and the player's
+// input, the drawing. False when the loop ends (the last frame shown, and captured when asked).
+bool LiveApp::Turn(double period_s, LiveResult* result) {
+  glfwPollEvents();
+  const bool want_frame = !ui_->paused() && !source_done_ && (o_.max_frames < 0 || frames_ < o_.max_frames) &&
+                          (!o_.realtime || Clock::now() >= next_due_);
+  if (want_frame) {
+    next_due_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(period_s));
+    if (!NextFrame()) source_done_ = true;
+  }
+  gl_->NewFrame();
+  bool script_running = false;
+  if (o_.script) {
+    std::vector<InputEvent> events;
+    script_running = o_.script(*ui_, frames_, &events);
+    for (const InputEvent& e : events) ui_->Handle(e);
+    if (ui_->quit_requested()) glfwSetWindowShouldClose(window_, 1);
+  }
+  HandleKeys();
+  ApplyFullScreen();
+  DrawWindow();
+  ApplyDeclarations();
+  const bool last = ((o_.max_frames >= 0 && frames_ >= o_.max_frames) || (source_done_ && o_.close_at_end)) && !script_running;
+  const bool capture = last && !o_.screenshot_path.empty() && ImGui::GetFrameCount() > 2;
+  cv::Mat shot = gl_->Present(capture);
+  if (capture) result->screenshot = shot;
+  if (last && (o_.screenshot_path.empty() || !result->screenshot.empty())) return false;
+  if (!want_frame && o_.realtime) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  return true;
+}
+
 LiveResult LiveApp::Run() {
   GlWindowOptions wo;
   wo.title = o_.title;
@@ -753,43 +802,8 @@ LiveResult LiveApp::Run() {
   // Ctrl-C in the terminal or SIGTERM (a logout, a service stop) closes the window as Q does:
   // the recording is finished and the settings saved.
   const pipeline::StopOnSignal signals;
-  while (!glfwWindowShouldClose(window_) && !signals.stop()) {
-    glfwPollEvents();
-    const bool want_frame = !ui_->paused() && !source_done_ && (o_.max_frames < 0 || frames_ < o_.max_frames) &&
-                            (!o_.realtime || Clock::now() >= next_due_);
-    if (want_frame) {
-      next_due_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(period_s));
-      if (!NextFrame()) source_done_ = true;
-    }
-    gl_->NewFrame();
-    bool script_running = false;
-    if (o_.script) {
-      std::vector<InputEvent> events;
-      script_running = o_.script(*ui_, frames_, &events);
-      for (const InputEvent& e : events) ui_->Handle(e);
-      if (ui_->quit_requested()) glfwSetWindowShouldClose(window_, 1);
-    }
-    HandleKeys();
-    ApplyFullScreen();
-    const ImVec2 display = ImGui::GetIO().DisplaySize;
-    const float panel_scale = PanelTextScale(display);
-    const bool panels = ui_->settings().show_panels;
-    const float panel_w = panels ? std::min(440.0f * panel_scale, display.x * 0.36f) : 0.0f;
-    ImGui::PushFont(gl_->panel_font());
-    ImGui::GetIO().FontGlobalScale = panel_scale * 13.0f / GlWindow::kPanelFontPx;
-    DrawView(ImVec2(0, 0), ImVec2(display.x - panel_w, display.y));
-    if (panels) DrawPanels(ImVec2(display.x - panel_w, 0), ImVec2(panel_w, display.y));
-    if (ui_->settings().show_setup) DrawSetupPanel();
-    DrawStateMenu();
-    ImGui::PopFont();
-    ApplyDeclarations();
-    const bool last = ((o_.max_frames >= 0 && frames_ >= o_.max_frames) || (source_done_ && o_.close_at_end)) && !script_running;
-    const bool capture = last && !o_.screenshot_path.empty() && ImGui::GetFrameCount() > 2;
-    cv::Mat shot = gl_->Present(capture);
-    if (capture) result.screenshot = shot;
-    if (last && (o_.screenshot_path.empty() || !result.screenshot.empty())) break;
-    if (!want_frame && o_.realtime) std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
+  while (!glfwWindowShouldClose(window_) && !signals.stop())
+    if (!Turn(period_s, &result)) break;
   if (!result.screenshot.empty()) cv::imwrite(o_.screenshot_path, result.screenshot);
   if (o_.save_settings) SaveLiveSettings(ui_->settings(), settings_path_);
   camera_tex_.Release();
@@ -801,7 +815,11 @@ LiveResult LiveApp::Run() {
   if (recording_) recording_->Close(&summary);
   recording_.reset();
   summary.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  return Result(summary, std::move(result));
+}
 
+// What the run leaves for the caller: the last view, settings, dispute, evidence, declarations.
+LiveResult LiveApp::Result(const RunSummary& summary, LiveResult result) {
   result.frames = frames_;
   result.camera_view = last_view_;
   result.top_down = ui_->TopDownShown();
