@@ -50,6 +50,55 @@ struct TrackArgs {
   StreamArgs streams;
 };
 
+// The tracker's time per frame: mean and 95th percentile, ms.
+struct TrackTimes {
+  double mean = 0.0, p95 = 0.0;
+};
+TrackTimes TimesOf(const std::vector<double>& ms) {
+  TrackTimes t;
+  std::vector<double> sorted = ms;
+  std::sort(sorted.begin(), sorted.end());
+  for (double v : ms) t.mean += v;
+  t.mean = ms.empty() ? 0 : t.mean / ms.size();
+  t.p95 = sorted.empty() ? 0 : sorted[std::min(sorted.size() - 1, size_t(0.95 * sorted.size()))];
+  return t;
+}
+
+// Every frame through the pipeline until the source ends, a signal, --max-frames or a write error;
+// the tracker's ms per frame.
+std::vector<double> TrackFrames(const TrackArgs& a, pipeline::FrameSource& source, pipeline::Pipeline& pipeline,
+                                const std::vector<pipeline::FrameSink*>& sinks, const pipeline::JsonlSink& jsonl,
+                                const pipeline::SummarySink& summary) {
+  const bool progress = !a.video.empty() && !a.quiet && isatty(STDERR_FILENO);
+  const int total = std::max(0, source.frame_count());
+  std::vector<double> ms;
+  while (!g_stop && (a.max_frames <= 0 || summary.running().frames < a.max_frames) && pipeline::RunFrame(source, pipeline, sinks)) {
+    ms.push_back(pipeline.last().track.timing.total_ms);
+    if (!jsonl.error().empty()) break;  // disk full, or the file went away: stop rather than track on into nothing
+    const int frames = summary.running().frames;
+    if (progress && (frames % 5 == 0 || frames == total)) {
+      double sum = 0;
+      for (double v : ms) sum += v;
+      pipeline::ProgressBar(frames, total, 1000.0 / std::max(1e-9, sum / ms.size()));
+    }
+  }
+  if (progress) std::fprintf(stderr, "\n");
+  return ms;
+}
+
+// The summary line closing the event log, and the same on stderr.
+void ReportTrack(const TrackArgs& a, const pipeline::RunSummary& s, int reopened, const TrackTimes& t, pipeline::JsonlSink* jsonl) {
+  nlohmann::json line = {{"summary", {{"frames", s.frames}, {"skipped_frames", s.corrupt_frames},
+                                      {"camera_reopened", reopened}, {"events", s.events},
+                                      {"event_counts", s.event_counts}, {"ms_mean", std::round(t.mean * 1000) / 1000},
+                                      {"ms_p95", std::round(t.p95 * 1000) / 1000}, {"stopped_by_signal", bool(g_stop)}}}};
+  if (jsonl->opened()) jsonl->OnLine(line);
+  if (a.quiet) return;
+  std::cerr << "vedette track: " << s.frames << " frames, " << s.corrupt_frames << " skipped, " << s.events << " events";
+  for (const auto& [type, n] : s.event_counts) std::cerr << " (" << type << " " << n << ")";
+  std::cerr << ", " << t.mean << " ms/frame mean, " << t.p95 << " p95\n";
+}
+
 void RunTrack(const TrackArgs& a) {
   if (a.video.empty() == (a.camera < 0)) throw InputError("--video/--camera", 0, "give exactly one of --video FILE or --camera N");
   CheckOutputs({{a.events, "--events"}}, {a.video, a.calib, a.roster});
@@ -76,40 +125,10 @@ void RunTrack(const TrackArgs& a) {
   sinks.push_back(&summary);
   std::signal(SIGINT, OnSignal);
   std::signal(SIGTERM, OnSignal);
-  const bool progress = !a.video.empty() && !a.quiet && isatty(STDERR_FILENO);
-  const int total = std::max(0, source->frame_count());
-  std::vector<double> ms;  // the tracker's time per frame
-  while (!g_stop && (a.max_frames <= 0 || summary.running().frames < a.max_frames) &&
-         pipeline::RunFrame(*source, pipeline, sinks)) {
-    ms.push_back(pipeline.last().track.timing.total_ms);
-    if (!jsonl.error().empty()) break;  // disk full, or the file went away: stop rather than track on into nothing
-    const int frames = summary.running().frames;
-    if (progress && (frames % 5 == 0 || frames == total)) {
-      double sum = 0;
-      for (double v : ms) sum += v;
-      pipeline::ProgressBar(frames, total, 1000.0 / std::max(1e-9, sum / ms.size()));
-    }
-  }
-  if (progress) std::fprintf(stderr, "\n");
+  const std::vector<double> ms = TrackFrames(a, *source, pipeline, sinks, jsonl, summary);
   const pipeline::RunSummary s = summary.Finish(pipeline.last().findings, source->corrupt_frames);
-  std::vector<double> sorted = ms;
-  std::sort(sorted.begin(), sorted.end());
-  double mean = 0;
-  for (double v : ms) mean += v;
-  mean = ms.empty() ? 0 : mean / ms.size();
-  const double p95 = sorted.empty() ? 0 : sorted[std::min(sorted.size() - 1, size_t(0.95 * sorted.size()))];
-  nlohmann::json line = {{"summary", {{"frames", s.frames}, {"skipped_frames", s.corrupt_frames},
-                                      {"camera_reopened", source->reopened}, {"events", s.events},
-                                      {"event_counts", s.event_counts}, {"ms_mean", std::round(mean * 1000) / 1000},
-                                      {"ms_p95", std::round(p95 * 1000) / 1000}, {"stopped_by_signal", bool(g_stop)}}}};
-  if (jsonl.opened()) jsonl.OnLine(line);
-  const std::string write_error = jsonl.error();
-  if (!a.quiet) {
-    std::cerr << "vedette track: " << s.frames << " frames, " << s.corrupt_frames << " skipped, " << s.events << " events";
-    for (const auto& [type, n] : s.event_counts) std::cerr << " (" << type << " " << n << ")";
-    std::cerr << ", " << mean << " ms/frame mean, " << p95 << " p95\n";
-  }
-  FailOnWriteError(write_error);
+  ReportTrack(a, s, source->reopened, TimesOf(ms), &jsonl);
+  FailOnWriteError(jsonl.error());
   if (s.frames == 0) throw InputError(a.video.empty() ? "--camera" : a.video, 0, "no frame could be read");
   if (s.frames_registered == 0) throw InputError(a.video.empty() ? "--camera" : a.video, 0, calib::AnchorsNotSeenAdvice(roster));
 }
