@@ -150,48 +150,9 @@ ViewState& LiveInteraction::CurrentViewState() { return TopDownShown() ? setting
 bool LiveInteraction::Handle(const InputEvent& e) {
   using T = InputEvent::Type;
   switch (e.type) {
-    case T::kMouseDown:
-      if (e.button == MouseButton::kLeft) {
-        Click(e.pos_px);
-        return true;
-      }
-      if (e.button == MouseButton::kRight) {
-        drag_right_ = true;
-        right_pressed_at_ = e.pos_px;
-        right_panning_ = false;
-      } else {
-        drag_middle_ = true;
-      }
-      drag_last_ = e.pos_px;
-      return false;
-    case T::kMouseMove: {
-      if (!drag_right_ && !drag_middle_) return false;
-      cv::Point2d delta = e.pos_px - drag_last_;
-      drag_last_ = e.pos_px;
-      if (drag_right_ && !right_panning_) {
-        // A right press that has not left the click slop may still be a click (the state menu): no
-        // pan until it leaves; then the pan catches up with the whole way from the press.
-        if (cv::norm(e.pos_px - right_pressed_at_) <= o_.click_slop_px && !drag_middle_) return false;
-        right_panning_ = true;
-        delta = e.pos_px - right_pressed_at_;
-      }
-      if (delta.x == 0 && delta.y == 0) return false;
-      ViewState& state = CurrentViewState();
-      state = Panned(state, View(), viewport_, delta);
-      return true;
-    }
-    case T::kMouseUp:
-      if (e.button == MouseButton::kRight) {
-        const bool click = drag_right_ && !right_panning_ && cv::norm(e.pos_px - right_pressed_at_) <= o_.click_slop_px;
-        drag_right_ = false;
-        if (click) {
-          ContextClick(e.pos_px);
-          return true;
-        }
-      } else if (e.button == MouseButton::kMiddle) {
-        drag_middle_ = false;
-      }
-      return false;
+    case T::kMouseDown: return MouseDown(e);
+    case T::kMouseMove: return MouseMove(e);
+    case T::kMouseUp: return MouseUp(e);
     case T::kWheel: {
       if (e.wheel == 0) return false;
       ViewState& state = CurrentViewState();
@@ -208,6 +169,53 @@ bool LiveInteraction::Handle(const InputEvent& e) {
     case T::kClearSelection:
       ClearSelection();
       return true;
+  }
+  return false;
+}
+
+bool LiveInteraction::MouseDown(const InputEvent& e) {
+  if (e.button == MouseButton::kLeft) {
+    Click(e.pos_px);
+    return true;
+  }
+  if (e.button == MouseButton::kRight) {
+    drag_right_ = true;
+    right_pressed_at_ = e.pos_px;
+    right_panning_ = false;
+  } else {
+    drag_middle_ = true;
+  }
+  drag_last_ = e.pos_px;
+  return false;
+}
+
+bool LiveInteraction::MouseMove(const InputEvent& e) {
+  if (!drag_right_ && !drag_middle_) return false;
+  cv::Point2d delta = e.pos_px - drag_last_;
+  drag_last_ = e.pos_px;
+  if (drag_right_ && !right_panning_) {
+    // A right press that has not left the click slop may still be a click (the state menu): no
+    // pan until it leaves; then the pan catches up with the whole way from the press.
+    if (cv::norm(e.pos_px - right_pressed_at_) <= o_.click_slop_px && !drag_middle_) return false;
+    right_panning_ = true;
+    delta = e.pos_px - right_pressed_at_;
+  }
+  if (delta.x == 0 && delta.y == 0) return false;
+  ViewState& state = CurrentViewState();
+  state = Panned(state, View(), viewport_, delta);
+  return true;
+}
+
+bool LiveInteraction::MouseUp(const InputEvent& e) {
+  if (e.button == MouseButton::kRight) {
+    const bool click = drag_right_ && !right_panning_ && cv::norm(e.pos_px - right_pressed_at_) <= o_.click_slop_px;
+    drag_right_ = false;
+    if (click) {
+      ContextClick(e.pos_px);
+      return true;
+    }
+  } else if (e.button == MouseButton::kMiddle) {
+    drag_middle_ = false;
   }
   return false;
 }

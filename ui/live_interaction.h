@@ -181,6 +181,9 @@ class LiveInteraction {
   bool quit_requested() const { return quit_; }
 
  private:
+  bool MouseDown(const InputEvent& e);  // each returns true when the view or the selection changed
+  bool MouseMove(const InputEvent& e);
+  bool MouseUp(const InputEvent& e);
   void Click(const cv::Point2d& p);
   void ContextClick(const cv::Point2d& p);
   bool KeyPressed(int key);
