@@ -24,6 +24,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -261,112 +262,128 @@ nlohmann::json ToJson(const LensCalibration& c) {
           {"seconds", c.seconds}};
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  bool quick = false;
+struct BenchArgs {
   int scenes = 16;
   uint64_t seed0 = 1000;
   std::string json_path, save_dir;
-  bool calibrate = true;  // the "calibrated" columns
+  bool calibrate = true;   // the "calibrated" columns
   int calib_width = 1920;  // px: wider cameras are calibrated at this width and the result scaled
   // Cold-frame times compare one core with one core: stock detectMarkers otherwise spreads its
   // thresholds over every core while Vedette's detector runs on one.
   int threads = 1;
+};
+
+// The arguments, or a message and exit status 2.
+std::optional<BenchArgs> ParseArgs(int argc, char** argv) {
+  BenchArgs b;
+  bool quick = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--quick") quick = true;
-    else if (a == "--scenes" && i + 1 < argc) scenes = std::stoi(argv[++i]);
-    else if (a == "--seed" && i + 1 < argc) seed0 = std::stoull(argv[++i]);
-    else if (a == "--json" && i + 1 < argc) json_path = argv[++i];
-    else if (a == "--save-images" && i + 1 < argc) save_dir = argv[++i];
-    else if (a == "--no-calibration") calibrate = false;
-    else if (a == "--calib-width" && i + 1 < argc) calib_width = std::stoi(argv[++i]);
-    else if (a == "--threads" && i + 1 < argc) threads = std::stoi(argv[++i]);
+    else if (a == "--scenes" && i + 1 < argc) b.scenes = std::stoi(argv[++i]);
+    else if (a == "--seed" && i + 1 < argc) b.seed0 = std::stoull(argv[++i]);
+    else if (a == "--json" && i + 1 < argc) b.json_path = argv[++i];
+    else if (a == "--save-images" && i + 1 < argc) b.save_dir = argv[++i];
+    else if (a == "--no-calibration") b.calibrate = false;
+    else if (a == "--calib-width" && i + 1 < argc) b.calib_width = std::stoi(argv[++i]);
+    else if (a == "--threads" && i + 1 < argc) b.threads = std::stoi(argv[++i]);
     else {
       std::cerr << "usage: detect_bench [--quick] [--scenes N] [--seed S] [--json FILE] [--save-images DIR] "
                    "[--no-calibration] [--calib-width PX] [--threads N (OpenCV threads, default 1)]\n";
-      return 2;
+      return std::nullopt;
     }
   }
-  if (quick) scenes = 4;
-  if (threads < 1) {
+  if (quick) b.scenes = 4;
+  if (b.threads < 1) {
     std::cerr << "detect_bench: --threads must be at least 1\n";
-    return 2;
+    return std::nullopt;
   }
-  cv::setNumThreads(threads);
-  if (calib_width < 320) {
+  if (b.calib_width < 320) {
     std::cerr << "detect_bench: --calib-width must be at least 320 px\n";
-    return 2;
+    return std::nullopt;
   }
-  struct Group { std::string name; double w, d; cv::Size size; };
-  const Group groups[4] = {{"1200x900 @1080p", 1200, 900, {1920, 1080}},
-                           {"1800x1200 @1080p", 1800, 1200, {1920, 1080}},
-                           {"1200x900 @4K", 1200, 900, {3840, 2160}},
-                           {"1800x1200 @4K", 1800, 1200, {3840, 2160}}};
+  return b;
+}
+
+struct Group {
+  std::string name;
+  double w, d;  // table, mm
+  cv::Size size;
+};
+const Group kGroups[4] = {{"1200x900 @1080p", 1200, 900, {1920, 1080}},
+                          {"1800x1200 @1080p", 1800, 1200, {1920, 1080}},
+                          {"1200x900 @4K", 1200, 900, {3840, 2160}},
+                          {"1800x1200 @4K", 1800, 1200, {3840, 2160}}};
+
+// What the scenes gather: the scores by group and detector, the lenses calibrated, the times.
+struct BenchRun {
   std::map<std::string, std::map<std::string, Stats>> by_group;  // group -> detector -> stats
-  LocateOptions locate;
   double render_s = 0, calibration_s = 0;
   std::map<std::string, LensCalibration> lenses;  // CameraKey -> calibration
-  struct SceneLens { int scene; std::string group; std::string key; };
+  struct SceneLens {
+    int scene;
+    std::string group, key;
+  };
   std::vector<SceneLens> scene_lenses;
-  for (int i = 0; i < scenes; ++i) {
-    const Group& g = groups[i % 4];
-    const uint64_t seed = seed0 + i;
-    cv::RNG rng(seed);
-    RandomSceneOptions so;
-    so.table_width_mm = g.w;
-    so.table_depth_mm = g.d;
-    so.bases = rng.uniform(40, 121);
-    so.seed = seed;
-    const Scene scene = MakeRandomScene(so);
-    const SyntheticCamera cam = MakeRandomCamera(scene, g.size, 20.0, seed);
-    RenderOptions ro;
-    ro.seed = seed;
-    ro.blur_sigma_px = rng.uniform(0.6, 1.2);
-    ro.read_noise = rng.uniform(1.5, 3.5);
-    ro.jpeg_quality = 90;
-    const auto dict = calib::DictionaryByName(scene.dictionary);
-    const auto t0 = std::chrono::steady_clock::now();
-    const Rendering r = SceneRenderer(cam.intrinsics).Render(ro, scene, cam.camera_from_table, *dict);
-    render_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (!save_dir.empty()) cv::imwrite(save_dir + "/scene_" + std::to_string(i + 1) + ".png", r.image);
-    const DetectorOptions dopt = DetectorOptionsFor(scene, cam.intrinsics, cam.centre_in_table_mm.z);
-    // Cold frames: each detector sees the frame once, in alternating order so caches favour neither.
-    Detections ours, stock;
-    if (i % 2) {
-      stock = DetectMarkersStock(r.image, *dict);
-      ours = DetectMarkers(dopt, r.image, *dict);
-    } else {
-      ours = DetectMarkers(dopt, r.image, *dict);
-      stock = DetectMarkersStock(r.image, *dict);
+};
+
+// The scene camera's lens calibrated once per distinct camera (nullptr when it failed).
+const calib::CameraIntrinsics* LensFor(const BenchArgs& b, const SyntheticCamera& cam, uint64_t seed, int scene,
+                                       const Group& g, BenchRun* run) {
+  const std::string key = CameraKey(cam.intrinsics);
+  if (!run->lenses.count(key)) {
+    try {
+      run->lenses[key] = CalibrateLens(cam.intrinsics, b.calib_width, seed);
+    } catch (const InputError& e) {  // too few board views found: reported, the scene scores without it
+      run->lenses[key].error = e.what();
     }
-    const calib::CameraIntrinsics* calibrated = nullptr;
-    if (calibrate) {
-      const std::string key = CameraKey(cam.intrinsics);
-      if (!lenses.count(key)) {
-        try {
-          lenses[key] = CalibrateLens(cam.intrinsics, calib_width, seed);
-        } catch (const InputError& e) {  // too few board views found: reported, the scene scores without it
-          lenses[key].error = e.what();
-        }
-        calibration_s += lenses[key].seconds;
-      }
-      if (lenses[key].error.empty()) calibrated = &lenses[key].at_scene_size;
-      scene_lenses.push_back({i + 1, g.name, key});
-    }
-    Score(scene, cam, r, ours, locate, calibrated, &by_group[g.name]["vedette"]);
-    Score(scene, cam, r, stock, locate, calibrated, &by_group[g.name]["stock"]);
-    std::fprintf(stderr, "scene %d/%d %s: %zu bases, vedette %zu markers %.0f ms, stock %zu markers %.0f ms\n", i + 1, scenes,
-                 g.name.c_str(), scene.units.size(), ours.markers.size(), ours.ms, stock.markers.size(), stock.ms);
+    run->calibration_s += run->lenses[key].seconds;
   }
+  run->scene_lenses.push_back({scene, g.name, key});
+  return run->lenses[key].error.empty() ? &run->lenses[key].at_scene_size : nullptr;
+}
+
+void RunScene(const BenchArgs& b, int i, BenchRun* run) {
+  const Group& g = kGroups[i % 4];
+  const uint64_t seed = b.seed0 + i;
+  cv::RNG rng(seed);
+  RandomSceneOptions so;
+  so.table_width_mm = g.w;
+  so.table_depth_mm = g.d;
+  so.bases = rng.uniform(40, 121);
+  so.seed = seed;
+  const Scene scene = MakeRandomScene(so);
+  const SyntheticCamera cam = MakeRandomCamera(scene, g.size, 20.0, seed);
+  RenderOptions ro;
+  ro.seed = seed;
+  ro.blur_sigma_px = rng.uniform(0.6, 1.2);
+  ro.read_noise = rng.uniform(1.5, 3.5);
+  ro.jpeg_quality = 90;
+  const auto dict = calib::DictionaryByName(scene.dictionary);
+  const auto t0 = std::chrono::steady_clock::now();
+  const Rendering r = SceneRenderer(cam.intrinsics).Render(ro, scene, cam.camera_from_table, *dict);
+  run->render_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!b.save_dir.empty()) cv::imwrite(b.save_dir + "/scene_" + std::to_string(i + 1) + ".png", r.image);
+  const DetectorOptions dopt = DetectorOptionsFor(scene, cam.intrinsics, cam.centre_in_table_mm.z);
+  // Cold frames: each detector sees the frame once, in alternating order so caches favour neither.
+  Detections ours, stock;
+  if (i % 2) {
+    stock = DetectMarkersStock(r.image, *dict);
+    ours = DetectMarkers(dopt, r.image, *dict);
+  } else {
+    ours = DetectMarkers(dopt, r.image, *dict);
+    stock = DetectMarkersStock(r.image, *dict);
+  }
+  const calib::CameraIntrinsics* calibrated = b.calibrate ? LensFor(b, cam, seed, i + 1, g, run) : nullptr;
+  const LocateOptions locate;
+  Score(scene, cam, r, ours, locate, calibrated, &run->by_group[g.name]["vedette"]);
+  Score(scene, cam, r, stock, locate, calibrated, &run->by_group[g.name]["stock"]);
+  std::fprintf(stderr, "scene %d/%d %s: %zu bases, vedette %zu markers %.0f ms, stock %zu markers %.0f ms\n", i + 1, b.scenes,
+               g.name.c_str(), scene.units.size(), ours.markers.size(), ours.ms, stock.markers.size(), stock.ms);
+}
+
+void PrintDetectorTables(BenchRun& run, nlohmann::json* j) {
   std::map<std::string, Stats> all;
-  nlohmann::json j;
-  j["scenes"] = scenes;
-  j["seed"] = seed0;
-  j["threads"] = cv::getNumThreads();
-  j["render_s"] = render_s;
-  j["calibration_s"] = calibration_s;
   std::printf("\nCentre/heading errors are of the unit pose (mm / deg); 'true cam' uses the true camera pose,\n"
               "'registered' the pose PnP gives from the 4 anchors with the true lens intrinsics, 'calibrated'\n"
               "the same with intrinsics calibrated from 12 rendered ChArUco views (see the lens table below).\n"
@@ -375,67 +392,86 @@ int main(int argc, char** argv) {
               "true cam: centre mm     heading deg", "registered: mm  deg", "calibrated: mm  deg", "ms");
   std::printf("%-17s %-8s %8s %8s %5s | %6s %6s %6s %6s %6s | %6s %6s %6s | %6s %6s %6s | %6s\n", "scenes", "detector",
               ">=18px", "all", "IDs", "med", "p95", "max", "med", "p95", "med", "p95", "med", "med", "p95", "med", "median");
-  for (const Group& g : groups) {
-    if (!by_group.count(g.name)) continue;
+  for (const Group& g : kGroups) {
+    if (!run.by_group.count(g.name)) continue;
     for (const std::string who : {"vedette", "stock"}) {
-      const Stats& s = by_group[g.name][who];
+      const Stats& s = run.by_group[g.name][who];
       PrintRow(g.name, who, s);
       all[who].Add(s);
-      j["groups"][g.name][who] = ToJson(s);
+      (*j)["groups"][g.name][who] = ToJson(s);
     }
   }
   for (const std::string who : {"vedette", "stock"}) {
     PrintRow("all", who, all[who]);
-    j["all"][who] = ToJson(all[who]);
+    (*j)["all"][who] = ToJson(all[who]);
   }
   std::printf("\nRecall by marker side (all scenes):\n%-12s %8s %10s %10s\n", "side", "markers", "vedette", "stock");
   for (int b = 0; b < kNumBins; ++b)
     std::printf("%-12s %8d %9.2f%% %9.2f%%\n", BinName(b).c_str(), all["vedette"].eligible[b],
                 all["vedette"].eligible[b] ? 100.0 * all["vedette"].found[b] / all["vedette"].eligible[b] : 0.0,
                 all["stock"].eligible[b] ? 100.0 * all["stock"].found[b] / all["stock"].eligible[b] : 0.0);
-  if (calibrate) {
-    std::printf("\nLens calibration per scene camera (%s, 12 views, Vedette's DetectBoard + CalibrateIntrinsics);\n"
-                "errors against the true lens at the calibration size; 'lens' = the distortion model's error over the\n"
-                "whole image after the best homography (what no pose or focal length absorbs on a plane):\n",
-                kCalibrationBoard);
-    std::printf("%-6s %-17s %-10s %5s %7s %8s %7s %7s %7s %7s %8s %5s\n", "scene", "group", "calib at", "views", "RMS px",
-                "fx err%", "sd fx%", "fy err%", "cx err", "cy err", "lens max", "warn");
-    nlohmann::json lens_json = nlohmann::json::array();
-    std::vector<double> rms, fx_abs, lens_max;
-    for (const SceneLens& sl : scene_lenses) {
-      const LensCalibration& c = lenses.at(sl.key);
-      if (!c.error.empty()) {
-        std::printf("%-6d %-17s calibration failed: %s\n", sl.scene, sl.group.c_str(), c.error.c_str());
-        lens_json.push_back({{"scene", sl.scene}, {"group", sl.group}, {"error", c.error}});
-        continue;
-      }
-      std::printf("%-6d %-17s %-10s %2d/%-2d %7.3f %+8.3f %7.3f %+7.3f %+7.2f %+7.2f %8.3f %5zu\n", sl.scene,
-                  sl.group.c_str(), cv::format("%dx%d", c.calibrated_at.width, c.calibrated_at.height).c_str(),
-                  c.views_used, c.views_rendered, c.rms_px, c.fx_error_pct, c.fx_sd_pct, c.fy_error_pct, c.cx_error_px,
-                  c.cy_error_px, c.vs_truth.planar_max_px, c.warnings.size());
-      for (const std::string& w : c.warnings) std::printf("       warning: %s\n", w.c_str());
-      nlohmann::json e = ToJson(c);
-      e["scene"] = sl.scene;
-      e["group"] = sl.group;
-      lens_json.push_back(e);
-      rms.push_back(c.rms_px);
-      fx_abs.push_back(std::abs(c.fx_error_pct));
-      lens_max.push_back(c.vs_truth.planar_max_px);
+}
+
+void PrintLensTable(const BenchRun& run, nlohmann::json* j) {
+  std::printf("\nLens calibration per scene camera (%s, 12 views, Vedette's DetectBoard + CalibrateIntrinsics);\n"
+              "errors against the true lens at the calibration size; 'lens' = the distortion model's error over the\n"
+              "whole image after the best homography (what no pose or focal length absorbs on a plane):\n",
+              kCalibrationBoard);
+  std::printf("%-6s %-17s %-10s %5s %7s %8s %7s %7s %7s %7s %8s %5s\n", "scene", "group", "calib at", "views", "RMS px",
+              "fx err%", "sd fx%", "fy err%", "cx err", "cy err", "lens max", "warn");
+  nlohmann::json lens_json = nlohmann::json::array();
+  std::vector<double> rms, fx_abs, lens_max;
+  for (const BenchRun::SceneLens& sl : run.scene_lenses) {
+    const LensCalibration& c = run.lenses.at(sl.key);
+    if (!c.error.empty()) {
+      std::printf("%-6d %-17s calibration failed: %s\n", sl.scene, sl.group.c_str(), c.error.c_str());
+      lens_json.push_back({{"scene", sl.scene}, {"group", sl.group}, {"error", c.error}});
+      continue;
     }
-    std::printf("median over scenes: RMS %.3f px, |fx error| %.3f %%, lens max %.3f px; %zu distinct cameras "
-                "calibrated in %.1f s\n",
-                Quantile(rms, 0.5), Quantile(fx_abs, 0.5), Quantile(lens_max, 0.5), lenses.size(), calibration_s);
-    j["lens_calibration"] = {{"board", kCalibrationBoard},
-                             {"views", 12},
-                             {"cameras_calibrated", lenses.size()},
-                             {"rms_px_median", Quantile(rms, 0.5)},
-                             {"fx_abs_error_pct_median", Quantile(fx_abs, 0.5)},
-                             {"lens_max_px_median", Quantile(lens_max, 0.5)},
-                             {"per_scene", lens_json}};
+    std::printf("%-6d %-17s %-10s %2d/%-2d %7.3f %+8.3f %7.3f %+7.3f %+7.2f %+7.2f %8.3f %5zu\n", sl.scene,
+                sl.group.c_str(), cv::format("%dx%d", c.calibrated_at.width, c.calibrated_at.height).c_str(),
+                c.views_used, c.views_rendered, c.rms_px, c.fx_error_pct, c.fx_sd_pct, c.fy_error_pct, c.cx_error_px,
+                c.cy_error_px, c.vs_truth.planar_max_px, c.warnings.size());
+    for (const std::string& w : c.warnings) std::printf("       warning: %s\n", w.c_str());
+    nlohmann::json e = ToJson(c);
+    e["scene"] = sl.scene;
+    e["group"] = sl.group;
+    lens_json.push_back(e);
+    rms.push_back(c.rms_px);
+    fx_abs.push_back(std::abs(c.fx_error_pct));
+    lens_max.push_back(c.vs_truth.planar_max_px);
   }
-  if (!json_path.empty()) {
-    std::ofstream(json_path) << j.dump(2) << "\n";
-    std::fprintf(stderr, "wrote %s\n", json_path.c_str());
+  std::printf("median over scenes: RMS %.3f px, |fx error| %.3f %%, lens max %.3f px; %zu distinct cameras "
+              "calibrated in %.1f s\n",
+              Quantile(rms, 0.5), Quantile(fx_abs, 0.5), Quantile(lens_max, 0.5), run.lenses.size(), run.calibration_s);
+  (*j)["lens_calibration"] = {{"board", kCalibrationBoard},
+                              {"views", 12},
+                              {"cameras_calibrated", run.lenses.size()},
+                              {"rms_px_median", Quantile(rms, 0.5)},
+                              {"fx_abs_error_pct_median", Quantile(fx_abs, 0.5)},
+                              {"lens_max_px_median", Quantile(lens_max, 0.5)},
+                              {"per_scene", lens_json}};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::optional<BenchArgs> args = ParseArgs(argc, argv);
+  if (!args) return 2;
+  cv::setNumThreads(args->threads);
+  BenchRun run;
+  for (int i = 0; i < args->scenes; ++i) RunScene(*args, i, &run);
+  nlohmann::json j;
+  j["scenes"] = args->scenes;
+  j["seed"] = args->seed0;
+  j["threads"] = cv::getNumThreads();
+  j["render_s"] = run.render_s;
+  j["calibration_s"] = run.calibration_s;
+  PrintDetectorTables(run, &j);
+  if (args->calibrate) PrintLensTable(run, &j);
+  if (!args->json_path.empty()) {
+    std::ofstream(args->json_path) << j.dump(2) << "\n";
+    std::fprintf(stderr, "wrote %s\n", args->json_path.c_str());
   }
   return 0;
 }
