@@ -98,18 +98,20 @@ double SignedArea(const std::array<cv::Point2d, 4>& q) {
   return 0.5 * a;
 }
 
-EdgeLineOptions EdgeLinesFor(const DetectorOptions& o) {
+EdgeLineOptions EdgeLinesFor(const DetectorOptions& o, bool bar_model) {
   EdgeLineOptions e;
   e.search_px = o.edge_search_px;
   e.max_shift_px = o.max_edge_shift_px;
-  e.bar_model = o.edge_bar_model;
+  e.bar_model = bar_model && o.edge_bar_model;
   return e;
 }
 
 // centroid (optional): the corners without the bar model, on which markers are read and checked.
+// bar_model false: the centroid lines alone, whatever the options say (the bar model changes neither
+// whether the refinement succeeds nor its centroid corners).
 bool EdgeRefine(const DetectorOptions& o, const cv::Mat& gray, std::array<cv::Point2f, 4>* corners, int cells,
-                std::array<cv::Point2f, 4>* centroid = nullptr) {
-  return RefineEdgeLines(EdgeLinesFor(o), gray, cells, corners, centroid);
+                std::array<cv::Point2f, 4>* centroid = nullptr, bool bar_model = true) {
+  return RefineEdgeLines(EdgeLinesFor(o, bar_model), gray, cells, corners, centroid);
 }
 
 // cornerSubPix on the four corners; kept only if no corner jumps further than max_edge_shift_px.
@@ -252,10 +254,14 @@ void ReadCandidates(DetectionWork& w, std::vector<Quad> quads) {
     const bool second_reading = read == DecodeResult::kUnreadable && o.edge_refinement;
     std::array<cv::Point2f, 4> bar{};
     if (second_reading) {
-      // Small markers' cells are 3 px: read again through corners refined from the outline.
+      // Small markers' cells are 3 px: read again through corners refined from the outline. It is
+      // read through the centroid corners; the bar model's, which only the reported corners use, are
+      // fitted once it reads (most candidates read again are texture and read as none: issue 21).
       if (o.subpix_window_px > 0) SubPix(o, w.gray, &q);
       bar = q;
-      if (EdgeRefine(o, w.gray, &bar, w.cells, &q)) read = DecodeMarker(w.deco, w.gray, q, w.dict, &m);
+      if (EdgeRefine(o, w.gray, &q, w.cells, nullptr, false)) read = DecodeMarker(w.deco, w.gray, q, w.dict, &m);
+      if (read == DecodeResult::kMarker && o.edge_bar_model) EdgeRefine(o, w.gray, &bar, w.cells);
+      else bar = q;
     }
     if (read != DecodeResult::kMarker) continue;
     const cv::Point2f c = 0.25f * (m.corners_px[0] + m.corners_px[1] + m.corners_px[2] + m.corners_px[3]);
