@@ -257,4 +257,31 @@ double SegmentLengthInside(const Segment& s, const Polygon& poly) {
   return LengthInside(s, poly, ts, 2);
 }
 
+double SegmentLengthInsideConvex(const Segment& s, const Polygon& convex) {
+  const size_t n = convex.size();
+  if (n < 3 || BoxOf(s).Apart(BoxOf(convex), 1e-6)) return 0.0;
+  // Inside = on the inner side of every edge's line (left for counter-clockwise), within 1e-9 mm.
+  const double orientation = SignedAreaOf(convex) >= 0 ? 1.0 : -1.0;
+  const Vec2 r = s.b - s.a;
+  double t_in = 0.0, t_out = 1.0;  // the part of the segment still inside, as parameters along it
+  for (size_t i = 0; i < n; ++i) {
+    const Vec2& a = convex[i];
+    const Vec2 q = convex[(i + 1) % n] - a;
+    const double edge_mm = q.norm();
+    if (edge_mm < 1e-15) continue;
+    // f(t) = orientation * cross(q, s.a + t r - a) + 1e-9 |q| >= 0 keeps the point.
+    const double f0 = orientation * Cross(q, s.a - a) + 1e-9 * edge_mm;
+    const double df = orientation * Cross(q, r);
+    if (df == 0.0) {
+      if (f0 < 0) return 0.0;  // parallel and outside this edge
+      continue;
+    }
+    const double t = -f0 / df;
+    if (df > 0) t_in = std::max(t_in, t);
+    else t_out = std::min(t_out, t);
+    if (t_in >= t_out) return 0.0;
+  }
+  return (t_out - t_in) * r.norm();
+}
+
 }  // namespace vedette::geom

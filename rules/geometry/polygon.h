@@ -110,4 +110,9 @@ ClosestPoints PointToPolygon(const Vec2& p, const Polygon& poly);
 // Length (mm) of the part of segment `s` inside polygon `poly` (any simple polygon).
 double SegmentLengthInside(const Segment& s, const Polygon& poly);
 
+// The same for a convex polygon (either orientation, IsConvex and not degenerate), by clipping the
+// segment with each edge's half-plane (Cyrus-Beck: no crossings sorted, no containment tests). Like
+// SegmentLengthInside it counts the boundary, to 1e-9 mm, as inside: the two agree to rounding.
+double SegmentLengthInsideConvex(const Segment& s, const Polygon& convex);
+
 }  // namespace vedette::geom

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
-#include <set>
 
 namespace vedette::geom {
 
@@ -45,7 +44,158 @@ bool SightOptions::Check(std::string* error) const {
   return true;
 }
 
-SightResult TraceSight(const Vec2& eye, const Polygon& target, const std::vector<Occluder>& occluders,
+bool ConvexForSight(const Polygon& p) {
+  return (p.size() == 3 || p.size() == 4) && IsConvex(p) && Area(p) > 1e-6;
+}
+
+namespace {
+
+// What one trace works in, kept between traces on the same thread (a frame traces thousands of
+// lines of sight; allocating these each time was a tenth of a first frame).
+struct SightScratch {
+  std::vector<size_t> near;                      // the occluders that may stand between, by index
+  std::vector<std::pair<double, double>> span;   // each near occluder's angular span, rad
+  std::vector<size_t> first_angle;               // where each near occluder's corner angles start in `angles`
+  std::vector<double> angles;                    // the corners' angles, rad, worked out once for span and cuts
+  std::vector<double> nearest;                   // each near occluder's distance from the eye, mm
+  std::vector<double> cuts;                      // directions where the answer may change, rad
+  std::vector<int> blocking, obscuring, over;    // tags (sorted and made unique at the end)
+};
+
+SightScratch& ScratchForSight() {
+  thread_local SightScratch scratch;
+  return scratch;
+}
+
+// The target's angular extent seen from the eye, along `ref` (a convex shape seen from outside spans
+// < 180 deg), and how far its farthest corner is, mm.
+struct TargetExtent {
+  double lo = kInf, hi = -kInf, reach = 0.0;
+};
+TargetExtent ExtentSeen(const Vec2& eye, const Vec2& ref, const Polygon& target) {
+  TargetExtent e;
+  for (const Vec2& v : target) {
+    const double a = RelAngle(ref, v - eye);
+    e.lo = std::min(e.lo, a);
+    e.hi = std::max(e.hi, a);
+    e.reach = std::max(e.reach, (v - eye).norm());
+  }
+  return e;
+}
+
+// Occluders that could stand between. Each occluder's angular span seen from the eye (the range of its
+// corners' angles, which holds every direction that meets it; an occluder across the direction
+// opposite the target, or holding the eye, gets the whole circle). A line meets only occluders whose
+// span holds its direction.
+void CollectNearOccluders(const Vec2& eye, const Vec2& ref, const TargetExtent& e, const std::vector<OccluderRef>& occluders,
+                          SightScratch* s) {
+  for (size_t k = 0; k < occluders.size(); ++k) {
+    const Polygon& poly = *occluders[k].polygon;
+    if (poly.size() < 3) continue;
+    const size_t first = s->angles.size();
+    double a_lo = kInf, a_hi = -kInf;
+    for (const Vec2& v : poly) {
+      const double a = RelAngle(ref, v - eye);
+      s->angles.push_back(a);
+      a_lo = std::min(a_lo, a);
+      a_hi = std::max(a_hi, a);
+    }
+    if (a_hi - a_lo > std::numbers::pi - 1e-9 || PolygonContains(poly, eye, 1e-9)) a_lo = -kInf, a_hi = kInf;
+    const bool aside = a_hi < e.lo - 1e-12 || a_lo > e.hi + 1e-12;  // never in the way of a line to the target
+    const double distance = aside ? kInf : PointToPolygon(eye, poly).distance_mm;
+    if (aside || distance > e.reach) {
+      s->angles.resize(first);
+      continue;
+    }
+    s->near.push_back(k);
+    s->span.push_back({a_lo, a_hi});
+    s->first_angle.push_back(first);
+    s->nearest.push_back(distance);
+  }
+}
+
+// Every direction where the answer can change: the target's corners, the near occluders' corners and
+// where their outlines cross the target's; sorted, within [lo, hi].
+void CollectCuts(const Vec2& eye, const Vec2& ref, const TargetExtent& e, const Polygon& target,
+                 const std::vector<OccluderRef>& occluders, SightScratch* s) {
+  s->cuts.push_back(e.lo);
+  s->cuts.push_back(e.hi);
+  for (const Vec2& v : target) s->cuts.push_back(RelAngle(ref, v - eye));
+  for (size_t k = 0; k < s->near.size(); ++k) {
+    const Polygon& poly = *occluders[s->near[k]].polygon;
+    for (size_t i = 0; i < poly.size(); ++i) {
+      const Vec2& a = poly[i];
+      const Vec2& b = poly[(i + 1) % poly.size()];
+      s->cuts.push_back(s->angles[s->first_angle[k] + i]);
+      for (size_t j = 0; j < target.size(); ++j) {
+        const Segment os{a, b}, ts{target[j], target[(j + 1) % target.size()]};
+        if (!SegmentsIntersect(os, ts)) continue;
+        const ClosestPoints c = SegmentToSegment(os, ts);
+        s->cuts.push_back(RelAngle(ref, c.on_a - eye));
+      }
+    }
+  }
+  std::sort(s->cuts.begin(), s->cuts.end());
+  s->cuts.erase(std::remove_if(s->cuts.begin(), s->cuts.end(), [&](double a) { return a < e.lo || a > e.hi; }), s->cuts.end());
+}
+
+// The angle's shares so far, and the widest clear and obscured bundles' points on the target.
+struct SightTally {
+  double clear = 0, obscured = 0, blocked = 0, best_clear = -1, best_obscured = -1;  // rad
+  Vec2 clear_point, obscured_point;                                                   // table mm
+};
+
+// One line per interval between cuts decides it: blocked when a blocking occluder holds more than the
+// tolerance of it, else obscured when an obscuring one does, else clear.
+void SweepIntervals(const Vec2& eye, const Vec2& ref, const Polygon& target, const std::vector<OccluderRef>& occluders,
+                    const SightOptions& options, SightScratch* s, SightTally* tally) {
+  for (size_t i = 0; i + 1 < s->cuts.size(); ++i) {
+    const double width = s->cuts[i + 1] - s->cuts[i];
+    if (width < 1e-12) continue;
+    const Vec2 dir = Rotated(ref, (s->cuts[i] + s->cuts[i + 1]) / 2.0);
+    const double t = RayEntry(eye, dir, target);
+    if (!std::isfinite(t)) continue;
+    const Segment line{eye, eye + t * dir};
+    const double mid = (s->cuts[i] + s->cuts[i + 1]) / 2.0;
+    bool is_blocked = false;
+    s->over.clear();
+    for (size_t k = 0; k < s->near.size(); ++k) {
+      if (mid < s->span[k].first - 1e-12 || mid > s->span[k].second + 1e-12) continue;
+      // Every point of the line is within t of the eye: an occluder wholly further (by more than
+      // rounding) is behind where this line meets the target and has nothing of it inside.
+      if (s->nearest[k] > t + 1e-6) continue;
+      const OccluderRef& o = occluders[s->near[k]];
+      const double inside = o.convex ? SegmentLengthInsideConvex(line, *o.polygon) : SegmentLengthInside(line, *o.polygon);
+      if (inside <= options.tolerance_mm) continue;
+      if (o.effect == SightEffect::kBlocks) {
+        is_blocked = true;
+        s->blocking.push_back(o.tag);
+      } else {
+        s->over.push_back(o.tag);
+      }
+    }
+    if (is_blocked) {
+      tally->blocked += width;
+    } else if (!s->over.empty()) {
+      tally->obscured += width;
+      s->obscuring.insert(s->obscuring.end(), s->over.begin(), s->over.end());
+      if (width > tally->best_obscured) tally->best_obscured = width, tally->obscured_point = line.b;
+    } else {
+      tally->clear += width;
+      if (width > tally->best_clear) tally->best_clear = width, tally->clear_point = line.b;
+    }
+  }
+}
+
+void SortedUnique(const std::vector<int>& tags, std::vector<int>* out) {
+  out->assign(tags.begin(), tags.end());
+  std::sort(out->begin(), out->end());
+  out->erase(std::unique(out->begin(), out->end()), out->end());
+}
+
+}  // namespace
+
+SightResult TraceSightByRef(const Vec2& eye, const Polygon& target, const std::vector<OccluderRef>& occluders,
                        const SightOptions& options) {
   SightResult r;
   if (target.size() < 3) return r;
@@ -60,119 +210,37 @@ SightResult TraceSight(const Vec2& eye, const Polygon& target, const std::vector
   for (const Vec2& v : target) centroid += v;
   centroid /= static_cast<double>(target.size());
   const Vec2 ref = (centroid - eye).normalized();
-
-  // Step 1: the target's angular extent seen from the eye (a convex shape seen from outside spans < 180 deg).
-  double lo = kInf, hi = -kInf, reach = 0.0;
-  for (const Vec2& v : target) {
-    const double a = RelAngle(ref, v - eye);
-    lo = std::min(lo, a);
-    hi = std::max(hi, a);
-    reach = std::max(reach, (v - eye).norm());
-  }
-  if (!(hi > lo)) return r;
-
-  // Step 2: occluders that could stand between, and every direction where the answer can change.
-  // Each occluder's angular span seen from the eye (the range of its corners' angles, which holds every
-  // direction that meets it; an occluder across the direction opposite the target, or holding the eye,
-  // gets the whole circle). A line meets only occluders whose span holds its direction.
-  std::vector<const Occluder*> near;
-  std::vector<std::pair<double, double>> span;
-  std::vector<size_t> first_angle;  // where each near occluder's corner angles start in `angles`
-  std::vector<double> angles;       // the corners' angles, worked out once for the span and the cuts
-  std::vector<double> nearest;      // each near occluder's distance from the eye, mm
-  for (const Occluder& o : occluders) {
-    if (o.polygon.size() < 3) continue;
-    const size_t first = angles.size();
-    double a_lo = kInf, a_hi = -kInf;
-    for (const Vec2& v : o.polygon) {
-      const double a = RelAngle(ref, v - eye);
-      angles.push_back(a);
-      a_lo = std::min(a_lo, a);
-      a_hi = std::max(a_hi, a);
-    }
-    if (a_hi - a_lo > std::numbers::pi - 1e-9 || PolygonContains(o.polygon, eye, 1e-9)) a_lo = -kInf, a_hi = kInf;
-    const bool aside = a_hi < lo - 1e-12 || a_lo > hi + 1e-12;  // never in the way of a line to the target
-    const double distance = aside ? kInf : PointToPolygon(eye, o.polygon).distance_mm;
-    if (aside || distance > reach) {
-      angles.resize(first);
-      continue;
-    }
-    near.push_back(&o);
-    span.push_back({a_lo, a_hi});
-    first_angle.push_back(first);
-    nearest.push_back(distance);
-  }
-  std::vector<double> cuts{lo, hi};
-  for (const Vec2& v : target) cuts.push_back(RelAngle(ref, v - eye));
-  for (size_t k = 0; k < near.size(); ++k) {
-    const Occluder* o = near[k];
-    for (size_t i = 0; i < o->polygon.size(); ++i) {
-      const Vec2& a = o->polygon[i];
-      const Vec2& b = o->polygon[(i + 1) % o->polygon.size()];
-      cuts.push_back(angles[first_angle[k] + i]);
-      for (size_t j = 0; j < target.size(); ++j) {
-        const Segment s{a, b}, t{target[j], target[(j + 1) % target.size()]};
-        if (!SegmentsIntersect(s, t)) continue;
-        const ClosestPoints c = SegmentToSegment(s, t);
-        cuts.push_back(RelAngle(ref, c.on_a - eye));
-      }
-    }
-  }
-  std::sort(cuts.begin(), cuts.end());
-  cuts.erase(std::remove_if(cuts.begin(), cuts.end(), [&](double a) { return a < lo || a > hi; }), cuts.end());
-
-  // Step 3: one line per interval decides it.
-  std::set<int> blocking, obscuring;
-  double clear = 0, obscured = 0, blocked = 0, best_clear = -1, best_obscured = -1;
-  Vec2 clear_point = centroid, obscured_point = centroid;
-  std::vector<int> over;  // the obscuring occluders of one line (one buffer for every line)
-  for (size_t i = 0; i + 1 < cuts.size(); ++i) {
-    const double width = cuts[i + 1] - cuts[i];
-    if (width < 1e-12) continue;
-    const Vec2 dir = Rotated(ref, (cuts[i] + cuts[i + 1]) / 2.0);
-    const double t = RayEntry(eye, dir, target);
-    if (!std::isfinite(t)) continue;
-    const Segment line{eye, eye + t * dir};
-    const double mid = (cuts[i] + cuts[i + 1]) / 2.0;
-    bool is_blocked = false;
-    over.clear();
-    for (size_t k = 0; k < near.size(); ++k) {
-      const Occluder* o = near[k];
-      if (mid < span[k].first - 1e-12 || mid > span[k].second + 1e-12) continue;
-      // Every point of the line is within t of the eye: an occluder wholly further (by more than
-      // rounding) is behind where this line meets the target and has nothing of it inside.
-      if (nearest[k] > t + 1e-6) continue;
-      if (SegmentLengthInside(line, o->polygon) <= options.tolerance_mm) continue;
-      if (o->effect == SightEffect::kBlocks) {
-        is_blocked = true;
-        blocking.insert(o->tag);
-      } else {
-        over.push_back(o->tag);
-      }
-    }
-    if (is_blocked) {
-      blocked += width;
-    } else if (!over.empty()) {
-      obscured += width;
-      obscuring.insert(over.begin(), over.end());
-      if (width > best_obscured) best_obscured = width, obscured_point = line.b;
-    } else {
-      clear += width;
-      if (width > best_clear) best_clear = width, clear_point = line.b;
-    }
-  }
-  const double total = clear + obscured + blocked;
-  r.subtended_deg = RadToDeg(hi - lo);
+  const TargetExtent e = ExtentSeen(eye, ref, target);
+  if (!(e.hi > e.lo)) return r;
+  SightScratch& s = ScratchForSight();
+  for (auto* v : {&s.near, &s.first_angle}) v->clear();
+  for (auto* v : {&s.angles, &s.nearest, &s.cuts}) v->clear();
+  for (auto* v : {&s.blocking, &s.obscuring, &s.over}) v->clear();
+  s.span.clear();
+  CollectNearOccluders(eye, ref, e, occluders, &s);
+  CollectCuts(eye, ref, e, target, occluders, &s);
+  SightTally tally{0, 0, 0, -1, -1, centroid, centroid};
+  SweepIntervals(eye, ref, target, occluders, options, &s, &tally);
+  const double total = tally.clear + tally.obscured + tally.blocked;
+  r.subtended_deg = RadToDeg(e.hi - e.lo);
   if (total > 0) {
-    r.clear_share = clear / total;
-    r.obscured_share = obscured / total;
-    r.blocked_share = blocked / total;
+    r.clear_share = tally.clear / total;
+    r.obscured_share = tally.obscured / total;
+    r.blocked_share = tally.blocked / total;
   }
-  r.visible = clear + obscured > 0;
-  r.seen_point = best_clear >= 0 ? clear_point : obscured_point;
-  r.blocking_tags.assign(blocking.begin(), blocking.end());
-  r.obscuring_tags.assign(obscuring.begin(), obscuring.end());
+  r.visible = tally.clear + tally.obscured > 0;
+  r.seen_point = tally.best_clear >= 0 ? tally.clear_point : tally.obscured_point;
+  SortedUnique(s.blocking, &r.blocking_tags);
+  SortedUnique(s.obscuring, &r.obscuring_tags);
   return r;
+}
+
+SightResult TraceSight(const Vec2& eye, const Polygon& target, const std::vector<Occluder>& occluders,
+                       const SightOptions& options) {
+  std::vector<OccluderRef> refs;
+  refs.reserve(occluders.size());
+  for (const Occluder& o : occluders) refs.push_back({&o.polygon, o.effect, o.tag, ConvexForSight(o.polygon)});
+  return TraceSightByRef(eye, target, refs, options);
 }
 
 }  // namespace vedette::geom

@@ -27,6 +27,19 @@ struct Occluder {
   int tag = -1;                               // the caller's index, reported back in SightResult
 };
 
+// An occluder whose polygon the caller keeps (a ruleset's table of unit outlines): lines of sight
+// without copying polygons. `convex`: the polygon is convex and not degenerate (ConvexForSight), so a
+// line's length inside it is found by a clip (SegmentLengthInsideConvex) instead of the general way.
+struct OccluderRef {
+  const Polygon* polygon = nullptr;           // table mm; must outlive the TraceSight call
+  SightEffect effect = SightEffect::kBlocks;
+  int tag = -1;
+  bool convex = false;
+};
+// Whether TraceSight may measure `p` as convex: a triangle or quadrilateral (a base) turning one way,
+// with some area (a self-crossing or longer outline, like some terrain, takes the general way).
+bool ConvexForSight(const Polygon& p);
+
 struct SightOptions {
   // An occluder counts only when a sight line runs more than this far inside it, mm: a base merely
   // touching the line (bases side by side, a unit in contact with the target) does not hide anything.
@@ -50,6 +63,10 @@ struct SightResult {
 
 // Sight lines from `eye` to the convex polygon `target` (any orientation).
 SightResult TraceSight(const Vec2& eye, const Polygon& target, const std::vector<Occluder>& occluders,
+                       const SightOptions& options = {});
+// The same, the occluders by reference: the same answer (bit for bit when none is flagged convex;
+// a convex one's length inside agrees to rounding, and only its comparison with the tolerance is read).
+SightResult TraceSightByRef(const Vec2& eye, const Polygon& target, const std::vector<OccluderRef>& occluders,
                        const SightOptions& options = {});
 
 }  // namespace vedette::geom

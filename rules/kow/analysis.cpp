@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 
 #include "rules/geometry/coverage.h"
 #include "rules/geometry/distance.h"
@@ -166,16 +167,25 @@ geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& v
     return b.centre_mm.x() + r < lo.x() || b.centre_mm.x() - r > hi.x() || b.centre_mm.y() + r < lo.y() ||
            b.centre_mm.y() - r > hi.y() || !fan.MayReach(b);
   };
-  std::vector<geom::Occluder> occ;
+  // Occluders by reference: the table's outlines, the scene's terrain, or (without a table) the
+  // outlines worked out here, in `own` (a deque: adding to it moves none, so the references hold).
+  std::vector<geom::OccluderRef> occ;
+  std::deque<geom::Polygon> own;
+  auto add = [&](const geom::Polygon& poly, geom::SightEffect e, int tag) {
+    occ.push_back({&poly, e, tag, geom::ConvexForSight(poly)});
+  };
   auto consider = [&](size_t i, const geom::Base& ob, const Profile& p, const std::vector<geom::Polygon>* outlines) {
     const Unit& o = scene.units[i];
     if (&o == &viewer || &o == &target || o.id == viewer.id || o.id == target.id) return;
     if (cannot_hide(ob)) return;
     if (p.individual) return;  // seed 77: "individual units never block line of sight"
     if (outlines) {
-      for (const geom::Polygon& poly : *outlines) occ.push_back({poly, effect(p.height), static_cast<int>(i)});
+      for (const geom::Polygon& poly : *outlines) add(poly, effect(p.height), static_cast<int>(i));
     } else {
-      for (const geom::Base& b : BasesOf(o)) occ.push_back({geom::PolygonCcw(b), effect(p.height), static_cast<int>(i)});
+      for (const geom::Base& b : BasesOf(o)) {
+        own.push_back(geom::PolygonCcw(b));
+        add(own.back(), effect(p.height), static_cast<int>(i));
+      }
     }
   };
   if (table && vv.index >= 0 && tv.index >= 0) {
@@ -196,7 +206,7 @@ geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& v
     const Terrain& t = scene.terrain[i];
     const int tag = -1 - static_cast<int>(i);
     if (c.blocking_terrain.count(t.type)) {
-      occ.push_back({t.polygon, geom::SightEffect::kBlocks, tag});
+      add(t.polygon, geom::SightEffect::kBlocks, tag);
       continue;
     }
     auto h = c.terrain_heights.find(t.type);
@@ -206,9 +216,9 @@ geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& v
                                 ? table->in_terrain[vv.index][i] || table->in_terrain[tv.index][i]
                                 : geom::PolygonToPolygon(t.polygon, geom::PolygonCcw(vb)).overlap ||
                                       geom::PolygonToPolygon(t.polygon, geom::PolygonCcw(tb)).overlap;
-    if (!holds_unit) occ.push_back({t.polygon, effect(h->second), tag});
+    if (!holds_unit) add(t.polygon, effect(h->second), tag);
   }
-  return geom::TraceSight(eye, seen, occ);
+  return geom::TraceSightByRef(eye, seen, occ);
 }
 
 namespace {
