@@ -138,4 +138,10 @@ YAML::Node LoadYamlMapFile(const std::string& path, const std::string& what) {
   return root;
 }
 
+YAML::Node RequireKey(const std::string& path, const YAML::Node& parent, const char* key) {
+  const YAML::Node n = parent[key];
+  if (!n) throw InputError(path, YamlLine(parent), std::string("missing '") + key + "'");
+  return n;
+}
+
 }  // namespace vedette

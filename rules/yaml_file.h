@@ -27,4 +27,7 @@ YAML::Node ParseYamlText(const std::string& text, const std::string& source, con
 // error (with its line) or a top level that is not a mapping.
 YAML::Node LoadYamlMapFile(const std::string& path, const std::string& what);
 
+// parent[key], or InputError naming `path`, the parent's line and "missing 'key'".
+YAML::Node RequireKey(const std::string& path, const YAML::Node& parent, const char* key);
+
 }  // namespace vedette

@@ -18,11 +18,7 @@ namespace {
 class FkoeFileReader {
  public:
   explicit FkoeFileReader(const std::string& path) : path_(path) {}
-  YAML::Node Need(const YAML::Node& parent, const char* key) const {
-    const YAML::Node n = parent[key];
-    if (!n) throw InputError(path_, YamlLine(parent), std::string("missing '") + key + "'");
-    return n;
-  }
+  YAML::Node Need(const YAML::Node& parent, const char* key) const { return RequireKey(path_, parent, key); }
   double Number(const YAML::Node& n, const std::string& what) const {
     try {
       const double v = n.as<double>();

@@ -16,11 +16,7 @@ namespace {
 class StatesFileReader {
  public:
   explicit StatesFileReader(const std::string& path) : path_(path) {}
-  YAML::Node Need(const YAML::Node& parent, const char* key) const {
-    const YAML::Node n = parent[key];
-    if (!n) throw InputError(path_, YamlLine(parent), std::string("missing '") + key + "'");
-    return n;
-  }
+  YAML::Node Need(const YAML::Node& parent, const char* key) const { return RequireKey(path_, parent, key); }
   std::string UnitTypeOf(const YAML::Node& n) const {
     const std::string t = n.as<std::string>();
     if (!ParseUnitType(t)) throw InputError(path_, YamlLine(n), "unknown unit type '" + t + "'");

@@ -128,6 +128,8 @@ class MoveJudge {
   void BadGoingTest(const Ground& ground);
   void ContactTests();
   void Summarise(const Travel& travel, const Ground& ground);
+  // The request names a formation other than the unit's.
+  bool FormationChange() const { return !move_.formation.empty() && move_.formation != u_->formation; }
   bool Has(const std::string& kind) const { return std::find(kinds_.begin(), kinds_.end(), kind) != kinds_.end(); }
 
   // A second or later move is a bonus move: it spends a command point of a General in reach.

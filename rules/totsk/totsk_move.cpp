@@ -180,7 +180,7 @@ Travel MoveJudge::Classify() {
   // Distance moved: the longer path of the two front corners (a wheel is measured on its outer corner).
   for (size_t i = 0; i < 2; ++i)
     t.counted_mm = std::max(t.counted_mm, PathLength(geom::Corners(g_.from_fp)[i], geom::Corners(g_.to_fp)[i], g_.turn));
-  const bool formation_change = !move_.formation.empty() && move_.formation != U.formation;
+  const bool formation_change = FormationChange();
   // A turn about any point of the base is free: the FAQ accepts all three face-to-flank placements.
   const double pivot_free = std::hypot(g_.from_fp.width_mm, g_.from_fp.depth_mm) / 2.0 + tol_.pivot_bw * g_.bw;
   const double aturn = g_.aturn;
@@ -213,8 +213,7 @@ Travel MoveJudge::Classify() {
 
 void MoveJudge::ClassifyKeepingFacing(Travel* t) {
   if (g_.dist <= tol_.distance_mm) {
-    const bool formation_change = !move_.formation.empty() && move_.formation != u_->formation;
-    kinds_.push_back(formation_change ? "formation_change" : "no_move");
+    kinds_.push_back(FormationChange() ? "formation_change" : "no_move");
     return;
   }
   const double off = g_.off;
