@@ -38,9 +38,9 @@ StreamSink::StreamSink(const StreamOptions& options, const pipeline::Pipeline& p
     const double now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
     return HeartbeatMessage(frames->load(), clients_.load(), now).dump();
   };
-  server_ = std::make_unique<WsServer>(wo);
   hello_ = HelloMessage(pipeline, source_name);
-  server_->SetHello(hello_.dump());
+  wo.hello = hello_.dump();
+  server_ = std::make_unique<WsServer>(wo);
   if (!options.quiet)
     std::cerr << "vedette: streaming on ws://" << (options.any_interface ? "0.0.0.0" : "127.0.0.1") << ":" << server_->port()
               << "/ ; spectator page http://" << (options.any_interface ? "<this host>" : "127.0.0.1") << ":"

@@ -323,6 +323,8 @@ WsServer::WsServer(const WsServerOptions& options) : impl_(std::make_unique<Impl
   std::string error;
   if (!options.Check(&error)) throw InputError("--serve", 0, error);
   impl_->o = options;
+  // Before the first accept: a client quicker than the caller's SetHello would get frames without it.
+  if (!options.hello.empty()) impl_->hello = std::make_shared<const std::string>(options.hello);
   impl_->Start();
 }
 

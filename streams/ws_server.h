@@ -36,6 +36,8 @@ struct WsServerOptions {
                                        // (smaller: a slow client's frames are fresher, 0: the system's)
   int handshake_timeout_ms = 3000;     // a connection that has not finished its handshake by then is closed
   double heartbeat_s = 1.0;            // a heartbeat message to every client this often, s
+  std::string hello;                   // the first message each client gets, from the first accept on
+                                       // (SetHello replaces it; "" = none)
   std::function<std::string()> heartbeat;        // its text (called on the server's thread); null: none
   std::function<void(const std::string&)> log;   // null: "vedette serve: ..." on stderr
   bool Check(std::string* error) const;

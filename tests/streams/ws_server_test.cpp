@@ -104,6 +104,24 @@ TEST(WsServer, PublishNeverWaitsAndASlowClientGetsTheNewest) {
   EXPECT_NE(fast.messages().back().find(R"({"n":299,)"), std::string::npos);
 }
 
+// The hello given with the options is there from the first accept: a client that connects before
+// the caller could call SetHello (CI under ASan once saw a frame come first) still gets it first.
+TEST(WsServer, AClientConnectingAtOnceGetsTheHelloBeforeAnyFrame) {
+  streams::WsServerOptions o;
+  o.hello = R"({"type":"hello"})";
+  streams::WsServer server(o);
+  WsTestClient client(server.port(), 5);
+  ASSERT_TRUE(client.connected());
+  server.Publish(R"({"type":"frame"})");
+  ASSERT_TRUE(client.WaitForMessages(2, 5));
+  EXPECT_EQ(client.messages()[0], o.hello);
+  EXPECT_EQ(client.messages()[1], R"({"type":"frame"})");
+  server.SetHello(R"({"type":"hello","recent_events":[]})");
+  WsTestClient late(server.port(), 5);
+  ASSERT_TRUE(late.WaitForMessages(1, 5));
+  EXPECT_EQ(late.messages()[0], R"({"type":"hello","recent_events":[]})") << "SetHello replaces it";
+}
+
 TEST(WsServer, HostileClientsAreRefusedAndLoggedAndServingGoesOn) {
   streams::WsServerOptions o;
   o.max_clients = 8;
