@@ -16,13 +16,28 @@ TEST(GreyCrop, EqualsCvtColorForBgrAndBgra) {
     rng.fill(image, cv::RNG::UNIFORM, 0, 256);
     cv::Mat whole;
     cv::cvtColor(image, whole, cn == 4 ? cv::COLOR_BGRA2GRAY : cv::COLOR_BGR2GRAY);
-    for (const cv::Rect r : {cv::Rect(0, 0, 131, 97), cv::Rect(17, 5, 40, 61), cv::Rect(130, 96, 1, 1)}) {
+    // Both ways of converting: OpenCV's from kGreyCropOpenCvFromPx up, the loop below it.
+    for (const cv::Rect r : {cv::Rect(0, 0, 131, 97), cv::Rect(17, 5, 40, 61), cv::Rect(3, 70, 24, 24),
+                             cv::Rect(60, 30, 23, 24), cv::Rect(130, 96, 1, 1)}) {
       const cv::Mat g = GreyCrop(image, r);
       ASSERT_EQ(g.size(), r.size());
       ASSERT_EQ(g.type(), CV_8UC1);
       EXPECT_EQ(cv::norm(g, whole(r), cv::NORM_INF), 0.0) << cn << " channels, crop " << r;
     }
   }
+}
+
+// The loop's weights and rounding equal OpenCV's for every 24-bit colour, not only the sampled ones.
+TEST(GreyCrop, GreyOfBgrEqualsCvtColorForEveryColour) {
+  cv::Mat all(4096, 4096, CV_8UC3);
+  for (int i = 0; i < (1 << 24); ++i) {
+    all.data[3 * i] = uchar(i), all.data[3 * i + 1] = uchar(i >> 8), all.data[3 * i + 2] = uchar(i >> 16);
+  }
+  cv::Mat grey;
+  cv::cvtColor(all, grey, cv::COLOR_BGR2GRAY);
+  long wrong = 0;
+  for (int i = 0; i < (1 << 24); ++i) wrong += GreyOfBgr(all.data + 3 * i) != grey.data[i];
+  EXPECT_EQ(wrong, 0);
 }
 
 TEST(GreyCrop, GreyImageIsAViewAndOtherDepthsAreRefused) {
