@@ -74,5 +74,24 @@ TEST(ChangeMap, SamplesAndMask) {
   EXPECT_EQ(pooled.at<uchar>(1, 1), mask.at<uchar>(2, 3));
 }
 
+// Each pooled cell is the OR of its 2x2 block, odd last rows and columns included.
+TEST(ChangeMap, Pool2IsTheOrOfEachTwoByTwoBlock) {
+  cv::RNG rng(9);
+  for (const cv::Size size : {cv::Size(1, 1), cv::Size(7, 5), cv::Size(16, 10), cv::Size(481, 271)}) {
+    cv::Mat mask(size, CV_8U);
+    for (int y = 0; y < size.height; ++y)
+      for (int x = 0; x < size.width; ++x) mask.at<uchar>(y, x) = rng.uniform(0, 10) == 0 ? 255 : 0;
+    const cv::Mat pooled = Pool2(mask);
+    ASSERT_EQ(pooled.size(), cv::Size((size.width + 1) / 2, (size.height + 1) / 2));
+    for (int y = 0; y < pooled.rows; ++y)
+      for (int x = 0; x < pooled.cols; ++x) {
+        uchar want = 0;
+        for (int dy = 0; dy < 2 && 2 * y + dy < size.height; ++dy)
+          for (int dx = 0; dx < 2 && 2 * x + dx < size.width; ++dx) want |= mask.at<uchar>(2 * y + dy, 2 * x + dx);
+        ASSERT_EQ(pooled.at<uchar>(y, x), want) << size << " cell " << x << "," << y;
+      }
+  }
+}
+
 }  // namespace
 }  // namespace vedette::vision
