@@ -78,6 +78,13 @@ class PoseFilter {
   };
   void RestFrom(std::deque<Sample> samples);
   void RecomputeRest();
+  // The steps of Update (sm, sd: the measurement's sigmas, mm and deg, floored; dt: s since the last).
+  bool Jumped(const Sample& s, double sm, double sd) const;  // at rest: this sample starts a move
+  void StartMoving(const Sample& s, double dt, double sm, double sd, PoseFilterStep* step);
+  void UpdateAtRest(const Sample& s, PoseFilterStep* step);
+  int NudgeSplit() const;  // index into rest_ of the first sample after a nudge
+  void UpdateMoving(const Sample& s, double dt, double sm, double sd, PoseFilterStep* step);
+  bool RecentAreStill(double sm, double sd) const;
 
   PoseFilterOptions o_;
   bool initialized_ = false;
