@@ -91,6 +91,112 @@ ClipScript MakeScript(cv::Size size, int frames, double fps) {
   return s;
 }
 
+// The tracker's stage times and counts over the steady-state frames.
+struct Stages {
+  Stats change, windows, surprise, full, update, regions, band, refined, local, n_regions;
+  int full_frames = 0;
+  void Add(const TrackFrame& tf) {
+    change.Add(tf.timing.change_ms);
+    windows.Add(tf.timing.windows_ms);
+    surprise.Add(tf.timing.surprise_ms);
+    full.Add(tf.timing.full_ms);
+    update.Add(tf.timing.update_ms);
+    regions.Add(tf.timing.regions_ms);
+    band.Add(tf.timing.band_ms);
+    refined.Add(tf.timing.windows_refined);
+    local.Add(tf.timing.windows_local);
+    n_regions.Add(tf.timing.regions);
+    full_frames += tf.timing.full_detection ? 1 : 0;
+  }
+  nlohmann::json Json() const {
+    return {{"change", change.Mean()}, {"windows", windows.Mean()}, {"surprise", surprise.Mean()}, {"regions", regions.Mean()},
+            {"band", band.Mean()}, {"full", full.Mean()}, {"update", update.Mean()}, {"full_detections", full_frames},
+            {"windows_refined_per_frame", refined.Mean()}, {"windows_local_per_frame", local.Mean()},
+            {"regions_per_frame", n_regions.Mean()}};
+  }
+};
+
+// One expected unit against one side's pose (null: not reported): found within 3 mm, else wrong.
+void Score(Side* side, const Pose* pose, const Pose& truth, bool at_rest) {
+  ++side->expected;
+  if (!pose) return;
+  const double e = std::hypot(pose->x_mm - truth.x_mm, pose->y_mm - truth.y_mm);
+  if (e > 3.0) {
+    ++side->wrong;
+    return;
+  }
+  ++side->found;
+  side->centre_all.Add(e);
+  side->heading_all.Add(AngleErr(pose->heading_deg, truth.heading_deg));
+  if (at_rest) {
+    side->centre_rest.Add(e);
+    side->heading_rest.Add(AngleErr(pose->heading_deg, truth.heading_deg));
+  }
+}
+
+// Every unit marker in view and unoccluded in frame f, scored for the tracker and for stock. The
+// tracker's unit counts when its track is visible (seen, moving, at rest); its resting figures are
+// its at-rest units that are still in the truth, stock's every unit still in the truth.
+void ScoreFrame(const ClipRenderer& clip, const ClipFrame& cf, int f, const TrackFrame& tf,
+                const std::map<std::string, Pose>& stock_pose, Side* trk, Side* stock) {
+  const ClipMoment before = ClipMomentAt(clip.script(), f - 1);
+  for (const auto& mt : cf.render_truth.markers) {
+    if (mt.unit.empty() || !mt.in_image || mt.occluded_fraction > 0) continue;
+    const Pose truth = cf.moment.poses.at(mt.unit);
+    bool moving = false;
+    if (before.poses.count(mt.unit)) {
+      const Pose& p = before.poses.at(mt.unit);
+      moving = std::hypot(p.x_mm - truth.x_mm, p.y_mm - truth.y_mm) > 1e-6 || AngleErr(p.heading_deg, truth.heading_deg) > 1e-6;
+    }
+    const TrackedUnit* tu = nullptr;
+    for (const auto& u : tf.units)
+      if (u.id == mt.unit) tu = &u;
+    const bool visible = tu && (tu->state == UnitState::kSeen || tu->state == UnitState::kMoving || tu->state == UnitState::kAtRest);
+    Score(trk, visible ? &tu->pose : nullptr, truth, visible && !moving && tu->state == UnitState::kAtRest);
+    const auto it = stock_pose.find(mt.unit);
+    Score(stock, it != stock_pose.end() ? &it->second : nullptr, truth, !moving);
+  }
+}
+
+nlohmann::json SideJson(const Side& s) {
+  return nlohmann::json{{"ms_mean", s.ms.Mean()},
+                        {"ms_p50", s.ms.Pct(0.5)},
+                        {"ms_p95", s.ms.Pct(0.95)},
+                        {"cpu_ms_mean", s.cpu_ms.Mean()},
+                        {"recall", s.expected ? double(s.found) / s.expected : NAN},
+                        {"wrong", s.wrong},
+                        {"centre_mm_median", s.centre_all.Pct(0.5)},
+                        {"centre_mm_p95", s.centre_all.Pct(0.95)},
+                        {"heading_deg_median", s.heading_all.Pct(0.5)},
+                        {"heading_deg_p95", s.heading_all.Pct(0.95)},
+                        {"rest_centre_mm_median", s.centre_rest.Pct(0.5)},
+                        {"rest_centre_mm_p95", s.centre_rest.Pct(0.95)},
+                        {"rest_heading_deg_median", s.heading_rest.Pct(0.5)}};
+}
+
+// The tracker alone on the same frames, `repeats` times: per frame, the fastest of the repeats (each
+// stage on its own), averaged over the steady-state frames: a figure a shared machine disturbs less.
+nlohmann::json BestOfRepeats(const ClipRenderer& clip, const TrackerOptions& options, const std::vector<ClipFrame>& kept, int repeats) {
+  std::vector<std::array<double, 7>> best;  // per frame: total, change, windows, regions, band, update, cpu
+  for (int r = 0; r < repeats; ++r) {
+    Tracker again(options, clip.intrinsics(), clip.script().roster, clip.dictionary());
+    for (size_t f = 0; f < kept.size(); ++f) {
+      const double c0 = ThreadCpuMs();
+      const TrackFrame tf = again.Process(kept[f].image, kept[f].t);
+      const std::array<double, 7> v = {tf.timing.total_ms, tf.timing.change_ms, tf.timing.windows_ms, tf.timing.regions_ms,
+                                       tf.timing.band_ms, tf.timing.update_ms, ThreadCpuMs() - c0};
+      if (best.size() <= f) best.push_back(v);
+      else for (int k = 0; k < 7; ++k) best[f][k] = std::min(best[f][k], v[k]);
+    }
+  }
+  if (best.size() <= 1) return nullptr;
+  std::array<double, 7> mean{};
+  for (size_t f = 1; f < best.size(); ++f)
+    for (int k = 0; k < 7; ++k) mean[k] += best[f][k] / double(best.size() - 1);
+  return {{"repeats", repeats}, {"total", mean[0]}, {"change", mean[1]}, {"windows", mean[2]}, {"regions", mean[3]},
+          {"band", mean[4]}, {"update", mean[5]}, {"cpu", mean[6]}};
+}
+
 nlohmann::json RunOne(cv::Size size, int frames, bool print_progress, const TrackerOptions& options, int profile_repeats) {
   const double fps = 15;
   ClipRenderer clip(MakeScript(size, frames, fps));
@@ -98,8 +204,7 @@ nlohmann::json RunOne(cv::Size size, int frames, bool print_progress, const Trac
   const std::string late_id = roster.units[1].id;
   Tracker tracker(options, clip.intrinsics(), roster, clip.dictionary());
   Side trk, stock;
-  Stats t_change, t_windows, t_surprise, t_full, t_update, t_regions, t_band, n_refined, n_local, n_regions;
-  int full_frames = 0;
+  Stages stages;
   int placed_frame = -1, found_frame = -1;
   double render_ms = 0, first_ms = 0;
   std::vector<ClipFrame> kept;  // for --profile: the tracker alone, again, on the same frames
@@ -110,123 +215,29 @@ nlohmann::json RunOne(cv::Size size, int frames, bool print_progress, const Trac
     const double c0 = ThreadCpuMs();
     const TrackFrame tf = tracker.Process(cf.image, cf.t);
     const double c1 = ThreadCpuMs();
-    if (f == 0) first_ms = tf.timing.total_ms;
     const Detections sd = DetectMarkersStock(cf.image, clip.dictionary());
     const double c2 = ThreadCpuMs();
-    const Location sl = LocateBases(LocateOptions{}, clip.intrinsics(), roster, sd.markers);
     std::map<std::string, Pose> stock_pose;
-    for (const auto& e : sl.units) stock_pose[e.unit] = e.pose;
-    if (f > 0) {
-      t_change.Add(tf.timing.change_ms);
-      t_windows.Add(tf.timing.windows_ms);
-      t_surprise.Add(tf.timing.surprise_ms);
-      t_full.Add(tf.timing.full_ms);
-      t_update.Add(tf.timing.update_ms);
-      t_regions.Add(tf.timing.regions_ms);
-      t_band.Add(tf.timing.band_ms);
-      n_refined.Add(tf.timing.windows_refined);
-      n_local.Add(tf.timing.windows_local);
-      n_regions.Add(tf.timing.regions);
-      full_frames += tf.timing.full_detection ? 1 : 0;
-      trk.ms.Add(tf.timing.total_ms);
-      stock.ms.Add(sd.ms);
-      trk.cpu_ms.Add(c1 - c0);
-      stock.cpu_ms.Add(c2 - c1);
-    }
+    for (const auto& e : LocateBases(LocateOptions{}, clip.intrinsics(), roster, sd.markers).units) stock_pose[e.unit] = e.pose;
     if (placed_frame < 0 && cf.moment.states.at(late_id) == ClipUnitState::kOnTable) placed_frame = f;
     for (const auto& u : tf.units)
       if (u.id == late_id && u.measured && found_frame < 0 && placed_frame >= 0) found_frame = f;
-    if (f == 0) continue;  // steady state only
-    for (const auto& mt : cf.render_truth.markers) {
-      if (mt.unit.empty() || !mt.in_image || mt.occluded_fraction > 0) continue;
-      const Pose truth = cf.moment.poses.at(mt.unit);
-      bool moving = false;
-      if (f > 0) {
-        const ClipMoment before = ClipMomentAt(clip.script(), f - 1);
-        if (before.poses.count(mt.unit)) {
-          const Pose& p = before.poses.at(mt.unit);
-          moving = std::hypot(p.x_mm - truth.x_mm, p.y_mm - truth.y_mm) > 1e-6 || AngleErr(p.heading_deg, truth.heading_deg) > 1e-6;
-        }
-      }
-      // The tracker: a unit counts when its track is visible (seen, moving, at rest) with a pose
-      // within 3 mm of the truth; a farther pose is a wrong one.
-      ++trk.expected;
-      for (const auto& u : tf.units) {
-        if (u.id != mt.unit) continue;
-        if (u.state == UnitState::kSeen || u.state == UnitState::kMoving || u.state == UnitState::kAtRest) {
-          const double e = std::hypot(u.pose.x_mm - truth.x_mm, u.pose.y_mm - truth.y_mm);
-          if (e > 3.0) {
-            ++trk.wrong;
-          } else {
-            ++trk.found;
-            trk.centre_all.Add(e);
-            trk.heading_all.Add(AngleErr(u.pose.heading_deg, truth.heading_deg));
-            if (!moving && u.state == UnitState::kAtRest) {
-              trk.centre_rest.Add(e);
-              trk.heading_rest.Add(AngleErr(u.pose.heading_deg, truth.heading_deg));
-            }
-          }
-        }
-      }
-      ++stock.expected;
-      if (auto it = stock_pose.find(mt.unit); it != stock_pose.end()) {
-        const double e = std::hypot(it->second.x_mm - truth.x_mm, it->second.y_mm - truth.y_mm);
-        if (e > 3.0) {
-          ++stock.wrong;
-        } else {
-          ++stock.found;
-          stock.centre_all.Add(e);
-          stock.heading_all.Add(AngleErr(it->second.heading_deg, truth.heading_deg));
-          if (!moving) {
-            stock.centre_rest.Add(e);
-            stock.heading_rest.Add(AngleErr(it->second.heading_deg, truth.heading_deg));
-          }
-        }
-      }
+    if (f == 0) {  // steady state only
+      first_ms = tf.timing.total_ms;
+      continue;
     }
+    stages.Add(tf);
+    trk.ms.Add(tf.timing.total_ms);
+    stock.ms.Add(sd.ms);
+    trk.cpu_ms.Add(c1 - c0);
+    stock.cpu_ms.Add(c2 - c1);
+    ScoreFrame(clip, cf, f, tf, stock_pose, &trk, &stock);
     if (print_progress) std::fprintf(stderr, "\r%dx%d frame %d/%d", size.width, size.height, f + 1, clip.FrameCount());
   }
   if (print_progress) std::fprintf(stderr, "\n");
-  auto side_json = [](const Side& s) {
-    return nlohmann::json{{"ms_mean", s.ms.Mean()},
-                          {"ms_p50", s.ms.Pct(0.5)},
-                          {"ms_p95", s.ms.Pct(0.95)},
-                          {"cpu_ms_mean", s.cpu_ms.Mean()},
-                          {"recall", s.expected ? double(s.found) / s.expected : NAN},
-                          {"wrong", s.wrong},
-                          {"centre_mm_median", s.centre_all.Pct(0.5)},
-                          {"centre_mm_p95", s.centre_all.Pct(0.95)},
-                          {"heading_deg_median", s.heading_all.Pct(0.5)},
-                          {"heading_deg_p95", s.heading_all.Pct(0.95)},
-                          {"rest_centre_mm_median", s.centre_rest.Pct(0.5)},
-                          {"rest_centre_mm_p95", s.centre_rest.Pct(0.95)},
-                          {"rest_heading_deg_median", s.heading_rest.Pct(0.5)}};
-  };
   double min_side = 1e9;
   for (const auto& m : clip.Render(0).render_truth.markers)
     if (!m.unit.empty()) min_side = std::min(min_side, m.side_px);
-  // The repeats also give a figure a shared machine disturbs less: per frame, the fastest of the
-  // repeats (each stage on its own), averaged over the steady-state frames.
-  std::vector<std::array<double, 7>> best;  // per frame: total, change, windows, regions, band, update, cpu
-  for (int r = 0; r < profile_repeats; ++r) {
-    Tracker again(options, clip.intrinsics(), roster, clip.dictionary());
-    for (size_t f = 0; f < kept.size(); ++f) {
-      const double c0 = ThreadCpuMs();
-      const TrackFrame tf = again.Process(kept[f].image, kept[f].t);
-      const std::array<double, 7> v = {tf.timing.total_ms, tf.timing.change_ms, tf.timing.windows_ms, tf.timing.regions_ms,
-                                       tf.timing.band_ms, tf.timing.update_ms, ThreadCpuMs() - c0};
-      if (best.size() <= f) best.push_back(v);
-      else for (int k = 0; k < 7; ++k) best[f][k] = std::min(best[f][k], v[k]);
-    }
-  }
-  nlohmann::json best_json = nullptr;
-  if (best.size() > 1) {
-    std::array<double, 7> mean{};
-    for (size_t f = 1; f < best.size(); ++f)
-      for (int k = 0; k < 7; ++k) mean[k] += best[f][k] / double(best.size() - 1);
-    best_json = {{"repeats", profile_repeats}, {"total", mean[0]}, {"change", mean[1]}, {"windows", mean[2]}, {"regions", mean[3]},
-                 {"band", mean[4]}, {"update", mean[5]}, {"cpu", mean[6]}};
-  }
   return {{"image", {size.width, size.height}},
           {"frames", clip.FrameCount()},
           {"units", roster.units.size()},
@@ -234,15 +245,10 @@ nlohmann::json RunOne(cv::Size size, int frames, bool print_progress, const Trac
           {"detector_min_side_px", tracker.options().detector.min_marker_side_px},
           {"render_ms_mean", render_ms / clip.FrameCount()},
           {"tracker_first_frame_ms", first_ms},
-          {"tracker_stage_ms_mean", {{"change", t_change.Mean()}, {"windows", t_windows.Mean()}, {"surprise", t_surprise.Mean()},
-                                     {"regions", t_regions.Mean()}, {"band", t_band.Mean()},
-                                     {"full", t_full.Mean()}, {"update", t_update.Mean()},
-                                     {"full_detections", full_frames},
-                                     {"windows_refined_per_frame", n_refined.Mean()}, {"windows_local_per_frame", n_local.Mean()},
-                                     {"regions_per_frame", n_regions.Mean()}}},
-          {"tracker_best_of_repeats_ms", best_json},
-          {"tracker", side_json(trk)},
-          {"stock", side_json(stock)},
+          {"tracker_stage_ms_mean", stages.Json()},
+          {"tracker_best_of_repeats_ms", BestOfRepeats(clip, options, kept, profile_repeats)},
+          {"tracker", SideJson(trk)},
+          {"stock", SideJson(stock)},
           {"speedup", stock.ms.Mean() / trk.ms.Mean()},
           {"speedup_cpu", stock.cpu_ms.Mean() / trk.cpu_ms.Mean()},
           {"appear_latency_frames", found_frame >= 0 && placed_frame >= 0 ? nlohmann::json(found_frame - placed_frame) : nlohmann::json(nullptr)}};
