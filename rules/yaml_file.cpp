@@ -1,5 +1,6 @@
 #include "rules/yaml_file.h"
 
+#include <cmath>
 #include <fstream>
 #include <cstdio>
 #include <sstream>
@@ -141,6 +142,34 @@ YAML::Node LoadYamlMapFile(const std::string& path, const std::string& what) {
 YAML::Node RequireKey(const std::string& path, const YAML::Node& parent, const char* key) {
   const YAML::Node n = parent[key];
   if (!n) throw InputError(path, YamlLine(parent), std::string("missing '") + key + "'");
+  return n;
+}
+
+std::string YamlText(const std::string& path, const YAML::Node& n, const std::string& what) {
+  if (!n.IsScalar()) throw InputError(path, YamlLine(n), what + " must be a word or a phrase, not a list or a mapping");
+  return n.Scalar();
+}
+
+double YamlNumber(const std::string& path, const YAML::Node& n, const std::string& what) {
+  double v = 0;
+  if (!n.IsScalar() || !YAML::convert<double>::decode(n, v) || !std::isfinite(v))
+    throw InputError(path, YamlLine(n), what + " must be a number");
+  return v;
+}
+
+int YamlInteger(const std::string& path, const YAML::Node& n, const std::string& what) {
+  const double v = YamlNumber(path, n, what);
+  if (v != std::floor(v) || std::abs(v) > 1e9) throw InputError(path, YamlLine(n), what + " must be a whole number");
+  return static_cast<int>(v);
+}
+
+const YAML::Node& YamlMap(const std::string& path, const YAML::Node& n, const std::string& what) {
+  if (!n.IsMap()) throw InputError(path, YamlLine(n), what + " must be a mapping (key: value, ...)");
+  return n;
+}
+
+const YAML::Node& YamlList(const std::string& path, const YAML::Node& n, const std::string& what) {
+  if (!n.IsSequence()) throw InputError(path, YamlLine(n), what + " must be a list");
   return n;
 }
 

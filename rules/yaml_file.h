@@ -30,4 +30,13 @@ YAML::Node LoadYamlMapFile(const std::string& path, const std::string& what);
 // parent[key], or InputError naming `path`, the parent's line and "missing 'key'".
 YAML::Node RequireKey(const std::string& path, const YAML::Node& parent, const char* key);
 
+// A value of the shape a reader expects, or InputError naming `path`, the node's line and `what` (the
+// key as the file spells it, "heights.infantry"): yaml-cpp's own exceptions name no file, and a list
+// iterated as a mapping reads as nothing at all.
+std::string YamlText(const std::string& path, const YAML::Node& n, const std::string& what);  // a scalar
+double YamlNumber(const std::string& path, const YAML::Node& n, const std::string& what);     // finite
+int YamlInteger(const std::string& path, const YAML::Node& n, const std::string& what);       // whole
+const YAML::Node& YamlMap(const std::string& path, const YAML::Node& n, const std::string& what);
+const YAML::Node& YamlList(const std::string& path, const YAML::Node& n, const std::string& what);
+
 }  // namespace vedette

@@ -19,6 +19,7 @@ class FkoeFileReader {
  public:
   explicit FkoeFileReader(const std::string& path) : path_(path) {}
   YAML::Node Need(const YAML::Node& parent, const char* key) const { return RequireKey(path_, parent, key); }
+  std::string Text(const YAML::Node& n, const std::string& what) const { return YamlText(path_, n, what); }
   double Number(const YAML::Node& n, const std::string& what) const {
     try {
       const double v = n.as<double>();
@@ -42,15 +43,14 @@ class FkoeFileReader {
 
 std::map<std::string, RuleValue> FkoeFileReader::Table(const YAML::Node& n, const std::string& what) const {
   std::map<std::string, RuleValue> out;
-  for (auto it = n.begin(); it != n.end(); ++it) {
-    const std::string key = it->first.as<std::string>();
+  for (auto it = YamlMap(path_, n, what).begin(); it != n.end(); ++it) {
+    const std::string key = Text(it->first, what + " key");
     RuleValue v;
-    try {
-      v.value = Need(it->second, "value").as<int>();
-      v.rule = Need(it->second, "rule").as<std::string>();
-    } catch (const YAML::Exception&) {
-      throw InputError(path_, YamlLine(it->second), what + "." + key + ": needs {value: integer, rule: text}");
-    }
+    const YAML::Node& entry = it->second;
+    if (!entry.IsMap() || !entry["value"] || !entry["rule"] || !entry["rule"].IsScalar() ||
+        !YAML::convert<int>::decode(entry["value"], v.value))
+      throw InputError(path_, YamlLine(entry), what + "." + key + ": needs {value: integer, rule: text}");
+    v.rule = entry["rule"].Scalar();
     out[key] = v;
   }
   return out;
@@ -70,7 +70,7 @@ std::set<std::string> FkoeFileReader::TerrainKinds(const YAML::Node& parent, con
   const YAML::Node list = Need(parent, key);
   if (!list.IsSequence()) throw InputError(path_, YamlLine(list), what + " must be a list");
   for (const auto& t : list) {
-    const std::string s = t.as<std::string>();
+    const std::string s = Text(t, what + " entry");
     if (!FindTerrainKind(s)) throw InputError(path_, YamlLine(t), what + ": unknown terrain type '" + s + "'");
     out.insert(s);
   }
@@ -79,11 +79,7 @@ std::set<std::string> FkoeFileReader::TerrainKinds(const YAML::Node& parent, con
 
 void FkoeFileReader::BadGoing(const YAML::Node& root, FkoeConfig* c) const {
   const YAML::Node bg = Need(root, "bad_going");
-  for (const auto& t : Need(bg, "terrain")) {
-    const std::string s = t.as<std::string>();
-    if (!FindTerrainKind(s)) throw InputError(path_, YamlLine(t), "bad_going.terrain: unknown terrain type '" + s + "'");
-    c->bad_going_terrain.insert(s);
-  }
+  c->bad_going_terrain = TerrainKinds(bg, "terrain", "bad_going.terrain");
   c->bad_going_frontage_share = Number(Need(bg, "frontage_share"), "bad_going.frontage_share");
   c->visibility_in = Number(Need(bg, "visibility_in"), "bad_going.visibility_in");
   if (bg["visibility_report_in"]) c->visibility_report_in = Number(bg["visibility_report_in"], "bad_going.visibility_report_in");
@@ -93,7 +89,8 @@ void FkoeFileReader::Distances(const YAML::Node& root, FkoeConfig* c) const {
   const YAML::Node rc = Need(root, "recoil");
   c->withdraw_dice = static_cast<int>(Number(Need(rc, "withdraw_dice"), "recoil.withdraw_dice"));
   c->mounted_withdraw_dice = static_cast<int>(Number(Need(rc, "mounted_withdraw_dice"), "recoil.mounted_withdraw_dice"));
-  for (const auto& step : Need(root, "turn_sequence")) c->turn_sequence.push_back(step.as<std::string>());
+  for (const auto& step : YamlList(path_, Need(root, "turn_sequence"), "turn_sequence"))
+    c->turn_sequence.push_back(Text(step, "turn_sequence entry"));
   c->support_distance_in = Number(Need(root, "support_distance_in"), "support_distance_in");
   c->support_max_heading_difference_deg =
       Number(Need(root, "support_max_heading_difference_deg"), "support_max_heading_difference_deg");
@@ -121,7 +118,7 @@ void FkoeFileReader::Artillery(const YAML::Node& root, FkoeConfig* c) const {
   };
   c->artillery_short_range_in = optional_range("short_range_in");
   c->artillery_long_range_in = optional_range("long_range_in");
-  c->artillery_long_range_test = Need(art, "long_range_hit").as<std::string>();
+  c->artillery_long_range_test = Text(Need(art, "long_range_hit"), "artillery.long_range_hit");
   if (c->artillery_short_range_in && c->artillery_long_range_in && *c->artillery_short_range_in >= *c->artillery_long_range_in)
     throw InputError(path_, YamlLine(art), "artillery.short_range_in must be less than artillery.long_range_in");
 }
@@ -132,8 +129,8 @@ FkoeConfig LoadFkoeConfig(const std::string& path, const std::map<std::string, s
   const YAML::Node root = LoadYamlMapFile(path, "the For King or Empress ruleset");
   const FkoeFileReader r(path);
   FkoeConfig c;
-  c.title = r.Need(root, "title").as<std::string>();
-  c.unit_name = r.Need(root, "unit").as<std::string>();
+  c.title = r.Text(r.Need(root, "title"), "title");
+  c.unit_name = r.Text(r.Need(root, "unit"), "unit");
   c.mm_per_unit = r.Number(r.Need(root, "mm_per_unit"), "mm_per_unit");
   r.BadGoing(root, &c);
   c.combat_value = r.FullTable(root, "combat_value", {"flank_rear_contact", "road_column", "supporting", "fire_flank_rear",

@@ -88,9 +88,10 @@ class StatesRuleset : public Ruleset {
         passed_by[p.unit].push_back(s.unit);
         // Several fleeing units: each pass applies in turn (declaration order of the units by id).
         const std::string before = after.count(p.unit) ? after[p.unit] : p.before;
-        const auto& rules = c.pass_through.at(table.Find(p.unit)->type);
-        const auto next = rules.find(before);
-        after[p.unit] = next == rules.end() ? before : next->second;
+        // A type the file gives no pass-through rules keeps its state (as states::PassedThrough does).
+        after[p.unit] = before;
+        if (const auto rules = c.pass_through.find(table.Find(p.unit)->type); rules != c.pass_through.end())
+          if (const auto next = rules->second.find(before); next != rules->second.end()) after[p.unit] = next->second;
         if (options.report)
           jp.push_back(JsonObject("unit", p.unit,
                                 "before", before,
