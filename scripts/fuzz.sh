@@ -32,6 +32,7 @@ seed() {  # seed NAME FILES...: copy seed files into the corpus
 seed scene_fuzz assets/scenes/*.yaml assets/demo/roster.yaml assets/rosters/*.yaml assets/clips/example_roster.yaml
 seed roster_fuzz assets/rosters/*.yaml assets/demo/roster.yaml assets/clips/example_roster.yaml
 seed ruleset_file_fuzz assets/rulesets/*.yaml
+seed clip_script_fuzz assets/clips/*.clip.yaml
 seed camera_file_fuzz tests/fuzz/seeds/camera/*
 seed live_settings_fuzz tests/fuzz/seeds/settings/*
 seed event_log_fuzz tests/fuzz/seeds/event_log/*
@@ -44,9 +45,9 @@ export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$ROOT/test
 mkdir -p "$BUILD/crashes"
 status=0
 printf '%-20s %12s %10s %8s %s\n' harness executions exec/s seconds result
-for name in scene_fuzz roster_fuzz ruleset_file_fuzz camera_file_fuzz live_settings_fuzz event_log_fuzz http_request_fuzz; do
+for name in scene_fuzz roster_fuzz ruleset_file_fuzz clip_script_fuzz camera_file_fuzz live_settings_fuzz event_log_fuzz http_request_fuzz; do
   dict=()
-  case $name in scene_fuzz | roster_fuzz | ruleset_file_fuzz) dict=(-dict="$ROOT/tests/fuzz/yaml.dict") ;; esac
+  case $name in scene_fuzz | roster_fuzz | ruleset_file_fuzz | clip_script_fuzz) dict=(-dict="$ROOT/tests/fuzz/yaml.dict") ;; esac
   limit=(-max_total_time="$SECONDS_EACH")
   [ -n "$RUNS" ] && limit=(-runs="$RUNS")
   log="$BUILD/$name.log"
