@@ -32,7 +32,7 @@ void SetupDemo(CLI::App& root) {
       "demo", "A scripted battle (20 units, a hand, a wheel, a flank charge, a rout) through the whole pipeline:\n"
               "the live window with a display, else demo.mkv + demo.jsonl");
   cmd->add_option("--script", args->script, "Clip script (default: assets/demo/battle.clip.yaml)");
-  cmd->add_option("--frames", args->frames, "Only the first N frames");
+  cmd->add_option("--frames", args->frames, "Only the first N frames")->check(CLI::Range(1, 100000000));
   cmd->add_option("--out", args->out, "Folder for demo.mkv and demo.jsonl (default: the current folder)");
   cmd->add_option("--ruleset", args->ruleset, "Ruleset (default totsk)");
   cmd->add_option("--set", args->set, "Ruleset setting KEY=VALUE (repeatable)");

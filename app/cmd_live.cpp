@@ -36,7 +36,7 @@ void SetupLive(CLI::App& root) {
   cmd->add_option("--ruleset", args->ruleset, "Ruleset (default totsk)");
   cmd->add_option("--record", args->record, "Also record the annotated view (.mkv) and OUT.jsonl beside it");
   cmd->add_option("--set", args->set, "Ruleset setting KEY=VALUE (repeatable)");
-  cmd->add_option("--frames", args->frames, "Close after this many frames");
+  cmd->add_option("--frames", args->frames, "Close after this many frames")->check(CLI::Range(1, 100000000));
   cmd->add_option("--screenshot", args->screenshot, "Write a PNG of the window after the last frame");
   cmd->add_option("--settings", args->settings, "Settings file (default ~/.config/vedette/live.ini)");
   cmd->add_flag("--fast", args->fast, "Do not pace a video at its frame rate");

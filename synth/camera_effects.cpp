@@ -16,7 +16,9 @@ bool CameraEffects::Check(std::string* error) const {
   auto fail = [&](const std::string& m) { if (error) *error = m; return false; };
   if (!(light_gradient >= 0 && light_gradient < 1)) return fail("light_gradient must be in [0, 1)");
   if (!(vignetting >= 0 && vignetting < 1)) return fail("vignetting must be in [0, 1)");
-  if (glare_patches < 0 || !(glare_radius_px > 0)) return fail("glare needs patches >= 0 and a positive radius");
+  // Each patch costs a pass over the image: thousands would render for hours, and 64 is far beyond a table.
+  if (glare_patches < 0 || glare_patches > 64) return fail("glare_patches must be in [0, 64]");
+  if (!(glare_radius_px > 0 && glare_radius_px <= 4000)) return fail("glare_radius_px must be in (0, 4000] px");
   if (!(blur_sigma_px >= 0 && blur_sigma_px <= 10)) return fail("blur_sigma_px must be in [0, 10]");
   if (!(motion_blur_px >= 0 && motion_blur_px <= 50)) return fail("motion_blur_px must be in [0, 50]");
   if (!(exposure > 0.05 && exposure <= 1)) return fail("exposure must be in (0.05, 1]");

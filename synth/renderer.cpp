@@ -27,7 +27,7 @@ bool RenderOptions::Check(std::string* error) const {
   auto fail = [&](const std::string& m) { if (error) *error = m; return false; };
   if (!CameraEffects::Check(error)) return false;
   if (supersample < 1 || supersample > 8) return fail("supersample must be 1..8");
-  if (occluders < 0) return fail("occluders must be >= 0");
+  if (occluders < 0 || occluders > 64) return fail("occluders must be in [0, 64]");  // hands: each one a pass over the image
   if (!(quiet_zone_cells >= 0) || !(anchor_quiet_zone_cells >= 0)) return fail("quiet zones must be >= 0 cells");
   if (!(base_height_mm >= 0)) return fail("base_height_mm must be >= 0");
   return true;

@@ -113,6 +113,17 @@ TEST(NeverLose, AbsurdNumbersAreRefusedWithTheLimit) {
                            " --from B1 --to nan,nan"),
                 {"--to", "finite"});
   ExpectRefused(RunVedette("check-move " + Q(kSample) + " --unit B4 --to 1e300,460,90"), {"--to", "100000 mm"});
+  // Counts that each cost a pass over the picture: 100000 glare patches rendered for hours.
+  ExpectRefused(RunVedette("render " + Q(kAssets + "/scenes/totsk_small_table.yaml") + " --camera 640x480 --glare 100000 --out " +
+                           Q(dir / "x.png")),
+                {"glare_patches", "[0, 64]"});
+  ExpectRefused(RunVedette("render " + Q(kAssets + "/scenes/totsk_small_table.yaml") + " --camera 640x480 --occluders 1000000 --out " +
+                           Q(dir / "x.png")),
+                {"occluders", "[0, 64]"});
+  EXPECT_FALSE(fs::exists(dir / "x.png"));
+  // A negative frame count ran the whole demo.
+  ExpectRefused(RunVedette("demo --headless --frames -1 --out " + Q(dir / "demo")), {"--frames", "not in range 1"});
+  EXPECT_FALSE(fs::exists(fs::path(dir / "demo") / "demo.mkv"));
 }
 
 TEST(NeverLose, UnknownNamesAreRefusedWithTheValidOnes) {

@@ -110,6 +110,13 @@ TEST(Renderer, OptionsCheck) {
   o = RenderOptions{};
   o.light_gradient = 1.5;
   EXPECT_FALSE(o.Check(&error));
+  o = RenderOptions{};
+  o.glare_patches = 65;
+  EXPECT_FALSE(o.Check(&error));
+  o.glare_patches = 64;
+  EXPECT_TRUE(o.Check(&error)) << error;
+  o.occluders = 65;
+  EXPECT_FALSE(o.Check(&error));
 }
 
 // A unit whose marker ID the dictionary lacks is an input error naming the unit.
