@@ -127,6 +127,70 @@ bool Parse(int argc, char** argv, Args* a) {
   return a->minutes > 0 && a->fps > 0 && a->width >= 320 && a->height >= 240;
 }
 
+// What the game's run left: the resources at each report, the frame time of each window between
+// reports, the identity swaps, the frames run, and the recording's summary.
+struct Run {
+  std::vector<Usage> usage;
+  std::vector<double> window_ms;
+  int swaps = 0, frames = 0;  // frames run
+  int frames_expected = 0;     // the clip's
+  pipeline::RunSummary summary;
+};
+
+// The game through the whole frame path with its recording, a report line every twelfth of it.
+Run RunGame(const Args& a, const Scene& roster, const fs::path& dir) {
+  auto renderer = std::make_shared<synth::ClipRenderer>(
+      synth::ParseClipScript(GameScript(a, roster), (dir / "game.clip.yaml").string(), fs::path(a.roster).parent_path().string()));
+  pipeline::ClipSource source(renderer);
+  pipeline::Pipeline pipeline({}, renderer->intrinsics(), renderer->script().roster);
+  pipeline::RecordingOptions ro;
+  ro.video_path = (dir / "game.mkv").string();
+  ro.log_path = (dir / "game.jsonl").string();
+  ro.fps = a.fps;
+  pipeline::RecordingSink recording(ro, pipeline);
+  pipeline::SummarySink summary(static_cast<int>(roster.units.size()));
+  const int frames = source.frame_count(), every = std::max(1, frames / 12);
+  std::printf("soak: %.0f min of table time at %.0f fps (%d frames), %dx%d, %zu units, recording video and log\n", a.minutes,
+              a.fps, frames, a.width, a.height, roster.units.size());
+  std::printf("%8s %8s %9s %9s %7s %8s %11s %6s\n", "minute", "frames", "RSS MB", "heap MB", "files", "threads", "frame ms",
+              "swaps");
+  Run run;
+  run.frames_expected = frames;
+  double sum_ms = 0;
+  int& n = run.frames;
+  for (;;) {
+    const auto t0 = std::chrono::steady_clock::now();
+    if (!pipeline::RunFrame(source, pipeline, {&recording, &summary})) break;
+    sum_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    run.swaps += Swaps(pipeline.last().track, source.last().moment);
+    if (++n % every == 0 || n == frames) {
+      run.usage.push_back(ReadUsage());
+      run.window_ms.push_back(sum_ms / (n % every == 0 ? every : n % every));
+      sum_ms = 0;
+      const Usage& u = run.usage.back();
+      std::printf("%8.1f %8d %9.1f %9.1f %7d %8d %11.2f %6d\n", n / a.fps / 60, n, u.rss_mb, u.heap_mb, u.files, u.threads,
+                  run.window_ms.back(), run.swaps);
+      std::fflush(stdout);
+    }
+  }
+  run.summary = summary.Finish(pipeline.last().findings, 0);
+  recording.Close(&run.summary);
+  return run;
+}
+
+// The allocator gives memory back and takes it again (+-5 MB between reports): growth is the
+// median of the last four reports against the median of the first four.
+double RssGrowthMb(const std::vector<Usage>& usage) {
+  auto median_rss = [&](size_t from, size_t to) {
+    std::vector<double> v;
+    for (size_t i = from; i < to && i < usage.size(); ++i) v.push_back(usage[i].rss_mb);
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v[v.size() / 2];
+  };
+  const size_t quarter = std::min<size_t>(4, usage.size());
+  return median_rss(usage.size() - quarter, usage.size()) - median_rss(0, quarter);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -139,63 +203,21 @@ int main(int argc, char** argv) {
   const fs::path dir = fs::temp_directory_path() / ("vedette_soak_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const Scene roster = LoadScene(a.roster, SceneLoadOptions{.require_poses = false});
-  auto renderer = std::make_shared<synth::ClipRenderer>(
-      synth::ParseClipScript(GameScript(a, roster), (dir / "game.clip.yaml").string(), fs::path(a.roster).parent_path().string()));
-  pipeline::ClipSource source(renderer);
-  pipeline::Pipeline pipeline({}, renderer->intrinsics(), renderer->script().roster);
-  pipeline::RecordingOptions ro;
-  ro.video_path = (dir / "game.mkv").string();
-  ro.log_path = (dir / "game.jsonl").string();
-  ro.fps = a.fps;
-  pipeline::RecordingSink recording(ro, pipeline);
-  pipeline::SummarySink summary(static_cast<int>(roster.units.size()));
-
-  const int frames = source.frame_count(), every = std::max(1, frames / 12);
-  std::printf("soak: %.0f min of table time at %.0f fps (%d frames), %dx%d, %zu units, recording video and log\n", a.minutes,
-              a.fps, frames, a.width, a.height, roster.units.size());
-  std::printf("%8s %8s %9s %9s %7s %8s %11s %6s\n", "minute", "frames", "RSS MB", "heap MB", "files", "threads", "frame ms",
-              "swaps");
-  std::vector<Usage> usage;
-  std::vector<double> window_ms;
-  double sum_ms = 0;
-  int swaps = 0, n = 0;
-  for (;;) {
-    const auto t0 = std::chrono::steady_clock::now();
-    if (!pipeline::RunFrame(source, pipeline, {&recording, &summary})) break;
-    sum_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    swaps += Swaps(pipeline.last().track, source.last().moment);
-    if (++n % every == 0 || n == frames) {
-      usage.push_back(ReadUsage());
-      window_ms.push_back(sum_ms / (n % every == 0 ? every : n % every));
-      sum_ms = 0;
-      std::printf("%8.1f %8d %9.1f %9.1f %7d %8d %11.2f %6d\n", n / a.fps / 60, n, usage.back().rss_mb, usage.back().heap_mb,
-                  usage.back().files, usage.back().threads, window_ms.back(), swaps);
-      std::fflush(stdout);
-    }
-  }
-  pipeline::RunSummary s = summary.Finish(pipeline.last().findings, 0);
-  recording.Close(&s);
+  const Run run = RunGame(a, roster, dir);
   std::error_code ec;
   fs::remove_all(dir, ec);
-
-  // The allocator gives memory back and takes it again (+-5 MB between reports): growth is the
-  // median of the last four reports against the median of the first four.
-  auto median_rss = [&](size_t from, size_t to) {
-    std::vector<double> v;
-    for (size_t i = from; i < to && i < usage.size(); ++i) v.push_back(usage[i].rss_mb);
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : v[v.size() / 2];
-  };
-  const size_t quarter = std::min<size_t>(4, usage.size());
-  const double growth = median_rss(usage.size() - quarter, usage.size()) - median_rss(0, quarter);
+  if (run.usage.empty()) return 1;
+  const double growth = RssGrowthMb(run.usage);
   // The first window holds the start (ray map, first registration): drift is measured from the second.
-  const double drift = window_ms.back() / window_ms[std::min<size_t>(1, window_ms.size() - 1)];
-  const int more_files = usage.back().files - usage.front().files, more_threads = usage.back().threads - usage.front().threads;
+  const double drift = run.window_ms.back() / run.window_ms[std::min<size_t>(1, run.window_ms.size() - 1)];
+  const int more_files = run.usage.back().files - run.usage.front().files;
+  const int more_threads = run.usage.back().threads - run.usage.front().threads;
+  const std::string& write_error = run.summary.write_error;
   std::printf("RSS growth (median of the last 4 reports - median of the first 4): %.2f MB; files %+d, threads %+d; frame time last/second report %.2f; swaps %d; %s\n",
-              growth, more_files, more_threads, drift, swaps, s.write_error.empty() ? "recording written" : s.write_error.c_str());
+              growth, more_files, more_threads, drift, run.swaps, write_error.empty() ? "recording written" : write_error.c_str());
   if (!a.check) return 0;
-  const bool ok = growth <= a.max_growth_mb && more_files <= 0 && more_threads <= 0 && swaps == 0 && drift <= a.max_drift &&
-                  s.write_error.empty() && n == frames;
+  const bool ok = growth <= a.max_growth_mb && more_files <= 0 && more_threads <= 0 && run.swaps == 0 && drift <= a.max_drift &&
+                  write_error.empty() && run.frames == run.frames_expected;
   std::printf("%s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }
