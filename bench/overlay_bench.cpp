@@ -473,67 +473,79 @@ void PrintTable(const std::vector<RunResult>& runs, int frames_total, bool basel
                   r.draw_breakdown["points"].get<int>(), r.draw_breakdown["labels"].get<int>());
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+struct Args {
   int frames = 120;
   bool quick = false;
   std::string json_path, keep_dir;
   LiveOptions live;
-  for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--frames") && i + 1 < argc) frames = std::max(8, std::atoi(argv[++i]));
-    else if (!std::strcmp(argv[i], "--quick")) quick = true;
-    else if (!std::strcmp(argv[i], "--json") && i + 1 < argc) json_path = argv[++i];
-    else if (!std::strcmp(argv[i], "--keep") && i + 1 < argc) keep_dir = argv[++i];
-    else if (!std::strcmp(argv[i], "--baseline")) live = LiveOptions{false, 0.0f, false, 0};
-    else if (!std::strcmp(argv[i], "--worker-nice") && i + 1 < argc) live.worker_nice = std::atoi(argv[++i]);
-    else {
-      std::fprintf(stderr,
-                   "usage: overlay_bench [--frames N] [--quick] [--json FILE] [--keep DIR] [--baseline] [--worker-nice N]\n"
-                   "  --frames N  clip length (default 120 at 30 fps; --quick: 40)\n"
-                   "  --quick     fewer frames, and the stock path on the default threads only\n"
-                   "  --keep DIR  write the recordings there and keep them (default: a temp folder, removed)\n"
-                   "  --baseline  encode on the calling thread, draw every path point, putText every label (as before)\n"
-                   "  --worker-nice N  niceness of the recorder's worker thread (default 5)\n");
-      return 2;
-    }
-  }
-  if (quick) frames = std::min(frames, 40);
-  const int default_threads = cv::getNumThreads();
-  const double fps = 30;
+};
 
-  // Render every frame into memory first: rendering is not part of the live path.
-  synth::ClipRenderer clip(BattleScript(frames, fps));
-  std::vector<synth::ClipFrame> clip_frames;
-  double render_s = 0;
+bool Parse(int argc, char** argv, Args* a) {
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--frames") && i + 1 < argc) a->frames = std::max(8, std::atoi(argv[++i]));
+    else if (!std::strcmp(argv[i], "--quick")) a->quick = true;
+    else if (!std::strcmp(argv[i], "--json") && i + 1 < argc) a->json_path = argv[++i];
+    else if (!std::strcmp(argv[i], "--keep") && i + 1 < argc) a->keep_dir = argv[++i];
+    else if (!std::strcmp(argv[i], "--baseline")) a->live = LiveOptions{false, 0.0f, false, 0};
+    else if (!std::strcmp(argv[i], "--worker-nice") && i + 1 < argc) a->live.worker_nice = std::atoi(argv[++i]);
+    else return false;
+  }
+  if (a->quick) a->frames = std::min(a->frames, 40);
+  return true;
+}
+
+// Every frame rendered into memory first: rendering is not part of the live path. render_s: its time.
+std::vector<synth::ClipFrame> RenderAll(synth::ClipRenderer& clip, double* render_s) {
+  std::vector<synth::ClipFrame> frames;
+  *render_s = 0;
   for (int f = 0; f < clip.FrameCount(); ++f) {
     synth::ClipFrame cf = clip.Render(f);
-    render_s += cf.render_ms / 1000;
+    *render_s += cf.render_ms / 1000;
     cf.truth = nullptr;
-    clip_frames.push_back(std::move(cf));
+    frames.push_back(std::move(cf));
     std::fprintf(stderr, "\rrendering frame %d/%d", f + 1, clip.FrameCount());
   }
-  std::fprintf(stderr, " (%.1f s)\n", render_s);
+  std::fprintf(stderr, " (%.1f s)\n", *render_s);
+  return frames;
+}
 
-  std::string dir = keep_dir;
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args a;
+  if (!Parse(argc, argv, &a)) {
+    std::fprintf(stderr,
+                 "usage: overlay_bench [--frames N] [--quick] [--json FILE] [--keep DIR] [--baseline] [--worker-nice N]\n"
+                 "  --frames N  clip length (default 120 at 30 fps; --quick: 40)\n"
+                 "  --quick     fewer frames, and the stock path on the default threads only\n"
+                 "  --keep DIR  write the recordings there and keep them (default: a temp folder, removed)\n"
+                 "  --baseline  encode on the calling thread, draw every path point, putText every label (as before)\n"
+                 "  --worker-nice N  niceness of the recorder's worker thread (default 5)\n");
+    return 2;
+  }
+  const int default_threads = cv::getNumThreads();
+  const double fps = 30;
+  synth::ClipRenderer clip(BattleScript(a.frames, fps));
+  double render_s = 0;
+  const std::vector<synth::ClipFrame> clip_frames = RenderAll(clip, &render_s);
+  std::string dir = a.keep_dir;
   if (dir.empty()) dir = (std::filesystem::temp_directory_path() / ("vedette_overlay_bench_" + std::to_string(::getpid()))).string();
   std::filesystem::create_directories(dir);
-
   std::vector<RunResult> runs;
   for (int threads : {1, default_threads}) {
     std::fprintf(stderr, "vedette tracker, %d cv threads...\n", threads);
-    runs.push_back(RunPath(false, threads, clip_frames, clip, dir, live));
-    if (quick && threads == 1) continue;
+    runs.push_back(RunPath(false, threads, clip_frames, clip, dir, a.live));
+    if (a.quick && threads == 1) continue;
     std::fprintf(stderr, "stock detectMarkers, %d cv threads...\n", threads);
-    runs.push_back(RunPath(true, threads, clip_frames, clip, dir, live));
+    runs.push_back(RunPath(true, threads, clip_frames, clip, dir, a.live));
   }
   cv::setNumThreads(default_threads);
-  PrintTable(runs, frames, !live.recorder_background);
-  nlohmann::json all = {{"bench", "overlay"}, {"baseline", !live.recorder_background}, {"image", {1920, 1080}}, {"units", clip.script().roster.units.size()},
-                        {"frames", frames}, {"clip_fps", fps}, {"render_ms_mean", 1000 * render_s / frames},
-                        {"runs", nlohmann::json::array()}};
+  PrintTable(runs, a.frames, !a.live.recorder_background);
+  nlohmann::json all = {{"bench", "overlay"}, {"baseline", !a.live.recorder_background}, {"image", {1920, 1080}},
+                        {"units", clip.script().roster.units.size()}, {"frames", a.frames}, {"clip_fps", fps},
+                        {"render_ms_mean", 1000 * render_s / a.frames}, {"runs", nlohmann::json::array()}};
   for (const RunResult& r : runs) all["runs"].push_back(r.Json());
-  if (!json_path.empty()) std::ofstream(json_path) << all.dump(2) << "\n";
-  if (keep_dir.empty()) std::filesystem::remove_all(dir);
+  if (!a.json_path.empty()) std::ofstream(a.json_path) << all.dump(2) << "\n";
+  if (a.keep_dir.empty()) std::filesystem::remove_all(dir);
   return 0;
 }
