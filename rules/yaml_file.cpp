@@ -163,12 +163,12 @@ int YamlInteger(const std::string& path, const YAML::Node& n, const std::string&
   return static_cast<int>(v);
 }
 
-const YAML::Node& YamlMap(const std::string& path, const YAML::Node& n, const std::string& what) {
+YAML::Node YamlMap(const std::string& path, const YAML::Node& n, const std::string& what) {
   if (!n.IsMap()) throw InputError(path, YamlLine(n), what + " must be a mapping (key: value, ...)");
   return n;
 }
 
-const YAML::Node& YamlList(const std::string& path, const YAML::Node& n, const std::string& what) {
+YAML::Node YamlList(const std::string& path, const YAML::Node& n, const std::string& what) {
   if (!n.IsSequence()) throw InputError(path, YamlLine(n), what + " must be a list");
   return n;
 }

@@ -32,11 +32,12 @@ YAML::Node RequireKey(const std::string& path, const YAML::Node& parent, const c
 
 // A value of the shape a reader expects, or InputError naming `path`, the node's line and `what` (the
 // key as the file spells it, "heights.infantry"): yaml-cpp's own exceptions name no file, and a list
-// iterated as a mapping reads as nothing at all.
+// iterated as a mapping reads as nothing at all. The nodes come back by value (a node is a handle):
+// `for (auto& e : YamlList(path, parent[key], ...))` must not iterate a reference to a temporary.
 std::string YamlText(const std::string& path, const YAML::Node& n, const std::string& what);  // a scalar
 double YamlNumber(const std::string& path, const YAML::Node& n, const std::string& what);     // finite
 int YamlInteger(const std::string& path, const YAML::Node& n, const std::string& what);       // whole
-const YAML::Node& YamlMap(const std::string& path, const YAML::Node& n, const std::string& what);
-const YAML::Node& YamlList(const std::string& path, const YAML::Node& n, const std::string& what);
+YAML::Node YamlMap(const std::string& path, const YAML::Node& n, const std::string& what);
+YAML::Node YamlList(const std::string& path, const YAML::Node& n, const std::string& what);
 
 }  // namespace vedette

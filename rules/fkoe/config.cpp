@@ -43,10 +43,11 @@ class FkoeFileReader {
 
 std::map<std::string, RuleValue> FkoeFileReader::Table(const YAML::Node& n, const std::string& what) const {
   std::map<std::string, RuleValue> out;
-  for (auto it = YamlMap(path_, n, what).begin(); it != n.end(); ++it) {
+  YamlMap(path_, n, what);
+  for (auto it = n.begin(); it != n.end(); ++it) {
     const std::string key = Text(it->first, what + " key");
     RuleValue v;
-    const YAML::Node& entry = it->second;
+    const YAML::Node entry = it->second;  // a copy: the iterator hands out a proxy that dies with the expression
     if (!entry.IsMap() || !entry["value"] || !entry["rule"] || !entry["rule"].IsScalar() ||
         !YAML::convert<int>::decode(entry["value"], v.value))
       throw InputError(path_, YamlLine(entry), what + "." + key + ": needs {value: integer, rule: text}");

@@ -18,8 +18,8 @@ class StatesFileReader {
   explicit StatesFileReader(const std::string& path) : path_(path) {}
   YAML::Node Need(const YAML::Node& parent, const char* key) const { return RequireKey(path_, parent, key); }
   std::string Text(const YAML::Node& n, const std::string& what) const { return YamlText(path_, n, what); }
-  const YAML::Node& Map(const YAML::Node& n, const std::string& what) const { return YamlMap(path_, n, what); }
-  const YAML::Node& List(const YAML::Node& n, const std::string& what) const { return YamlList(path_, n, what); }
+  YAML::Node Map(const YAML::Node& n, const std::string& what) const { return YamlMap(path_, n, what); }
+  YAML::Node List(const YAML::Node& n, const std::string& what) const { return YamlList(path_, n, what); }
   // One of the states listed for unit type t (states: comes first in the file).
   std::string State(const StatesConfig& c, const std::string& t, const YAML::Node& n, const std::string& what) const {
     const std::string s = Text(n, what);
