@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 
 #include <opencv2/imgproc.hpp>
 
@@ -229,6 +230,11 @@ struct DetectionWork {
   DecodeOptions deco;
   std::vector<Known> known;
   std::vector<Found> found;
+  std::optional<CodeBook> codes;  // built when the first candidate is read (most tracker windows read none)
+  const CodeBook* Codes() {
+    if (!codes) codes.emplace(dict);
+    return &*codes;
+  }
 };
 
 // `quad` turned as `turned` is turned from `like` (the reading turns corner 0 to the marker's top-left).
@@ -250,7 +256,7 @@ void ReadCandidates(DetectionWork& w, std::vector<Quad> quads) {
     if (std::any_of(w.known.begin(), w.known.end(), [&](const Known& k) { return cv::norm(qc - k.centre) < k.reach_px; }))
       continue;
     DecodedMarker m;
-    DecodeResult read = DecodeMarker(w.deco, w.gray, q, w.dict, &m);
+    DecodeResult read = DecodeMarker(w.deco, w.gray, q, w.dict, &m, w.Codes());
     const bool second_reading = read == DecodeResult::kUnreadable && o.edge_refinement;
     std::array<cv::Point2f, 4> bar{};
     if (second_reading) {
@@ -259,7 +265,7 @@ void ReadCandidates(DetectionWork& w, std::vector<Quad> quads) {
       // fitted once it reads (most candidates read again are texture and read as none: issue 21).
       if (o.subpix_window_px > 0) SubPix(o, w.gray, &q);
       bar = q;
-      if (EdgeRefine(o, w.gray, &q, w.cells, nullptr, false)) read = DecodeMarker(w.deco, w.gray, q, w.dict, &m);
+      if (EdgeRefine(o, w.gray, &q, w.cells, nullptr, false)) read = DecodeMarker(w.deco, w.gray, q, w.dict, &m, w.Codes());
       if (read == DecodeResult::kMarker && o.edge_bar_model) EdgeRefine(o, w.gray, &bar, w.cells);
       else bar = q;
     }
@@ -357,7 +363,7 @@ Detections DetectMarkers(const DetectorOptions& o, const cv::Mat& image, const c
                          const std::vector<std::array<cv::Point2f, 4>>& known_px) {
   const auto t0 = Clock::now();
   const cv::Mat gray = GreyFrame(image);
-  DetectionWork w{o, gray, dict, dict.markerSize + 2, DecodingFor(o), {}, {}};
+  DetectionWork w{o, gray, dict, dict.markerSize + 2, DecodingFor(o), {}, {}, {}};
   for (const auto& k : known_px) w.known.push_back(KnownOf(k));
   const CandidateOptions co = CandidatesFor(o, w.cells);
   std::vector<cv::Rect> unclosed;

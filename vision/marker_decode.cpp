@@ -102,8 +102,55 @@ bool IsBorder(int r, int c, int cells) { return r == 0 || c == 0 || r == cells -
 
 }  // namespace
 
+CodeBook::CodeBook(const cv::aruco::Dictionary& dict) : dict_(dict) {
+  const int nbytes = (dict.markerSize * dict.markerSize + 7) / 8;
+  if (nbytes > 8) return;
+  nbytes_ = nbytes;
+  words_.resize(size_t(4) * dict.bytesList.rows);
+  for (int m = 0; m < dict.bytesList.rows; ++m)
+    for (int r = 0; r < 4; ++r) {
+      // identify() compares rotation r as the nbytes bytes from r * nbytes into the code's row.
+      const uchar* b = dict.bytesList.ptr(m) + r * nbytes;
+      uint64_t w = 0;
+      for (int i = 0; i < nbytes; ++i) w |= uint64_t(b[i]) << (8 * i);
+      words_[size_t(4) * m + r] = w;
+    }
+}
+
+bool CodeBook::Identify(const cv::Mat& bits, double correction_rate, int* id, int* rotation) const {
+  if (nbytes_ == 0) return dict_.identify(bits, *id, *rotation, correction_rate);
+  CV_Assert(bits.rows == dict_.markerSize && bits.cols == dict_.markerSize && bits.type() == CV_8UC1);
+  // The candidate's bytes as Dictionary::getByteListFromBits packs its first rotation: row-major
+  // bits, each shifted in from the right, eight to a byte (the last byte's bits low).
+  uint64_t c = 0;
+  int byte = 0, bit = 0;
+  uint64_t cur = 0;
+  for (int r = 0; r < bits.rows; ++r)
+    for (int k = 0; k < bits.cols; ++k) {
+      cur = (cur << 1) | (bits.at<uchar>(r, k) & 1);
+      if (++bit == 8) c |= cur << (8 * byte), cur = 0, bit = 0, ++byte;
+    }
+  if (bit) c |= cur << (8 * byte);
+  const int max_correction = int(double(dict_.maxCorrectionBits) * correction_rate);
+  const int codes = int(words_.size() / 4);
+  for (int m = 0; m < codes; ++m) {
+    const uint64_t* w = &words_[size_t(4) * m];
+    int best = dict_.markerSize * dict_.markerSize + 1, best_r = -1;
+    for (int r = 0; r < 4; ++r) {
+      const int d = __builtin_popcountll(w[r] ^ c);
+      if (d < best) best = d, best_r = r;
+    }
+    if (best <= max_correction) {
+      *id = m, *rotation = best_r;
+      return true;
+    }
+  }
+  *id = -1;
+  return false;
+}
+
 DecodeResult DecodeMarker(const DecodeOptions& o, const cv::Mat& gray, const Quad& quad_px, const cv::aruco::Dictionary& dict,
-                  DecodedMarker* out) {
+                  DecodedMarker* out, const CodeBook* codes) {
   const int n = dict.markerSize, cells = n + 2;
   if (cells > kMaxCells) return DecodeResult::kNotMarker;
   const cv::Matx33d h = ImageFromCells(quad_px, cells);
@@ -133,7 +180,8 @@ DecodeResult DecodeMarker(const DecodeOptions& o, const cv::Mat& gray, const Qua
   for (int r = 0; r < n; ++r)
     for (int c = 0; c < n; ++c) bits.at<uchar>(r, c) = means[(r + 1) * cells + c + 1] > t ? 1 : 0;
   int id = -1, rotation = 0;
-  if (!dict.identify(bits, id, rotation, o.correction_rate)) return DecodeResult::kUnreadable;
+  const bool known = codes ? codes->Identify(bits, o.correction_rate, &id, &rotation) : dict.identify(bits, id, rotation, o.correction_rate);
+  if (!known) return DecodeResult::kUnreadable;
   out->id = id;
   out->corners_px = quad_px;
   // identify() names the rotation that maps the read bits onto the code; OpenCV turns the corners
