@@ -58,14 +58,12 @@ EdgeLine FitLine(const cv::Point2d* p, int n) {
   return l;
 }
 
-// Bilinear samples j = first .. last - 1 at (x0, y0) + j (ox, oy), all inside the image, into
-// prof[j], with their range. This is most of a tracked frame's edge work, so four samples go at a
-// time where SSE2 is there; both paths do the same float operations in the same order, so they agree
-// to the bit (and a sample is the same whichever call takes it).
-inline void SampleProfile(const uchar* data, size_t stride, float x0, float y0, float ox, float oy, int first, int last,
+// np bilinear samples from (x0, y0) in steps (ox, oy), all inside the image, into prof, with their
+// range. This is most of a tracked frame's edge work, so four samples go at a time where SSE2 is
+// there; both paths do the same float operations in the same order, so they agree to the bit.
+inline void SampleProfile(const uchar* data, size_t stride, float x0, float y0, float ox, float oy, int np,
                           float* prof, float* lo, float* hi) {
-  const int np = last;
-  int j = first;
+  int j = 0;
 #if defined(__SSE2__)
   __m128 vlo = _mm_set1_ps(*lo), vhi = _mm_set1_ps(*hi);
   const __m128 one = _mm_set1_ps(1.0f);
@@ -366,7 +364,7 @@ void BarModelLine(const cv::Mat& g, const cv::Point2d& a, const cv::Point2d& t, 
     const cv::Point2d c = p + (sign * (line->d - line->n.dot(p)) + x0) * out, c1 = c + (2 * half * kH) * out;
     if (std::min(c.x, c1.x) < 0 || std::min(c.y, c1.y) < 0 || std::max(c.x, c1.x) > xmax || std::max(c.y, c1.y) > ymax) continue;
     float lo = 255, hi = 0;
-    SampleProfile(g.data, g.step[0], float(c.x), float(c.y), float(kH * out.x), float(kH * out.y), 0, m, prof, &lo, &hi);
+    SampleProfile(g.data, g.step[0], float(c.x), float(c.y), float(kH * out.x), float(kH * out.y), m, prof, &lo, &hi);
     const int cell = std::clamp(int(along[k] / cl), 0, bc.cells - 1);
     for (int j = 0; j < m; ++j) cell_sum[cell][j] += prof[j], all[j] += prof[j];
     cell_along[cell] += along[k], ++cell_n[cell], ++used;
@@ -416,60 +414,6 @@ struct SideFit {
   EdgeLine line;          // the centroid line
 };
 
-// One profile across a side: np samples in steps (ox, oy) (a quarter pixel), the edge searched among
-// the first differences lo_j .. hi_j (d_j = prof[j+1] - prof[j] sits at j + 0.5), the rise's centroid
-// taken within w samples of its steepest difference.
-struct ProfileShape {
-  static constexpr int kMaxSamples = 96;
-  const uchar* data;
-  size_t stride;
-  float ox, oy;
-  int np, lo_j, hi_j, w;
-};
-
-// The centroid of the dark-to-light rise along the profile from (x0, y0) (all of it inside the
-// image), in samples from its start. False: too little contrast for an edge, or the steepest rise
-// at the search's end (not this edge). The search's samples are taken first, the rest only where the
-// rise's walk reaches them or to tell whether the whole profile has an edge's contrast when the
-// search's alone has not: a third fewer samples, the same values (issue 21).
-inline bool RiseCentroid(const ProfileShape& p, float x0, float y0, double* at) {
-  float prof[ProfileShape::kMaxSamples];
-  float lo = 255, hi = 0;
-  auto sample = [&](int first, int last) {
-    if (first < last) SampleProfile(p.data, p.stride, x0, y0, p.ox, p.oy, first, last, prof, &lo, &hi);
-  };
-  int have0 = p.lo_j, have1 = p.hi_j + 2;  // prof[have0 .. have1) sampled
-  sample(have0, have1);
-  if (hi - lo < 12) {
-    sample(0, have0);
-    sample(have1, p.np);
-    have0 = 0, have1 = p.np;
-    if (hi - lo < 12) return false;  // no edge here (occluded, washed out)
-  }
-  int best = -1;
-  float best_d = 0;
-  for (int j = p.lo_j; j <= p.hi_j; ++j) {
-    const float d = prof[j + 1] - prof[j];
-    if (d > best_d) best_d = d, best = j;
-  }
-  if (best <= p.lo_j || best >= p.hi_j) return false;
-  // The walk reads prof[best - w .. best + w + 1] at most.
-  sample(std::max(0, best - p.w), have0);
-  sample(have1, std::min(p.np, best + p.w + 2));
-  const int m = p.np - 1;
-  int j0 = best, j1 = best;
-  while (j0 > 0 && j0 > best - p.w && prof[j0] - prof[j0 - 1] > 0) --j0;
-  while (j1 < m - 1 && j1 < best + p.w && prof[j1 + 2] - prof[j1 + 1] > 0) ++j1;
-  double sw = 0, swx = 0;
-  for (int j = j0; j <= j1; ++j) {
-    const double d = prof[j + 1] - prof[j];
-    sw += d, swx += d * (j + 0.5);
-  }
-  if (sw <= 0) return false;
-  *at = swx / sw;
-  return true;
-}
-
 // One side a -> b, outward normal `out`: edge points from profiles across the side, each the
 // centroid of the dark-to-light rise around its steepest part (unbiased for a symmetrically blurred
 // step; a parabola through the derivative's peak is fooled by bilinear sampling, whose derivative is
@@ -495,24 +439,45 @@ bool FitEdgeLine(const cv::Mat& g, const cv::Point2d& a, const cv::Point2d& b, c
   const int n_samples = std::min(64, std::clamp(int(len * o.profiles_per_px), o.min_profiles, o.max_profiles));
   const double margin = std::min(0.25 * len, std::max(0.75 * cell_px, 1.5));
   const int np = 2 * ext + 1;
-  if (np > ProfileShape::kMaxSamples) return false;
+  float prof[96];
+  if (np > 96) return false;
   // Every frame refines dozens of markers: the points live on the stack (max_profiles <= 64).
   cv::Point2d pts[64];
   double* along = fit->along;  // each point's place along the side, px
   int n_pts = 0;
   const float ox = float(kStep * out.x), oy = float(kStep * out.y);
   const float xmax = float(g.cols) - 1.001f, ymax = float(g.rows) - 1.001f;
-  const ProfileShape shape{g.data, g.step[0], ox, oy, np, ext - half, ext + half - 1, w};
+  const size_t stride = g.step[0];
   for (int i = 0; i < n_samples; ++i) {
     const double s = margin + (len - 2 * margin) * (i + 0.5) / n_samples;
     const cv::Point2d c = a + s * t;
     const float x0 = float(c.x) - ext * ox, y0 = float(c.y) - ext * oy;
     const float x1 = float(c.x) + ext * ox, y1 = float(c.y) + ext * oy;
     if (std::min(x0, x1) < 0 || std::min(y0, y1) < 0 || std::max(x0, x1) > xmax || std::max(y0, y1) > ymax) continue;
-    double at = 0;
-    if (!RiseCentroid(shape, x0, y0, &at)) continue;
+    float lo = 255, hi = 0;
+    SampleProfile(g.data, stride, x0, y0, ox, oy, np, prof, &lo, &hi);
+    if (hi - lo < 12) continue;  // no edge here (occluded, washed out)
+    // Steepest rise within the search (first differences d_j = prof[j+1] - prof[j] sit at j + 0.5).
+    const int m = np - 1;
+    int best = -1;
+    float best_d = 0;
+    const int lo_j = ext - half, hi_j = ext + half - 1;  // differences whose position is within +-reach
+    for (int j = lo_j; j <= hi_j; ++j) {
+      const float d = prof[j + 1] - prof[j];
+      if (d > best_d) best_d = d, best = j;
+    }
+    if (best <= lo_j || best >= hi_j) continue;  // the steepest rise is at the search's end: not this edge
+    int j0 = best, j1 = best;
+    while (j0 > 0 && j0 > best - w && prof[j0] - prof[j0 - 1] > 0) --j0;
+    while (j1 < m - 1 && j1 < best + w && prof[j1 + 2] - prof[j1 + 1] > 0) ++j1;
+    double sw = 0, swx = 0;
+    for (int j = j0; j <= j1; ++j) {
+      const double d = prof[j + 1] - prof[j];
+      sw += d, swx += d * (j + 0.5);
+    }
+    if (sw <= 0) continue;
     along[n_pts] = s;
-    pts[n_pts++] = c + ((at - ext) * kStep) * out;
+    pts[n_pts++] = c + ((swx / sw - ext) * kStep) * out;
   }
   const int need = std::max(4, n_samples / 3);
   if (n_pts < need) return false;
