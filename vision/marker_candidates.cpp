@@ -244,7 +244,11 @@ bool DarkSums(int area, uint16_t* least) {
 // One row of the threshold from its column sums (cs: the window's sums down each column, the row
 // padded by r columns each side as BORDER_REPLICATE pads it): dark where the box sum reaches the
 // least dark sum of min(pixel + offset, 255), which is area * level + (area + 1) / 2 (DarkSums).
+// kWindow: the box's width when known at compile time (the passes' boxes are 5-9 px: the sum's
+// loads unrolled), else 0 and `window` says.
+template <int kWindow>
 void DarkRow(const uint16_t* cs, const uchar* g, int width, int window, int area, int offset, uchar* out) {
+  if (kWindow > 0) window = kWindow;
   const int half_up = (area + 1) / 2;
   int x = 0;
 #if defined(__SSE2__)
@@ -267,6 +271,21 @@ void DarkRow(const uint16_t* cs, const uchar* g, int width, int window, int area
   }
 }
 
+using DarkRowFn = void (*)(const uint16_t*, const uchar*, int, int, int, int, uchar*);
+
+DarkRowFn DarkRowFor(int window) {
+  switch (window) {
+    case 3: return DarkRow<3>;
+    case 5: return DarkRow<5>;
+    case 7: return DarkRow<7>;
+    case 9: return DarkRow<9>;
+    case 11: return DarkRow<11>;
+    case 13: return DarkRow<13>;
+    case 15: return DarkRow<15>;
+    default: return DarkRow<0>;
+  }
+}
+
 }  // namespace
 
 cv::Mat MeanThreshold(const cv::Mat& gray, int window, double offset) {
@@ -285,10 +304,11 @@ cv::Mat MeanThreshold(const cv::Mat& gray, int window, double offset) {
     for (int x = 0; x < w; ++x) col[x] = uint16_t(col[x] + g[x]);
   }
   cv::Mat bin(gray.size(), CV_8UC1);
+  const DarkRowFn dark_row = DarkRowFor(window);
   for (int y = 0; y < h; ++y) {
     std::fill(cs.begin(), cs.begin() + r, col[0]);
     std::fill(cs.begin() + r + w, cs.begin() + 2 * r + w, col[w - 1]);
-    DarkRow(cs.data(), gray.ptr<uchar>(y), w, window, area, int(offset), bin.ptr<uchar>(y));
+    dark_row(cs.data(), gray.ptr<uchar>(y), w, window, area, int(offset), bin.ptr<uchar>(y));
     const uchar *in = row(y + r + 1), *out = row(y - r);
     for (int x = 0; x < w; ++x) col[x] = uint16_t(col[x] + in[x] - out[x]);
   }
