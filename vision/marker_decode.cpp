@@ -113,6 +113,38 @@ inline int Popcount(uint64_t x) {
   return int((x * 0x0101010101010101ull) >> 56);
 }
 
+// The first code (of `codes`, four rotations each) within max_correction bits of c, and its first
+// nearest rotation; -1 when none is.
+int FirstWithin(const uint64_t* words, int codes, uint64_t c, int max_correction, int* rotation) {
+  for (int m = 0; m < codes; ++m) {
+    int best = 65, best_r = -1;
+    for (int r = 0; r < 4; ++r) {
+      const int d = Popcount(words[4 * m + r] ^ c);
+      if (d < best) best = d, best_r = r;
+    }
+    if (best <= max_correction) return *rotation = best_r, m;
+  }
+  return -1;
+}
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#define VEDETTE_POPCNT_DISPATCH 1
+// FirstWithin with the CPU's popcnt, where it has one (nearly all x86-64 since 2008; the build
+// targets plain x86-64): a third of the reading's look-up on AprilTag 36h11's 587 codes.
+__attribute__((target("popcnt"))) int FirstWithinPopcnt(const uint64_t* words, int codes, uint64_t c, int max_correction,
+                                                        int* rotation) {
+  for (int m = 0; m < codes; ++m) {
+    int best = 65, best_r = -1;
+    for (int r = 0; r < 4; ++r) {
+      const int d = __builtin_popcountll(words[4 * m + r] ^ c);
+      if (d < best) best = d, best_r = r;
+    }
+    if (best <= max_correction) return *rotation = best_r, m;
+  }
+  return -1;
+}
+#endif
+
 }  // namespace
 
 CodeBook::CodeBook(const cv::aruco::Dictionary& dict) : dict_(dict) {
@@ -146,20 +178,17 @@ bool CodeBook::Identify(const cv::Mat& bits, double correction_rate, int* id, in
   if (bit) c |= cur << (8 * byte);
   const int max_correction = int(double(dict_.maxCorrectionBits) * correction_rate);
   const int codes = int(words_.size() / 4);
-  for (int m = 0; m < codes; ++m) {
-    const uint64_t* w = &words_[size_t(4) * m];
-    int best = dict_.markerSize * dict_.markerSize + 1, best_r = -1;
-    for (int r = 0; r < 4; ++r) {
-      const int d = Popcount(w[r] ^ c);
-      if (d < best) best = d, best_r = r;
-    }
-    if (best <= max_correction) {
-      *id = m, *rotation = best_r;
-      return true;
-    }
-  }
-  *id = -1;
-  return false;
+  // (identify's start, markerSize^2 + 1, and 65 both lie above any distance of a code of <= 64 bits.)
+  int r = -1;
+#ifdef VEDETTE_POPCNT_DISPATCH
+  static const bool popcnt = __builtin_cpu_supports("popcnt");
+  *id = popcnt ? FirstWithinPopcnt(words_.data(), codes, c, max_correction, &r) : FirstWithin(words_.data(), codes, c, max_correction, &r);
+#else
+  *id = FirstWithin(words_.data(), codes, c, max_correction, &r);
+#endif
+  if (*id < 0) return false;
+  *rotation = r;
+  return true;
 }
 
 DecodeResult DecodeMarker(const DecodeOptions& o, const cv::Mat& gray, const Quad& quad_px, const cv::aruco::Dictionary& dict,
