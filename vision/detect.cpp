@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 
 #include <opencv2/imgproc.hpp>
 
@@ -110,8 +111,8 @@ EdgeLineOptions EdgeLinesFor(const DetectorOptions& o, bool bar_model) {
 // bar_model false: the centroid lines alone, whatever the options say (the bar model changes neither
 // whether the refinement succeeds nor its centroid corners).
 bool EdgeRefine(const DetectorOptions& o, const cv::Mat& gray, std::array<cv::Point2f, 4>* corners, int cells,
-                std::array<cv::Point2f, 4>* centroid = nullptr, bool bar_model = true) {
-  return RefineEdgeLines(EdgeLinesFor(o, bar_model), gray, cells, corners, centroid);
+                std::array<cv::Point2f, 4>* centroid = nullptr, bool bar_model = true, const BarGate& bar_if = {}) {
+  return RefineEdgeLines(EdgeLinesFor(o, bar_model), gray, cells, corners, centroid, bar_if);
 }
 
 // cornerSubPix on the four corners; kept only if no corner jumps further than max_edge_shift_px.
@@ -229,6 +230,11 @@ struct DetectionWork {
   DecodeOptions deco;
   std::vector<Known> known;
   std::vector<Found> found;
+  std::optional<CodeBook> codes;  // built when the first candidate is read (most tracker windows read none)
+  const CodeBook* Codes() {
+    if (!codes) codes.emplace(dict);
+    return &*codes;
+  }
 };
 
 // `quad` turned as `turned` is turned from `like` (the reading turns corner 0 to the marker's top-left).
@@ -250,18 +256,22 @@ void ReadCandidates(DetectionWork& w, std::vector<Quad> quads) {
     if (std::any_of(w.known.begin(), w.known.end(), [&](const Known& k) { return cv::norm(qc - k.centre) < k.reach_px; }))
       continue;
     DecodedMarker m;
-    DecodeResult read = DecodeMarker(w.deco, w.gray, q, w.dict, &m);
+    DecodeResult read = DecodeMarker(w.deco, w.gray, q, w.dict, &m, w.Codes());
     const bool second_reading = read == DecodeResult::kUnreadable && o.edge_refinement;
     std::array<cv::Point2f, 4> bar{};
     if (second_reading) {
       // Small markers' cells are 3 px: read again through corners refined from the outline. It is
       // read through the centroid corners; the bar model's, which only the reported corners use, are
-      // fitted once it reads (most candidates read again are texture and read as none: issue 21).
+      // fitted from the same last pass once it reads (most candidates read again are texture and
+      // read as none: issue 21).
       if (o.subpix_window_px > 0) SubPix(o, w.gray, &q);
       bar = q;
-      if (EdgeRefine(o, w.gray, &q, w.cells, nullptr, false)) read = DecodeMarker(w.deco, w.gray, q, w.dict, &m);
-      if (read == DecodeResult::kMarker && o.edge_bar_model) EdgeRefine(o, w.gray, &bar, w.cells);
-      else bar = q;
+      std::array<cv::Point2f, 4> centroid;
+      const auto read_centroid = [&](const Quad& c) {
+        read = DecodeMarker(w.deco, w.gray, c, w.dict, &m, w.Codes());
+        return read == DecodeResult::kMarker;
+      };
+      if (EdgeRefine(o, w.gray, &bar, w.cells, &centroid, true, read_centroid)) q = centroid;
     }
     if (read != DecodeResult::kMarker) continue;
     const cv::Point2f c = 0.25f * (m.corners_px[0] + m.corners_px[1] + m.corners_px[2] + m.corners_px[3]);
@@ -357,7 +367,7 @@ Detections DetectMarkers(const DetectorOptions& o, const cv::Mat& image, const c
                          const std::vector<std::array<cv::Point2f, 4>>& known_px) {
   const auto t0 = Clock::now();
   const cv::Mat gray = GreyFrame(image);
-  DetectionWork w{o, gray, dict, dict.markerSize + 2, DecodingFor(o), {}, {}};
+  DetectionWork w{o, gray, dict, dict.markerSize + 2, DecodingFor(o), {}, {}, {}};
   for (const auto& k : known_px) w.known.push_back(KnownOf(k));
   const CandidateOptions co = CandidatesFor(o, w.cells);
   std::vector<cv::Rect> unclosed;

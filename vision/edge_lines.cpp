@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -76,14 +78,22 @@ inline void SampleProfile(const uchar* data, size_t stride, float x0, float y0, 
     alignas(16) int xs[4], ys[4];
     _mm_store_si128(reinterpret_cast<__m128i*>(xs), xi);
     _mm_store_si128(reinterpret_cast<__m128i*>(ys), yi);
-    // Each pixel pair of a row in one 16-bit load: the left pixel in the low byte.
-    // (Built in registers: a vector loaded from four scalar stores stalls on store forwarding.)
+    // Each pixel pair of a row in one 16-bit load, the left pixel in the low byte, inserted into the
+    // low half of its 32-bit lane (pinsrw: fewer instructions than building the lanes from scalars;
+    // a vector loaded from four scalar stores stalls on store forwarding).
     const uchar* r[4];
     for (int k = 0; k < 4; ++k) r[k] = data + ys[k] * stride + xs[k];
-    auto pair = [](const uchar* p) { return int(p[0]) | (int(p[1]) << 8); };
+    auto pair = [](const uchar* p) {
+      uint16_t v;
+      std::memcpy(&v, p, 2);
+      return int(v);
+    };
     const __m128i low = _mm_set1_epi32(0xff);
-    const __m128i tp = _mm_setr_epi32(pair(r[0]), pair(r[1]), pair(r[2]), pair(r[3]));
-    const __m128i bp = _mm_setr_epi32(pair(r[0] + stride), pair(r[1] + stride), pair(r[2] + stride), pair(r[3] + stride));
+    __m128i tp = _mm_setzero_si128(), bp = _mm_setzero_si128();
+    tp = _mm_insert_epi16(tp, pair(r[0]), 0), bp = _mm_insert_epi16(bp, pair(r[0] + stride), 0);
+    tp = _mm_insert_epi16(tp, pair(r[1]), 2), bp = _mm_insert_epi16(bp, pair(r[1] + stride), 2);
+    tp = _mm_insert_epi16(tp, pair(r[2]), 4), bp = _mm_insert_epi16(bp, pair(r[2] + stride), 4);
+    tp = _mm_insert_epi16(tp, pair(r[3]), 6), bp = _mm_insert_epi16(bp, pair(r[3] + stride), 6);
     const __m128 p00 = _mm_cvtepi32_ps(_mm_and_si128(tp, low)), p01 = _mm_cvtepi32_ps(_mm_srli_epi32(tp, 8));
     const __m128 p10 = _mm_cvtepi32_ps(_mm_and_si128(bp, low)), p11 = _mm_cvtepi32_ps(_mm_srli_epi32(bp, 8));
     const __m128 gx = _mm_sub_ps(one, fx), gy = _mm_sub_ps(one, fy);
@@ -402,16 +412,26 @@ void BarModelLine(const cv::Mat& g, const cv::Point2d& a, const cv::Point2d& t, 
   *line = fit;
 }
 
+// One side's centroid line and what the bar model needs to fit it again (BarModelLine), so the
+// bar lines can wait until the caller knows it wants them (a candidate read only through refined
+// corners: issue 21).
+struct SideFit {
+  cv::Point2d a, t, out;  // the side's start, its unit direction and outward normal
+  double len = 0;         // px
+  BarCells bc;
+  double along[64];       // the inlying edge points' places along the side, px
+  int n = 0;              // how many
+  EdgeLine line;          // the centroid line
+};
+
 // One side a -> b, outward normal `out`: edge points from profiles across the side, each the
 // centroid of the dark-to-light rise around its steepest part (unbiased for a symmetrically blurred
 // step; a parabola through the derivative's peak is fooled by bilinear sampling, whose derivative is
 // flat between pixel rows when the edge runs along the pixel grid: that cost 0.5 px on axis-aligned
 // edges), away from the corners where the neighbouring sides bend the profile; then the total least
-// squares line with one round of outlier rejection. With `bar`, *bar_line is that line again from
-// the bar model (BarModelLine), else a copy.
+// squares line with one round of outlier rejection, into fit (its bc left to the caller).
 bool FitEdgeLine(const cv::Mat& g, const cv::Point2d& a, const cv::Point2d& b, const cv::Point2d& out, double cell_px,
-                 double search_px, const EdgeLineOptions& o, const BarCells* bar, double* blur_io, EdgeLine* line,
-                 EdgeLine* bar_line) {
+                 double search_px, const EdgeLineOptions& o, SideFit* fit) {
   const cv::Point2d ab = b - a;
   const double len = std::hypot(ab.x, ab.y);
   if (len < 4) return false;
@@ -433,7 +453,7 @@ bool FitEdgeLine(const cv::Mat& g, const cv::Point2d& a, const cv::Point2d& b, c
   if (np > 96) return false;
   // Every frame refines dozens of markers: the points live on the stack (max_profiles <= 64).
   cv::Point2d pts[64];
-  double along[64];  // each point's place along the side, px
+  double* along = fit->along;  // each point's place along the side, px
   int n_pts = 0;
   const float ox = float(kStep * out.x), oy = float(kStep * out.y);
   const float xmax = float(g.cols) - 1.001f, ymax = float(g.rows) - 1.001f;
@@ -471,6 +491,7 @@ bool FitEdgeLine(const cv::Mat& g, const cv::Point2d& a, const cv::Point2d& b, c
   }
   const int need = std::max(4, n_samples / 3);
   if (n_pts < need) return false;
+  EdgeLine* line = &fit->line;
   *line = FitLine(pts, n_pts);
   double res[64], sorted[64];
   for (int i = 0; i < n_pts; ++i) sorted[i] = res[i] = std::abs(line->n.dot(pts[i]) - line->d);
@@ -481,8 +502,7 @@ bool FitEdgeLine(const cv::Mat& g, const cv::Point2d& a, const cv::Point2d& b, c
     if (res[i] <= thr) pts[n_in] = pts[i], along[n_in] = along[i], ++n_in;
   if (n_in < need) return false;
   if (n_in < n_pts) *line = FitLine(pts, n_in);
-  *bar_line = *line;
-  if (bar) BarModelLine(g, a, t, out, len, *bar, along, n_in, blur_io, bar_line);
+  fit->a = a, fit->t = t, fit->out = out, fit->len = len, fit->n = n_in;
   return true;
 }
 
@@ -500,23 +520,40 @@ bool Corners(const std::array<EdgeLine, 4>& lines, const std::array<cv::Point2d,
   return SignedQuadArea(*r) * SignedQuadArea(start) > 0;
 }
 
+// The bar model's corners from the last pass's sides, fitted in side order (sides 2 and 3 take the
+// blur sides 0 and 1 measured). False: the corners move too far or the quad flips.
+bool BarCorners(const cv::Mat& gray, const SideFit* sides, const std::array<cv::Point2d, 4>& start, double max_shift_px,
+                std::array<cv::Point2d, 4>* r) {
+  double blur[2] = {0, 0};  // px: sides 0 and 1's fitted blur, for sides 2 and 3 (0: not yet measured)
+  std::array<EdgeLine, 4> lines;
+  for (int i = 0; i < 4; ++i) {
+    const SideFit& f = sides[i];
+    lines[i] = f.line;
+    BarModelLine(gray, f.a, f.t, f.out, f.len, f.bc, f.along, f.n, &blur[i % 2], &lines[i]);
+  }
+  return Corners(lines, start, max_shift_px, r);
+}
+
+std::array<cv::Point2f, 4> ToFloat(const std::array<cv::Point2d, 4>& q) {
+  std::array<cv::Point2f, 4> r;
+  for (int i = 0; i < 4; ++i) r[i] = cv::Point2f(float(q[i].x), float(q[i].y));
+  return r;
+}
+
 }  // namespace
 
 bool RefineEdgeLines(const EdgeLineOptions& o, const cv::Mat& gray, int cells, std::array<cv::Point2f, 4>* corners_px,
-                     std::array<cv::Point2f, 4>* centroid_px) {
+                     std::array<cv::Point2f, 4>* centroid_px, const BarGate& bar_if) {
   if (gray.empty() || gray.type() != CV_8UC1 || cells < 3) return false;
   std::array<cv::Point2d, 4> start;
   double side = 0;
   for (int i = 0; i < 4; ++i) start[i] = (*corners_px)[i];
   for (int i = 0; i < 4; ++i) side += 0.25 * cv::norm(start[(i + 1) % 4] - start[i]);
   if (!(std::abs(SignedQuadArea(start)) >= 9)) return false;
-  std::array<cv::Point2d, 4> q = start, with_bar;
-  bool bar_ok = false;
-  double blur[2] = {0, 0};  // px: sides 0 and 1's fitted blur, for sides 2 and 3 (0: not yet measured)
+  std::array<cv::Point2d, 4> q = start;
+  SideFit sides[4];
   for (int pass = 0; pass < o.passes; ++pass) {
     const cv::Point2d centre = 0.25 * (q[0] + q[1] + q[2] + q[3]);
-    const bool bar = o.bar_model && pass == o.passes - 1;
-    std::array<EdgeLine, 4> lines, bar_lines;
     for (int i = 0; i < 4; ++i) {
       const cv::Point2d a = q[i], b = q[(i + 1) % 4];
       cv::Point2d t = b - a;
@@ -526,19 +563,21 @@ bool RefineEdgeLines(const EdgeLineOptions& o, const cv::Mat& gray, int cells, s
       const double search = pass == 0 ? o.search_px : std::min(o.search_px, 1.0);
       // One cell across this side: the neighbouring sides' extent along its normal (under tilt, not
       // this side's own cells).
-      const BarCells bc{cells, 0.5 * (std::abs((q[(i + 3) % 4] - a).dot(n)) + std::abs((q[(i + 2) % 4] - b).dot(n))) / cells};
-      if (!FitEdgeLine(gray, a, b, n, side / cells, search, o, bar ? &bc : nullptr, &blur[i % 2], &lines[i], &bar_lines[i]))
-        return false;
+      sides[i].bc = {cells, 0.5 * (std::abs((q[(i + 3) % 4] - a).dot(n)) + std::abs((q[(i + 2) % 4] - b).dot(n))) / cells};
+      if (!FitEdgeLine(gray, a, b, n, side / cells, search, o, &sides[i])) return false;
     }
+    std::array<EdgeLine, 4> lines;
+    for (int i = 0; i < 4; ++i) lines[i] = sides[i].line;
     std::array<cv::Point2d, 4> r;
     if (!Corners(lines, start, o.max_shift_px, &r)) return false;
-    if (bar) bar_ok = Corners(bar_lines, start, o.max_shift_px, &with_bar);
     q = r;
   }
-  if (centroid_px)
-    for (int i = 0; i < 4; ++i) (*centroid_px)[i] = cv::Point2f(float(q[i].x), float(q[i].y));
-  if (bar_ok) q = with_bar;
-  for (int i = 0; i < 4; ++i) (*corners_px)[i] = cv::Point2f(float(q[i].x), float(q[i].y));
+  const std::array<cv::Point2f, 4> centroid = ToFloat(q);
+  if (centroid_px) *centroid_px = centroid;
+  std::array<cv::Point2d, 4> with_bar;
+  const bool want_bar = bar_if ? bar_if(centroid) : true;
+  if (o.bar_model && want_bar && BarCorners(gray, sides, start, o.max_shift_px, &with_bar)) q = with_bar;
+  *corners_px = ToFloat(q);
   return true;
 }
 

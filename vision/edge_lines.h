@@ -17,6 +17,7 @@
 // and the line goes through the cells' edges. On the condition matrix the median corner error fell
 // 1.9-3.8x (vision/NOTES.md, "Edge lines: the bar model").
 #include <array>
+#include <functional>
 #include <string>
 
 #include <opencv2/core.hpp>
@@ -40,7 +41,12 @@ struct EdgeLineOptions {
 // edge is not found, a corner would move more than max_shift_px, or the quad is degenerate, flips,
 // or comes too near the image border. centroid_px (optional): the last pass's corners without the
 // bar model (the detector decides on them what it decided before the bar model, see vision/NOTES.md).
+// bar_if (optional): called with the centroid corners once the passes succeed, before the bar model's
+// lines are fitted from the last pass; false leaves the centroid corners (the detector reads a
+// candidate through them and wants the bar model only for one that reads: one refinement where it
+// ran two, issue 21).
+using BarGate = std::function<bool(const std::array<cv::Point2f, 4>& centroid_px)>;
 bool RefineEdgeLines(const EdgeLineOptions& o, const cv::Mat& gray, int cells, std::array<cv::Point2f, 4>* corners_px,
-                     std::array<cv::Point2f, 4>* centroid_px = nullptr);
+                     std::array<cv::Point2f, 4>* centroid_px = nullptr, const BarGate& bar_if = {});
 
 }  // namespace vedette::vision

@@ -58,6 +58,11 @@ struct MidRangeOptions {
 std::vector<Quad> FindBlurredCandidates(const CandidateOptions& o, const MidRangeOptions& m, const cv::Mat& gray,
                                         const std::vector<cv::Rect>& unclosed);
 
+// The mean threshold's binary image (255: dark), as cv::blur (BORDER_REPLICATE), cv::add and
+// cv::compare give it: a pixel is dark when min(pixel + offset, 255) is below its window x window
+// box's mean, rounded as cv::blur rounds it. window: odd, >= 3 px; offset: grey levels.
+cv::Mat MeanThreshold(const cv::Mat& gray, int window, double offset);
+
 // Passes that fit markers from min_side px up (cells: per side, border included): one box sized for
 // the smallest marker serves the larger ones too (see the .cpp).
 std::vector<ThresholdPass> ThresholdPassesFor(double min_side_px, int cells);

@@ -162,5 +162,29 @@ TEST(CandidateOptions, CheckNamesTheProblem) {
   EXPECT_FALSE(o.Check(&error));
 }
 
+
+// The one-pass threshold must give the image cv::blur, cv::add and cv::compare give, pixel for pixel:
+// every box size the passes use (both paths: boxes of up to 256 px, and larger ones through cv::blur),
+// images narrower and shorter than the box, noise and smooth shading.
+TEST(MeanThreshold, IsTheBoxFiltersImageToThePixel) {
+  cv::RNG rng(21);
+  for (const cv::Size size : {cv::Size(1, 1), cv::Size(5, 3), cv::Size(9, 40), cv::Size(37, 29), cv::Size(640, 360)})
+    for (int window : {3, 5, 7, 9, 11, 13, 15, 17, 23})
+      for (double offset : {0.0, 7.0, 13.5, 30.0, 255.0})
+        for (int kind = 0; kind < 3; ++kind) {
+          cv::Mat gray(size, CV_8UC1);
+          rng.fill(gray, cv::RNG::UNIFORM, 0, 256);
+          if (kind == 1) cv::GaussianBlur(gray, gray, cv::Size(0, 0), 2.0);
+          if (kind == 2) gray = gray / 8 + 120;  // flat: sums near the rounding steps
+          cv::Mat mean, lifted, expected;
+          cv::blur(gray, mean, cv::Size(window, window), cv::Point(-1, -1), cv::BORDER_REPLICATE);
+          cv::add(gray, cv::Scalar(offset), lifted);
+          cv::compare(lifted, mean, expected, cv::CMP_LT);
+          const cv::Mat got = MeanThreshold(gray, window, offset);
+          ASSERT_EQ(cv::countNonZero(got != expected), 0)
+              << size << " window " << window << " offset " << offset << " kind " << kind;
+        }
+}
+
 }  // namespace
 }  // namespace vedette::vision

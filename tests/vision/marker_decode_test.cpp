@@ -149,5 +149,41 @@ TEST(DecodeMarker, ReadsATagWithCellsWrongAsFarAsItsCodesDistanceAllows) {
   EXPECT_EQ(read_with_wrong_cells("DICT_4X4_50", 7, 1), -1);
 }
 
+
+// The code book must answer as Dictionary::identify does, rotation included, on every dictionary
+// the detector is given: each code turned and with bits flipped up to past the correction, and noise.
+TEST(CodeBook, AnswersAsIdentify) {
+  cv::RNG rng(21);
+  for (const char* name : {"DICT_4X4_50", "DICT_5X5_100", "DICT_6X6_250", "DICT_7X7_50", "DICT_APRILTAG_36h11",
+                           "DICT_ARUCO_ORIGINAL"}) {
+    const auto dict = calib::DictionaryByName(name);
+    const CodeBook book(*dict);
+    const int n = dict->markerSize;
+    for (int trial = 0; trial < 3000; ++trial) {
+      cv::Mat bits(n, n, CV_8UC1);
+      if (trial % 3 == 2) {
+        rng.fill(bits, cv::RNG::UNIFORM, 0, 2);
+      } else {
+        const int id = rng.uniform(0, dict->bytesList.rows);
+        const cv::Mat code = cv::aruco::Dictionary::getBitsFromByteList(dict->bytesList.rowRange(id, id + 1), n);
+        const int turn = rng.uniform(0, 4);  // 3: as drawn
+        if (turn < 3) cv::rotate(code, bits, turn);
+        else code.copyTo(bits);
+        for (int f = rng.uniform(0, dict->maxCorrectionBits + 3); f > 0; --f) bits.at<uchar>(rng.uniform(0, n), rng.uniform(0, n)) ^= 1;
+      }
+      for (double rate : {0.0, 0.6, 1.0}) {
+        int id0 = -7, rot0 = -7, id1 = -7, rot1 = -7;
+        const bool a = dict->identify(bits, id0, rot0, rate);
+        const bool b = book.Identify(bits, rate, &id1, &rot1);
+        ASSERT_EQ(a, b) << name << " trial " << trial;
+        ASSERT_EQ(id0, id1) << name << " trial " << trial;
+        if (a) {
+          ASSERT_EQ(rot0, rot1) << name << " trial " << trial;
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace vedette::vision
