@@ -140,6 +140,8 @@ YAML::Node LoadYamlMapFile(const std::string& path, const std::string& what) {
 }
 
 YAML::Node RequireKey(const std::string& path, const YAML::Node& parent, const char* key) {
+  // yaml-cpp throws its own BadSubscript for a key looked up in a scalar or a list.
+  if (!parent.IsMap()) throw InputError(path, YamlLine(parent), std::string("expected a mapping holding '") + key + "'");
   const YAML::Node n = parent[key];
   if (!n) throw InputError(path, YamlLine(parent), std::string("missing '") + key + "'");
   return n;

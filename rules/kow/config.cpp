@@ -29,6 +29,8 @@ class KowFileReader {
 
  private:
   YAML::Node Need(const YAML::Node& parent, const char* key, const std::string& what) const {
+    // yaml-cpp throws its own BadSubscript for a key looked up in a scalar or a list.
+    if (!parent.IsMap()) throw InputError(path_, LineOf(parent), "expected a mapping holding '" + what + "'");
     const YAML::Node n = parent[key];
     if (!n) throw InputError(path_, LineOf(parent), "missing '" + what + "'");
     return n;
