@@ -27,6 +27,11 @@ class UnitGrid {
   // Near(index, reach_mm) into *out (cleared first): a caller listing every unit's neighbours keeps
   // one buffer instead of allocating a list per unit.
   void NearInto(int index, double reach_mm, std::vector<int>* out) const;
+  // Whether Near(i, reach_mm) would list unit j (placed, not i): the same test, for one pair.
+  bool Lists(int i, int j, double reach_mm) const {
+    const double limit = reach_mm + 1e-6 + radius_[j] + radius_[i];
+    return j != i && placed_[j] && (footprint_[j].centre_mm - footprint_[i].centre_mm).squaredNorm() <= limit * limit;
+  }
 
   bool Placed(int index) const { return placed_[index]; }
   const geom::Base& FootprintOf(int index) const { return footprint_[index]; }  // requires Placed

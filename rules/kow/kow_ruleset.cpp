@@ -195,6 +195,10 @@ class KowRuleset : public Ruleset {
     std::vector<DrawPrimitive> drawing;
     std::vector<RequiredTest> tests;
     std::vector<std::pair<std::string, Candidate>> candidates;  // (target id, how this unit may charge it)
+    // The enemies its charges and each weapon's shots looked at (scene indices, in id order): a later
+    // call patches them for the units that changed instead of listing them again (TargetsOf).
+    std::optional<std::vector<int>> charge_targets;
+    std::vector<std::optional<std::vector<int>>> shot_targets;  // by weapon, in the profile's order
     // Its shots' checks by "target/weapon" and its charges' checks by target, each with the regions
     // it read: the sight fan (kow::SightFan: all that sight and cover read besides the two units and
     // the terrain) and, for a charge that searched a route, the route's region
@@ -262,7 +266,9 @@ class KowRuleset : public Ruleset {
   // first call, or the terrain changed).
   struct Changes {
     bool all = true;
+    bool same_order = false;         // the scene's units in the last call's order: indices still hold
     std::vector<char> unit;          // by scene index: this unit changed
+    std::vector<int> moved;          // the placed units that changed, by scene index
     std::vector<geom::Base> places;  // the changed units' footprints, before and after
     bool Touch(const kow::ReachRegion& r) const {
       for (const geom::Base& b : places)
@@ -275,16 +281,19 @@ class KowRuleset : public Ruleset {
     Changes c;
     c.unit.assign(scene.units.size(), 1);
     next->terrain = keys.terrain;
+    for (const Unit& u : scene.units) next->order.push_back(u.id);
     for (size_t i = 0; i < scene.units.size(); ++i)
       if (table.grid.Placed(static_cast<int>(i)))
         next->own.emplace(scene.units[i].id, std::pair{keys.own[i], table.grid.FootprintOf(static_cast<int>(i))});
     if (!memo_.made || memo_.terrain != keys.terrain) return c;
     c.all = false;
+    c.same_order = memo_.order == next->order;
     for (size_t i = 0; i < scene.units.size(); ++i) {
       if (!table.grid.Placed(static_cast<int>(i))) continue;
       const auto it = memo_.own.find(scene.units[i].id);
       c.unit[i] = it == memo_.own.end() || it->second.first != keys.own[i];
       if (!c.unit[i]) continue;
+      c.moved.push_back(static_cast<int>(i));
       c.places.push_back(table.grid.FootprintOf(static_cast<int>(i)));
       if (it != memo_.own.end()) c.places.push_back(it->second.second);
     }
@@ -318,9 +327,8 @@ class KowRuleset : public Ruleset {
     const size_t n = scene.units.size();
     k->unit.assign(n, 0);
     k->target.assign(n, 0);
-    for (const Unit& u : scene.units) next->order.push_back(u.id);
     next->max_r = k->max_r;
-    const bool same_table = !changes.all && memo_.order == next->order && memo_.max_r == k->max_r;
+    const bool same_table = !changes.all && changes.same_order && memo_.max_r == k->max_r;
     auto clear_of_changes = [&](size_t i, double reach) {
       const geom::Base& b = t.grid.FootprintOf(static_cast<int>(i));
       for (const geom::Base& p : changes.places)
@@ -402,6 +410,26 @@ class KowRuleset : public Ruleset {
       for (int j : table.grid.Near(i, reach_mm))
         if (scene.units[j].side != scene.units[i].side && table.grid.Gap(i, j) <= reach_mm + 1e-6) out.push_back(j);
       std::sort(out.begin(), out.end(), [&](int a, int b) { return id_rank[a] < id_rank[b]; });
+      return out;
+    }
+    // The enemies EnemiesWithin(i, reach_mm) lists that pass `keep`, in id order. When unit i is
+    // unchanged since the last call and `last` is what this gave then, only the changed units can
+    // enter or leave: the rest of `last` is kept and each changed unit is tested alone.
+    template <typename Keep>
+    std::vector<int> TargetsOf(int i, double reach_mm, const std::optional<std::vector<int>>* last, Keep keep) const {
+      std::vector<int> out;
+      if (!last || !*last || changes.all || !changes.same_order || changes.unit[i]) {
+        for (int j : EnemiesWithin(i, reach_mm))
+          if (keep(j)) out.push_back(j);
+        return out;
+      }
+      for (int j : **last)
+        if (!changes.unit[j]) out.push_back(j);
+      for (int j : changes.moved) {
+        if (scene.units[j].side == scene.units[i].side || !table.grid.Lists(i, j, reach_mm)) continue;
+        if (table.grid.Gap(i, j) > reach_mm + 1e-6 || !keep(j)) continue;
+        out.insert(std::lower_bound(out.begin(), out.end(), j, [&](int a, int b) { return id_rank[a] < id_rank[b]; }), j);
+      }
       return out;
     }
     std::string InUnit(double mm) const {
@@ -549,10 +577,12 @@ class KowRuleset : public Ruleset {
       if (cannot_charge.empty()) {
         const double range_mm = c.charge_range_factor * *p.speed_in * c.mm_per_unit;
         const double listed_mm = range_mm + c.near_miss_in * c.mm_per_unit;
-        for (int ti : k.EnemiesWithin(ui, listed_mm)) {
+        chunk.charge_targets = k.TargetsOf(ui, listed_mm, w.prev ? &w.prev->charge_targets : nullptr, [&](int ti) {
+          return geom::LeaderToBase(ub, grid.FootprintOf(ti)).distance_mm <= listed_mm + 1e-9 &&
+                 geom::ArcShareOf(ub, grid.FootprintOf(ti), geom::Arc::kFront, geom::ArcModel::kKow) > 1e-9;
+        });
+        for (int ti : *chunk.charge_targets) {
           const Unit& t = scene.units[ti];
-          if (geom::LeaderToBase(ub, grid.FootprintOf(ti)).distance_mm > listed_mm + 1e-9) continue;
-          if (geom::ArcShareOf(ub, grid.FootprintOf(ti), geom::Arc::kFront, geom::ArcModel::kKow) <= 1e-9) continue;
           const kow::ChargeCheck ch = rules.Charge(scene, k.table, k.changes, ui, ti, w.prev, &chunk);
           json jc = k.want_report ? rules.ChargeJson(ch, t.id) : json();
           // Seed 51, 53, 74, 77: the melee the charge leads to (no values for a charge that cannot be made).
@@ -709,13 +739,19 @@ class KowRuleset : public Ruleset {
       else if (wavering) no_shooting = "Wavering, so Disordered: cannot shoot (seed 67)";
       else if (disordered) no_shooting = "Disordered: cannot use ranged attacks (seed 62)";
       else if (order_s == "at_the_double") no_shooting = "moved at the double: cannot shoot (seed 32)";
-      for (const auto& [weapon, range_in] : p.weapons) {
+      chunk.shot_targets.resize(p.weapons.size());
+      for (size_t wi = 0; wi < p.weapons.size(); ++wi) {
+        const auto& [weapon, range_in] = p.weapons[wi];
         json targets = json::array();
         if (no_shooting.empty()) {
-          for (int ti : k.EnemiesWithin(ui, range_in * c.mm_per_unit)) {
+          // In range and in the front arc (who is engaged changes with units that did not: read here).
+          const auto* last = w.prev && wi < w.prev->shot_targets.size() ? &w.prev->shot_targets[wi] : nullptr;
+          chunk.shot_targets[wi] = k.TargetsOf(ui, range_in * c.mm_per_unit, last, [&](int ti) {
+            return geom::ArcShareOf(ub, grid.FootprintOf(ti), geom::Arc::kFront, geom::ArcModel::kKow) > 1e-9;
+          });
+          for (int ti : *chunk.shot_targets[wi]) {
             const Unit& t = scene.units[ti];
             if (!k.engaged[ti].empty()) continue;
-            if (geom::ArcShareOf(ub, grid.FootprintOf(ti), geom::Arc::kFront, geom::ArcModel::kKow) <= 1e-9) continue;
             const kow::ShotCheck s = rules.Shot(scene, k.table, k.changes, ui, ti, weapon, range_in, w.prev, &chunk);
             if (!s.in_arc || !s.visible || !s.in_range) continue;
             // Seed 36: -1 for having moved (any order but halt), -1 for cover; seed 77: -1 shooting at an

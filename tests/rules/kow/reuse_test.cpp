@@ -89,6 +89,42 @@ TEST(KowReuse, SmallMovesAndLiftedUnitsAnswerAsAFreshRuleset) {
   ExpectSame(reused->Analyze(s), MakeRuleset("kow")->Analyze(s), "put back " + lifted.id);
 }
 
+// The charge and shot targets a unit lists are patched for the units that changed (TargetsOf): one
+// unit at a time moves at random, small steps and long ones (into and out of others' reach, range
+// and front arcs), sometimes two at once or one lifted; every answer is a fresh ruleset's.
+TEST(KowReuse, PatchedTargetListsAnswerAsAFreshRuleset) {
+  Scene s = Table(120, 21);
+  const auto reused = MakeRuleset("kow");
+  reused->Analyze(s, kFramePath);
+  uint64_t r = 88172645463325252ull;
+  auto next = [&](int n) {
+    r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+    return static_cast<int>(r % static_cast<uint64_t>(n));
+  };
+  for (int k = 0; k < 40; ++k) {
+    for (int moved = 0; moved < 1 + (k % 5 == 0); ++moved) {
+      Unit& u = s.units[next(static_cast<int>(s.units.size()))];
+      if (!u.pose) continue;
+      const double step = k % 3 == 0 ? 150.0 : 6.0;
+      u.pose->x_mm += step * (next(201) - 100) / 100.0;
+      u.pose->y_mm += step * (next(201) - 100) / 100.0;
+      u.pose->heading_deg += k % 4 == 0 ? next(90) : 0;
+    }
+    if (k == 20) s.units[next(static_cast<int>(s.units.size()))].pose.reset();
+    const Findings fresh = MakeRuleset("kow")->Analyze(s);
+    if (k % 4 == 0) {
+      ExpectSame(reused->Analyze(s), fresh, "step " + std::to_string(k));
+    } else {
+      const Findings frame = reused->Analyze(s, kFramePath);
+      ASSERT_EQ(frame.drawing.size(), fresh.drawing.size()) << "step " << k;
+      for (size_t i = 0; i < frame.drawing.size(); ++i) {
+        EXPECT_EQ(frame.drawing[i].text, fresh.drawing[i].text) << "step " << k;
+        EXPECT_EQ(frame.drawing[i].points_mm, fresh.drawing[i].points_mm) << "step " << k;
+      }
+    }
+  }
+}
+
 // A call that throws (a bad declaration) leaves nothing half-moved for the next call to reuse.
 TEST(KowReuse, AfterACallThatThrewTheNextAnswersAsAFreshRuleset) {
   Scene s = Table(60, 3);
