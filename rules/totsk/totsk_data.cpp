@@ -95,7 +95,7 @@ void ReadDistances(const YamlReader& r, const YAML::Node& root, TotskData* d) {
   d->secure_distance_bw = r.NonNegativeField(sec, "distance_bw", "secure");
   const YAML::Node st = r.Require(sec, "terrain", "secure");
   if (!st.IsSequence()) r.Fail(st, "secure.terrain must be a list of terrain types");
-  for (const auto& e : st) d->secure_terrain.push_back(e.as<std::string>());
+  for (const auto& e : st) d->secure_terrain.push_back(YamlText(r.source(), e, "secure.terrain entry"));
   const YAML::Node fs = r.RequireMap(root, "flank_support", "ruleset");
   d->flank_support_distance_bw = r.NonNegativeField(fs, "distance_bw", "flank_support");
   d->flank_support_max_heading_deg = r.NonNegativeField(fs, "max_heading_difference_deg", "flank_support");
@@ -253,12 +253,19 @@ TotskData ParseTotskData(const std::string& text, const std::string& source_name
   d.source = source_name;
   d.name = r.StringField(root, "name", "ruleset");
   d.title = r.StringField(root, "title", "ruleset");
-  ReadMovement(r, root, &d);
-  ReadDistances(r, root, &d);
-  ReadActionTests(r, root, &d);
-  ReadMorale(r, root, &d);
-  ReadTolerances(r, root, &d);
-  ReadAfterCombat(r, root, &d);
+  // The sections check every shape they rely on; a value of a kind one converts without checking
+  // (a list where a type name belongs) still ends as an InputError at its line, not yaml-cpp's own.
+  try {
+    ReadMovement(r, root, &d);
+    ReadDistances(r, root, &d);
+    ReadActionTests(r, root, &d);
+    ReadMorale(r, root, &d);
+    ReadTolerances(r, root, &d);
+    ReadAfterCombat(r, root, &d);
+  } catch (const YAML::Exception& e) {
+    throw InputError(source_name, e.mark.line >= 0 ? e.mark.line + 1 : 0,
+                     "a value of the wrong kind (a list or mapping where a word or number belongs, or the reverse)");
+  }
   return d;
 }
 
