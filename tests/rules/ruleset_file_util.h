@@ -2,6 +2,7 @@
 // A shipped ruleset file with one line replaced, in an assets folder of its own: how the rulesets'
 // file readers are tested on values of the wrong shape (each error must name the file and the line).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -36,7 +37,9 @@ inline EditedRulesetFile EditRulesetFile(const std::string& ruleset, const std::
   out.line = static_cast<int>(std::count(yaml.begin(), yaml.begin() + static_cast<long>(at) + 1, '\n')) + 1;
   if (with.empty()) yaml.erase(at, end - at);
   else yaml.replace(at + 1, end - at - 1, with);
-  out.assets_dir = ::testing::TempDir() + "ruleset_file_" + tag;
+  // ctest runs tests side by side: each edit gets a folder of its own process and number.
+  static int edits = 0;
+  out.assets_dir = ::testing::TempDir() + "ruleset_file_" + tag + "_" + std::to_string(::getpid()) + "_" + std::to_string(++edits);
   std::filesystem::create_directories(out.assets_dir + "/rulesets");
   out.path = out.assets_dir + "/rulesets/" + ruleset + ".yaml";
   std::ofstream(out.path) << yaml;
