@@ -19,7 +19,6 @@ namespace vedette::kow {
 
 namespace {
 
-int LineOf(const YAML::Node& n) { return n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
 
 // The file's reader: each error names the file, the line and the key.
 class KowFileReader {
@@ -30,9 +29,9 @@ class KowFileReader {
  private:
   YAML::Node Need(const YAML::Node& parent, const char* key, const std::string& what) const {
     // yaml-cpp throws its own BadSubscript for a key looked up in a scalar or a list.
-    if (!parent.IsMap()) throw InputError(path_, LineOf(parent), "expected a mapping holding '" + what + "'");
+    if (!parent.IsMap()) throw InputError(path_, YamlLine(parent), "expected a mapping holding '" + what + "'");
     const YAML::Node n = parent[key];
-    if (!n) throw InputError(path_, LineOf(parent), "missing '" + what + "'");
+    if (!n) throw InputError(path_, YamlLine(parent), "missing '" + what + "'");
     return n;
   }
   double Number(const YAML::Node& n, const std::string& what, bool positive) const;
@@ -54,21 +53,21 @@ double KowFileReader::Number(const YAML::Node& n, const std::string& what, bool 
   try {
     v = n.as<double>();
   } catch (const YAML::Exception&) {
-    throw InputError(path_, LineOf(n), what + " must be a number");
+    throw InputError(path_, YamlLine(n), what + " must be a number");
   }
-  if (!std::isfinite(v) || (positive && v <= 0)) throw InputError(path_, LineOf(n), what + " must be a positive number");
+  if (!std::isfinite(v) || (positive && v <= 0)) throw InputError(path_, YamlLine(n), what + " must be a positive number");
   return v;
 }
 
 std::string KowFileReader::Text(const YAML::Node& n, const std::string& what) const { return YamlText(path_, n, what); }
 
 std::map<std::string, double> KowFileReader::Numbers(const YAML::Node& n, const std::string& what, bool terrain) const {
-  if (!n.IsMap()) throw InputError(path_, LineOf(n), what + " must be a mapping of " + (terrain ? "terrain" : "unit") + " types to numbers");
+  if (!n.IsMap()) throw InputError(path_, YamlLine(n), what + " must be a mapping of " + (terrain ? "terrain" : "unit") + " types to numbers");
   std::map<std::string, double> out;
   for (auto it = n.begin(); it != n.end(); ++it) {
     const std::string t = Text(it->first, what + " key");
     if (terrain ? !FindTerrainKind(t) : !ParseUnitType(t))
-      throw InputError(path_, LineOf(it->first), what + ": unknown " + (terrain ? "terrain" : "unit") + " type '" + t + "'");
+      throw InputError(path_, YamlLine(it->first), what + ": unknown " + (terrain ? "terrain" : "unit") + " type '" + t + "'");
     out[t] = Number(it->second, what + "." + t, true);
   }
   return out;
@@ -76,10 +75,10 @@ std::map<std::string, double> KowFileReader::Numbers(const YAML::Node& n, const 
 
 std::set<std::string> KowFileReader::Types(const YAML::Node& n, const std::string& what, bool terrain) const {
   std::set<std::string> out;
-  if (!n.IsSequence()) throw InputError(path_, LineOf(n), what + " must be a list");
+  if (!n.IsSequence()) throw InputError(path_, YamlLine(n), what + " must be a list");
   for (const auto& e : n) {
     const std::string s = Text(e, what + " entry");
-    if (terrain ? !FindTerrainKind(s) : !ParseUnitType(s)) throw InputError(path_, LineOf(e), what + ": unknown type '" + s + "'");
+    if (terrain ? !FindTerrainKind(s) : !ParseUnitType(s)) throw InputError(path_, YamlLine(e), what + ": unknown type '" + s + "'");
     out.insert(s);
   }
   return out;
@@ -95,7 +94,7 @@ KowConfig KowFileReader::Read(const YAML::Node& root) const {
   ReadCharge(root, &c);
   c.one_inch_in = Number(Need(root, "one_inch_in", "one_inch_in"), "one_inch_in", true);
   if (const YAML::Node r = root["report"]) {
-    if (!r.IsMap()) throw InputError(path_, LineOf(r), "report must be a mapping");
+    if (!r.IsMap()) throw InputError(path_, YamlLine(r), "report must be a mapping");
     if (r["charge_near_miss_in"]) c.near_miss_in = Number(r["charge_near_miss_in"], "report.charge_near_miss_in", false);
   }
   if (const YAML::Node w = root["war_engine_range_in"]) c.war_engine_range_in = Number(w, "war_engine_range_in", true);

@@ -65,6 +65,7 @@ inline void ExpectRefused(const std::string& ruleset, const std::string& line_st
   const std::string what = RulesetFileError(ruleset, f);
   EXPECT_NE(what.find(f.path + ":" + std::to_string(f.line) + ": " + message), std::string::npos)
       << "'" << with << "' for '" << line_start << "': " << what;
+  if (!f.assets_dir.empty()) std::filesystem::remove_all(f.assets_dir);
 }
 
 }  // namespace vedette::testing

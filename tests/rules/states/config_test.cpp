@@ -3,6 +3,8 @@
 // the unit type has; a unit type the file gives no pass-through rules keeps its state.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "rules/scene/scene_io.h"
 #include "tests/rules/report_util.h"
 #include "tests/rules/ruleset_file_util.h"
@@ -47,6 +49,7 @@ TEST(StatesRulesetFile, ATypeWithoutPassThroughRulesKeepsItsState) {
       EXPECT_EQ(p["after"], p["before"]) << p.dump();
     }
   EXPECT_GT(infantry_passes, 0) << "the sample's flight passes through infantry: " << plain.report["flights"].dump();
+  std::filesystem::remove_all(f.assets_dir);
 }
 
 }  // namespace
