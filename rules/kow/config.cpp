@@ -19,7 +19,6 @@ namespace vedette::kow {
 
 namespace {
 
-
 // The file's reader: each error names the file, the line and the key.
 class KowFileReader {
  public:
