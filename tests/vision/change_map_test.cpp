@@ -74,6 +74,48 @@ TEST(ChangeMap, SamplesAndMask) {
   EXPECT_EQ(pooled.at<uchar>(1, 1), mask.at<uchar>(2, 3));
 }
 
+// The vector rows give the scalar GreyOfBgr's bytes at every step, width and channel count, the
+// tail samples and the row's last pixel included.
+TEST(ChangeMap, SampledGreyEqualsGreyOfBgrAtEveryStep) {
+  cv::RNG rng(12);
+  for (const int cn : {3, 4})
+    for (const cv::Size size : {cv::Size(7, 5), cv::Size(64, 40), cv::Size(253, 37), cv::Size(1920, 12)})
+      for (int step = 1; step <= 9; ++step) {
+        cv::Mat image(size, CV_8UC(cn));
+        rng.fill(image, cv::RNG::UNIFORM, 0, 256);
+        image.at<uchar>(0, 0) = 255, image.at<uchar>(0, 1) = 255, image.at<uchar>(0, 2) = 255;  // the largest sum
+        const cv::Mat s = SampleGrey(image, step);
+        ASSERT_EQ(s.size(), cv::Size(std::max(1, size.width / step), std::max(1, size.height / step)));
+        for (int y = 0; y < s.rows; ++y)
+          for (int x = 0; x < s.cols; ++x)
+            ASSERT_EQ(s.at<uchar>(y, x), GreyOfBgr(image.ptr<uchar>(step * y) + cn * step * x))
+                << "cn " << cn << " step " << step << " at " << x << "," << y;
+      }
+}
+
+// The one-pass mask is OpenCV's absdiff + compare(CMP_GT, floor(levels)) + countNonZero.
+TEST(ChangeMap, MaskEqualsAbsdiffCompareAndCount) {
+  cv::RNG rng(21);
+  for (const cv::Size size : {cv::Size(1, 1), cv::Size(15, 3), cv::Size(17, 9), cv::Size(480, 270)})
+    for (const double levels : {-1.0, 0.0, 0.5, 12.0, 30.7, 128.0, 254.0, 255.0, 300.0}) {
+      cv::Mat a(size, CV_8U), b(size, CV_8U);
+      rng.fill(a, cv::RNG::UNIFORM, 0, 256);
+      b = a.clone();
+      cv::Mat noise(size, CV_8U);
+      rng.fill(noise, cv::RNG::UNIFORM, 0, 256);
+      b.setTo(cv::Scalar(0), noise < 40);  // big changes
+      b.setTo(cv::Scalar(255), noise > 230);
+      cv::add(b, cv::Scalar(1), b, noise > 100 & noise < 120);  // and changes of one level
+      cv::Mat diff, want;
+      cv::absdiff(a, b, diff);
+      cv::compare(diff, cv::Scalar(std::floor(levels)), want, cv::CMP_GT);
+      double fraction = -1;
+      const cv::Mat got = ChangeMask(a, b, levels, &fraction);
+      ASSERT_EQ(cv::norm(got, want, cv::NORM_INF), 0) << size << " levels " << levels;
+      EXPECT_NEAR(fraction, double(cv::countNonZero(want)) / double(want.total()), 1e-15) << size << " levels " << levels;
+    }
+}
+
 // Each pooled cell is the OR of its 2x2 block, odd last rows and columns included.
 TEST(ChangeMap, Pool2IsTheOrOfEachTwoByTwoBlock) {
   cv::RNG rng(9);
