@@ -18,8 +18,6 @@
 namespace vedette::calib {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
 cv::Mat ReadMatrix(const cv::FileStorage& fs, const std::string& path, const char* key) {
   cv::FileNode n = fs[key];
   if (n.empty()) throw InputError(path, 0, std::string("missing key '") + key + "'");
@@ -244,102 +242,6 @@ cv::Vec3d RvecOf(const CameraFromTable& pose) {
 cv::Point3d CameraCentreInTable(const CameraFromTable& pose) {
   const cv::Vec3d c = -(pose.rotation.t() * pose.translation_mm);
   return {c[0], c[1], c[2]};
-}
-
-std::vector<cv::Point2d> ProjectToImage(const CameraIntrinsics& k, const CameraFromTable& pose,
-                                        const std::vector<cv::Point3d>& points_in_table_mm) {
-  std::vector<cv::Point2d> out(points_in_table_mm.size());
-  if (points_in_table_mm.empty()) return out;
-  const int n_dist = k.distortion.empty() ? 0 : int(k.distortion.total());
-  // OpenCV's model written out (cv::projectPoints builds Mats and a Rodrigues vector on every call,
-  // which cost the tracker a tenth of its frame projecting a few corners at a time): radial
-  // k1 k2 k3 over k4 k5 k6, tangential p1 p2, thin prism s1..s4; the camera matrix's skew is
-  // ignored, as projectPoints ignores it. The tilted-sensor model (14 values) is left to OpenCV.
-  std::vector<cv::Point2d> by_opencv;
-  if (n_dist > 12)
-    cv::projectPoints(points_in_table_mm, RvecOf(pose), pose.translation_mm, k.camera_matrix, k.distortion, by_opencv);
-  double d[12] = {0};
-  if (n_dist > 0 && by_opencv.empty()) {
-    cv::Mat d64;
-    k.distortion.reshape(1, 1).convertTo(d64, CV_64F);
-    for (int i = 0; i < n_dist; ++i) d[i] = d64.at<double>(0, i);
-  }
-  const double fx = k.camera_matrix(0, 0), fy = k.camera_matrix(1, 1), cx = k.camera_matrix(0, 2), cy = k.camera_matrix(1, 2);
-  for (size_t i = 0; i < out.size(); ++i) {
-    const cv::Point3d& p = points_in_table_mm[i];
-    const cv::Vec3d c = pose.rotation * cv::Vec3d(p.x, p.y, p.z) + pose.translation_mm;
-    // A point behind the camera would otherwise land mirrored inside the image.
-    if (!(c[2] > 0)) {
-      out[i] = {kNaN, kNaN};
-      continue;
-    }
-    if (!by_opencv.empty()) {
-      out[i] = by_opencv[i];
-      continue;
-    }
-    const double x = c[0] / c[2], y = c[1] / c[2];
-    const double r2 = x * x + y * y, r4 = r2 * r2, r6 = r4 * r2;
-    const double radial = (1 + d[0] * r2 + d[1] * r4 + d[4] * r6) / (1 + d[5] * r2 + d[6] * r4 + d[7] * r6);
-    const double xd = x * radial + 2 * d[2] * x * y + d[3] * (r2 + 2 * x * x) + d[8] * r2 + d[9] * r4;
-    const double yd = y * radial + d[2] * (r2 + 2 * y * y) + 2 * d[3] * x * y + d[10] * r2 + d[11] * r4;
-    out[i] = {fx * xd + cx, fy * yd + cy};
-  }
-  return out;
-}
-
-std::vector<cv::Point2d> ImageToTablePlane(const CameraIntrinsics& k, const CameraFromTable& pose,
-                                           const std::vector<cv::Point2d>& pixels, double height_mm) {
-  std::vector<cv::Point2d> out(pixels.size(), cv::Point2d(kNaN, kNaN));
-  if (pixels.empty()) return out;
-
-  // Step 1: undistort to normalised camera coordinates and cut each ray with the plane.
-  std::vector<cv::Point2d> normalised;
-  cv::undistortPoints(pixels, normalised, k.camera_matrix, k.distortion, cv::noArray(), cv::noArray(),
-                      cv::TermCriteria(cv::TermCriteria::COUNT | cv::TermCriteria::EPS, 50, 1e-12));
-  const cv::Matx33d table_from_camera = pose.rotation.t();
-  const cv::Point3d centre = CameraCentreInTable(pose);
-  std::vector<size_t> live;
-  for (size_t i = 0; i < pixels.size(); ++i) {
-    const cv::Vec3d dir = table_from_camera * cv::Vec3d(normalised[i].x, normalised[i].y, 1.0);
-    if (std::abs(dir[2]) < 1e-12 || !std::isfinite(dir[2])) continue;
-    const double s = (height_mm - centre.z) / dir[2];
-    if (!(s > 0)) continue;  // the plane is behind the camera along this ray
-    out[i] = {centre.x + s * dir[0], centre.y + s * dir[1]};
-    live.push_back(i);
-  }
-
-  // Step 2: undistortPoints inverts the lens model only approximately (a few hundredths of a pixel at
-  // the edges of a wide lens); Newton steps on the plane make this the exact inverse of
-  // ProjectToImage, which the rest of the pipeline relies on.
-  constexpr double kStepMm = 1e-3;
-  for (int iteration = 0; iteration < 6 && !live.empty(); ++iteration) {
-    std::vector<cv::Point3d> probe;
-    probe.reserve(live.size() * 3);
-    for (size_t i : live) {
-      probe.emplace_back(out[i].x, out[i].y, height_mm);
-      probe.emplace_back(out[i].x + kStepMm, out[i].y, height_mm);
-      probe.emplace_back(out[i].x, out[i].y + kStepMm, height_mm);
-    }
-    const std::vector<cv::Point2d> projected = ProjectToImage(k, pose, probe);
-    std::vector<size_t> still;
-    for (size_t j = 0; j < live.size(); ++j) {
-      const size_t i = live[j];
-      const cv::Point2d p0 = projected[3 * j], px = projected[3 * j + 1], py = projected[3 * j + 2];
-      const cv::Point2d r = p0 - pixels[i];
-      if (!std::isfinite(r.x) || !std::isfinite(r.y)) continue;
-      if (std::abs(r.x) < 1e-10 && std::abs(r.y) < 1e-10) continue;
-      const cv::Matx22d jac((px.x - p0.x) / kStepMm, (py.x - p0.x) / kStepMm, (px.y - p0.y) / kStepMm,
-                            (py.y - p0.y) / kStepMm);
-      const double det = cv::determinant(jac);
-      if (std::abs(det) < 1e-18) continue;
-      const cv::Vec2d delta = jac.inv() * cv::Vec2d(r.x, r.y);
-      out[i].x -= delta[0];
-      out[i].y -= delta[1];
-      still.push_back(i);
-    }
-    live.swap(still);
-  }
-  return out;
 }
 
 }  // namespace vedette::calib

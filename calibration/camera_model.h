@@ -53,7 +53,7 @@ std::vector<cv::Point2d> ProjectToImage(const CameraIntrinsics& k, const CameraF
 
 // Intersects the viewing rays of distorted image pixels with the plane z = height_mm of the table
 // frame; returns table (x, y) in mm. A ray parallel to the plane, or meeting it behind the camera,
-// gives NaN. The exact inverse of ProjectToImage (Newton steps after undistortion, to 1e-9 px).
+// gives NaN. The exact inverse of ProjectToImage (Newton steps after undistortion, to 1e-10 px).
 std::vector<cv::Point2d> ImageToTablePlane(const CameraIntrinsics& k, const CameraFromTable& pose,
                                            const std::vector<cv::Point2d>& pixels, double height_mm);
 

@@ -175,6 +175,30 @@ TEST(ImageToTablePlane, InvertsProjectionAtHeightsZeroAndThree) {
   }
 }
 
+// Every distortion model (4-12 coefficients written out, 14 through OpenCV), coefficients stored as
+// doubles or floats, out to the image's corners under a strong barrel: the cut is exact.
+TEST(ImageToTablePlane, InvertsEveryDistortionModelToTheImageCorners) {
+  const CameraFromTable pose = OverheadPose({600, 450, 1100}, 12, 25);
+  const double all[14] = {-0.32, 0.11, 0.0007, -0.0004, -0.015, 0.02, -0.01, 0.005, 0.001, -0.0005, 0.0008, 0.0002, 0.01, -0.02};
+  for (int n : {4, 5, 8, 12, 14})
+    for (int depth : {CV_64F, CV_32F}) {
+      CameraIntrinsics k;
+      k.camera_matrix = cv::Matx33d(1400, 0, 955.5, 0, 1395, 542.25, 0, 0, 1);
+      cv::Mat(1, n, CV_64F, const_cast<double*>(all)).convertTo(k.distortion, depth);
+      k.image_size = {1920, 1080};
+      std::vector<cv::Point2d> px;
+      for (double x = 0; x <= 1919; x += 1919.0 / 8)
+        for (double y = 0; y <= 1079; y += 1079.0 / 6) px.emplace_back(x, y);
+      const auto table = ImageToTablePlane(k, pose, px, 3.0);
+      std::vector<cv::Point3d> table3;
+      for (const auto& t : table) table3.emplace_back(t.x, t.y, 3.0);
+      const auto again = ProjectToImage(k, pose, table3);
+      for (size_t i = 0; i < px.size(); ++i)
+        ASSERT_LT(std::hypot(again[i].x - px[i].x, again[i].y - px[i].y), 1e-8)
+            << n << " coefficients, depth " << depth << ", pixel " << px[i] << " -> " << table[i];
+    }
+}
+
 TEST(ImageToTablePlane, ParallaxOfARaisedMarker) {
   // A marker face 3 mm up, seen off-axis, read on the table plane instead lands further from the
   // camera's foot: exactly why the roster gives marker_height_mm.
