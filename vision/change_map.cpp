@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include <cstring>
-
 #include <opencv2/core.hpp>
 
 #if defined(__SSE2__)
@@ -15,45 +13,6 @@
 
 namespace vedette::vision {
 
-namespace {
-
-// One sampled row of a BGR(A) image: GreyOfBgr of every step-th pixel. Four samples at a time in
-// SSE2 with the same integer weights, sum and shift, so the same bytes as the scalar loop; the
-// scalar loop's three loads and multiplies per sample were half of the change map's time.
-void SampleGreyRow(const uchar* src, int cn, int step, int w, uchar* dst) {
-  int x = 0;
-#if defined(__SSE2__)
-  // Each sample is read as 4 bytes; the last one ends inside the row when step * cn >= 4.
-  if (step * cn >= 4) {
-    const size_t stride = size_t(step) * cn;
-    const __m128i weights = _mm_setr_epi16(3735, 19235, 9798, 0, 3735, 19235, 9798, 0);
-    const __m128i zero = _mm_setzero_si128(), half = _mm_set1_epi32(1 << 14);
-    auto four = [&](int at) {
-      // Each sample straight into a register: four 4-byte stores read back as one 16-byte load
-      // stall on store forwarding and made this slower than the scalar loop.
-      auto load = [&](int k) {
-        int32_t v;
-        std::memcpy(&v, src + size_t(at + k) * stride, 4);
-        return _mm_cvtsi32_si128(v);
-      };
-      const __m128i px = _mm_unpacklo_epi64(_mm_unpacklo_epi32(load(0), load(1)), _mm_unpacklo_epi32(load(2), load(3)));
-      const __m128i lo = _mm_madd_epi16(_mm_unpacklo_epi8(px, zero), weights);  // b*wb + g*wg, r*wr of 0, 1
-      const __m128i hi = _mm_madd_epi16(_mm_unpackhi_epi8(px, zero), weights);  // of samples 2, 3
-      const __m128 l = _mm_castsi128_ps(lo), h = _mm_castsi128_ps(hi);
-      const __m128i bg = _mm_castps_si128(_mm_shuffle_ps(l, h, _MM_SHUFFLE(2, 0, 2, 0)));
-      const __m128i r = _mm_castps_si128(_mm_shuffle_ps(l, h, _MM_SHUFFLE(3, 1, 3, 1)));
-      return _mm_srli_epi32(_mm_add_epi32(_mm_add_epi32(bg, r), half), 15);
-    };
-    for (; x + 8 <= w; x += 8) {
-      const __m128i g16 = _mm_packs_epi32(four(x), four(x + 4));
-      _mm_storel_epi64(reinterpret_cast<__m128i*>(dst + x), _mm_packus_epi16(g16, zero));
-    }
-  }
-#endif
-  for (; x < w; ++x) dst[x] = GreyOfBgr(src + size_t(x) * step * cn);
-}
-
-}  // namespace
 
 cv::Mat SampleGrey(const cv::Mat& image, int step) {
   const int w = std::max(1, image.cols / step), h = std::max(1, image.rows / step), cn = image.channels();
@@ -71,7 +30,7 @@ cv::Mat SampleGrey(const cv::Mat& image, int step) {
     if (cn == 1) {
       for (int x = 0; x < w; ++x) dst[x] = src[x * step];
     } else {
-      SampleGreyRow(src, cn, step, w, dst);
+      GreyOfBgrRow(src, cn, step, w, dst);
     }
   }
   return out;

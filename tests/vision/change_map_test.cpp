@@ -105,7 +105,7 @@ TEST(ChangeMap, MaskEqualsAbsdiffCompareAndCount) {
       rng.fill(noise, cv::RNG::UNIFORM, 0, 256);
       b.setTo(cv::Scalar(0), noise < 40);  // big changes
       b.setTo(cv::Scalar(255), noise > 230);
-      cv::add(b, cv::Scalar(1), b, noise > 100 & noise < 120);  // and changes of one level
+      cv::add(b, cv::Scalar(1), b, (noise > 100) & (noise < 120));  // and changes of one level
       cv::Mat diff, want;
       cv::absdiff(a, b, diff);
       cv::compare(diff, cv::Scalar(std::floor(levels)), want, cv::CMP_GT);

@@ -16,13 +16,19 @@ TEST(GreyCrop, EqualsCvtColorForBgrAndBgra) {
     rng.fill(image, cv::RNG::UNIFORM, 0, 256);
     cv::Mat whole;
     cv::cvtColor(image, whole, cn == 4 ? cv::COLOR_BGRA2GRAY : cv::COLOR_BGR2GRAY);
-    // Both ways of converting: OpenCV's from kGreyCropOpenCvFromPx up, the loop below it.
+    // Both ways of converting: OpenCV's from kGreyCropOpenCvFromPx up, GreyOfBgrRow below it.
     for (const cv::Rect r : {cv::Rect(0, 0, 131, 97), cv::Rect(17, 5, 40, 61), cv::Rect(3, 70, 24, 24),
                              cv::Rect(60, 30, 23, 24), cv::Rect(130, 96, 1, 1)}) {
       const cv::Mat g = GreyCrop(image, r);
       ASSERT_EQ(g.size(), r.size());
       ASSERT_EQ(g.type(), CV_8UC1);
       EXPECT_EQ(cv::norm(g, whole(r), cv::NORM_INF), 0.0) << cn << " channels, crop " << r;
+    }
+    // Every width of the vector rows' tail, against the image's last byte (the 4-byte reads must stop
+    // one pixel short of it with 3 channels).
+    for (int w = 1; w <= 20; ++w) {
+      const cv::Rect r(131 - w, 90, w, 7);
+      EXPECT_EQ(cv::norm(GreyCrop(image, r), whole(r), cv::NORM_INF), 0.0) << cn << " channels, crop " << r;
     }
   }
 }
