@@ -267,17 +267,17 @@ void AddFound(DetectionWork& w, const Found& f) {
   w.found.push_back(f);
 }
 
-// Whether an outline lies inside a marker read already: centred within half its side, and no
-// larger. Markers do not overlap, so it is that marker's inner outline or a piece of its code: read
-// again it reads as none, or as that marker (which keeps its larger outline) or, misread, as another
-// ID. On the condition matrix at 720p (3 tables a dictionary) all 122 outlines read again lay inside
-// a marker read by the end of the detection and 118 of them read as none; skipping those inside
-// changed no answer in any cell of the matrix.
+// Whether an outline lies inside a marker read already: centred within half its side. Markers do
+// not overlap, so it is that marker's other outline (a box narrower than the border outlines both
+// edges of a hollow ring) or a piece of its code. Read again it reads as none, or as that marker, or,
+// misread, as another ID; a larger outer outline reading as the marker would have replaced the one
+// read, whose corners are refined from its own outline instead. At 720p on the condition matrix
+// 36-46 such outlines a frame were refined and read again, and nearly all read as none; skipping them
+// changed no answer in any of the matrix's 28 cells (issue 21).
 bool InsideFound(const DetectionWork& w, const Quad& q) {
   const cv::Point2f c = CentreOf(q);
-  const double side = MeanSide(q);
   return std::any_of(w.found.begin(), w.found.end(), [&](const Found& g) {
-    return side <= g.side_px && cv::norm(CentreOf(g.marker.corners_px) - c) < 0.5 * g.side_px;
+    return cv::norm(CentreOf(g.marker.corners_px) - c) < 0.5 * g.side_px;
   });
 }
 
@@ -313,6 +313,9 @@ void ReadCandidates(DetectionWork& w, std::vector<Quad> quads) {
     if (read == DecodeResult::kMarker) AddFound(w, {{m.id, m.corners_px}, MeanSide(q), false, {}, m.corners_px});
     else if (read == DecodeResult::kUnreadable && w.o.edge_refinement) again.push_back(q);
   }
+  // Largest first: an outer outline that reads is the marker's, as it was when every outline was read
+  // (it replaced the inner one), and the inner one is then not read again.
+  std::stable_sort(again.begin(), again.end(), [](const Quad& a, const Quad& b) { return MeanSide(a) > MeanSide(b); });
   for (const Quad& q : again)
     if (!InsideFound(w, q)) ReadRefined(w, q);
 }
