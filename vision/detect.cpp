@@ -284,7 +284,7 @@ bool InsideFound(const DetectionWork& w, const Quad& q) {
 // Small markers' cells are 3 px: an outline that looks like a marker but reads as none is read
 // again through corners refined from it. It is read through the centroid corners; the bar model's,
 // which only the reported corners use, are fitted from the same last pass once it reads (most
-// candidates read again are texture and read as none: issue 21).
+// outlines read again read as none: issue 21).
 void ReadRefined(DetectionWork& w, Quad q) {
   const DetectorOptions& o = w.o;
   if (o.subpix_window_px > 0) SubPix(o, w.gray, &q);

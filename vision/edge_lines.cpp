@@ -62,9 +62,9 @@ EdgeLine FitLine(const cv::Point2d* p, int n) {
 
 #if defined(__SSE2__)
 // The top-left pixels of four samples at (xi, yi), px (inside the image). Offsets y * stride + x in
-// one multiply-add of 16-bit halves where they fit (every image we take: 32767 px wide and high at
-// most) instead of four scalar multiplies from the lanes stored and reloaded (a quarter of the
-// sampling's instructions, issue 21).
+// one multiply-add of 16-bit halves where they fit (rows of up to 32767 bytes, every camera's; wider
+// ones take the scalar path) instead of four scalar multiplies from the lanes stored and reloaded (a
+// quarter of the sampling's instructions, issue 21).
 inline void PixelAddresses(const uchar* data, size_t stride, __m128i xi, __m128i yi, const uchar* r[4]) {
   if (stride <= 32767) {
     const __m128i xy = _mm_or_si128(_mm_and_si128(xi, _mm_set1_epi32(0xffff)), _mm_slli_epi32(yi, 16));
@@ -591,9 +591,8 @@ bool RefineEdgeLines(const EdgeLineOptions& o, const cv::Mat& gray, int cells, s
       // this side's own cells).
       sides[i].bc = {cells, 0.5 * (std::abs((q[(i + 3) % 4] - a).dot(n)) + std::abs((q[(i + 2) % 4] - b).dot(n))) / cells};
       if (!FitEdgeLine(gray, a, b, n, side / cells, search, o, &sides[i])) return false;
-      // Each corner as soon as both its sides are fitted (as Corners would, which fails on any): a
-      // candidate read only through refined corners is mostly texture, and most that fail, fail here
-      // or on a side (issue 21).
+      // Each corner as soon as both its sides are fitted (as Corners would, which fails on any): most
+      // outlines read again through refined corners fail, at a side or a corner (issue 21).
       if (i > 0 && !CornerAt(sides[i - 1].line, sides[i].line, start[i], o.max_shift_px, &r[i])) return false;
     }
     if (!CornerAt(sides[3].line, sides[0].line, start[0], o.max_shift_px, &r[0])) return false;
