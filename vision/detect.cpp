@@ -247,51 +247,77 @@ std::array<cv::Point2f, 4> TurnedLike(const std::array<cv::Point2f, 4>& quad, co
   return r;
 }
 
-// Reads each candidate not already known; a small marker's unreadable outline is read again
-// through refined corners.
-void ReadCandidates(DetectionWork& w, std::vector<Quad> quads) {
+double MeanSide(const Quad& q) {
+  return 0.25 * (cv::norm(q[1] - q[0]) + cv::norm(q[2] - q[1]) + cv::norm(q[3] - q[2]) + cv::norm(q[0] - q[3]));
+}
+
+cv::Point2f CentreOf(const Quad& q) { return 0.25f * (q[0] + q[1] + q[2] + q[3]); }
+
+// Adds a marker read from one outline. The same marker is often outlined twice (a box narrower than
+// the black border splits it into two rings, whose inner outline reads as the marker too): the
+// outer outline is the marker's, and it is refined once.
+void AddFound(DetectionWork& w, const Found& f) {
+  const cv::Point2f c = CentreOf(f.checked);
+  for (Found& g : w.found) {
+    if (g.marker.id == f.marker.id && cv::norm(CentreOf(g.marker.corners_px) - c) < 0.25 * std::min(f.side_px, g.side_px)) {
+      if (f.side_px > g.side_px) g = f;
+      return;
+    }
+  }
+  w.found.push_back(f);
+}
+
+// Whether an outline lies inside a marker read already: centred within half its side. Markers do
+// not overlap, so it is that marker's other outline (a box narrower than the border outlines both
+// edges of a hollow ring) or a piece of its code. Read again it reads as none, or as that marker, or,
+// misread, as another ID; a larger outer outline reading as the marker would have replaced the one
+// read, whose corners are refined from its own outline instead. At 720p on the condition matrix
+// 36-46 such outlines a frame were refined and read again, and nearly all read as none; skipping them
+// changed no answer in any of the matrix's 28 cells (issue 21).
+bool InsideFound(const DetectionWork& w, const Quad& q) {
+  const cv::Point2f c = CentreOf(q);
+  return std::any_of(w.found.begin(), w.found.end(), [&](const Found& g) {
+    return cv::norm(CentreOf(g.marker.corners_px) - c) < 0.5 * g.side_px;
+  });
+}
+
+// Small markers' cells are 3 px: an outline that looks like a marker but reads as none is read
+// again through corners refined from it. It is read through the centroid corners; the bar model's,
+// which only the reported corners use, are fitted from the same last pass once it reads (most
+// outlines read again read as none: issue 21).
+void ReadRefined(DetectionWork& w, Quad q) {
   const DetectorOptions& o = w.o;
-  for (Quad q : quads) {
-    const cv::Point2f qc = 0.25f * (q[0] + q[1] + q[2] + q[3]);
+  if (o.subpix_window_px > 0) SubPix(o, w.gray, &q);
+  std::array<cv::Point2f, 4> bar = q, centroid;
+  DecodedMarker m;
+  DecodeResult read = DecodeResult::kUnreadable;
+  const auto read_centroid = [&](const Quad& c) {
+    read = DecodeMarker(w.deco, w.gray, c, w.dict, &m, w.Codes());
+    return read == DecodeResult::kMarker;
+  };
+  if (!EdgeRefine(o, w.gray, &bar, w.cells, &centroid, true, read_centroid) || read != DecodeResult::kMarker) return;
+  AddFound(w, {{m.id, TurnedLike(bar, centroid, m.corners_px)}, MeanSide(centroid), true, {}, m.corners_px});
+}
+
+// Reads each candidate not already known. Those that read as none are read again through refined
+// corners once every outline has been read at once, unless they lie inside a marker read (refining
+// them was most of the second readings' cost at 720p: issue 21).
+void ReadCandidates(DetectionWork& w, std::vector<Quad> quads) {
+  std::vector<Quad> again;
+  for (const Quad& q : quads) {
+    const cv::Point2f qc = CentreOf(q);
     if (std::any_of(w.known.begin(), w.known.end(), [&](const Known& k) { return cv::norm(qc - k.centre) < k.reach_px; }))
       continue;
     DecodedMarker m;
-    DecodeResult read = DecodeMarker(w.deco, w.gray, q, w.dict, &m, w.Codes());
-    const bool second_reading = read == DecodeResult::kUnreadable && o.edge_refinement;
-    std::array<cv::Point2f, 4> bar{};
-    if (second_reading) {
-      // Small markers' cells are 3 px: read again through corners refined from the outline. It is
-      // read through the centroid corners; the bar model's, which only the reported corners use, are
-      // fitted from the same last pass once it reads (most candidates read again are texture and
-      // read as none: issue 21).
-      if (o.subpix_window_px > 0) SubPix(o, w.gray, &q);
-      bar = q;
-      std::array<cv::Point2f, 4> centroid;
-      const auto read_centroid = [&](const Quad& c) {
-        read = DecodeMarker(w.deco, w.gray, c, w.dict, &m, w.Codes());
-        return read == DecodeResult::kMarker;
-      };
-      if (EdgeRefine(o, w.gray, &bar, w.cells, &centroid, true, read_centroid)) q = centroid;
-    }
-    if (read != DecodeResult::kMarker) continue;
-    const cv::Point2f c = 0.25f * (m.corners_px[0] + m.corners_px[1] + m.corners_px[2] + m.corners_px[3]);
-    const double side = 0.25 * (cv::norm(q[1] - q[0]) + cv::norm(q[2] - q[1]) + cv::norm(q[3] - q[2]) + cv::norm(q[0] - q[3]));
-    Found f{{m.id, m.corners_px}, side, second_reading, {}, m.corners_px};
-    if (second_reading) f.marker.corners_px = TurnedLike(bar, q, m.corners_px);
-    // The same marker is often outlined twice (a box narrower than the black border splits it into
-    // two rings, whose inner outline reads as the marker too): the outer outline is the marker's,
-    // and it is refined once.
-    bool seen = false;
-    for (Found& g : w.found) {
-      const auto& p = g.marker.corners_px;
-      seen = g.marker.id == m.id && cv::norm(0.25f * (p[0] + p[1] + p[2] + p[3]) - c) < 0.25 * std::min(side, g.side_px);
-      if (seen) {
-        if (side > g.side_px) g = f;
-        break;
-      }
-    }
-    if (!seen) w.found.push_back(f);
+    const DecodeResult read = DecodeMarker(w.deco, w.gray, q, w.dict, &m, w.Codes());
+    if (read == DecodeResult::kMarker) AddFound(w, {{m.id, m.corners_px}, MeanSide(q), false, {}, m.corners_px});
+    else if (read == DecodeResult::kUnreadable && w.o.edge_refinement) again.push_back(q);
   }
+  // Largest first: an outer outline that reads is the marker's, as it was when every outline was read
+  // (it replaced the inner one), and the inner one is then not read again.
+  std::stable_sort(again.begin(), again.end(), [](const Quad& a, const Quad& b) { return MeanSide(a) > MeanSide(b); });
+  for (const Quad& q : again)
+    if (!InsideFound(w, q)) ReadRefined(w, q);
 }
 
 // Whether the mean threshold's pieces are worth a second look: not when the caller expects a

@@ -60,6 +60,28 @@ EdgeLine FitLine(const cv::Point2d* p, int n) {
   return l;
 }
 
+#if defined(__SSE2__)
+// The top-left pixels of four samples at (xi, yi), px (inside the image). Offsets y * stride + x in
+// one multiply-add of 16-bit halves where they fit (rows of up to 32767 bytes, every camera's; wider
+// ones take the scalar path) instead of four scalar multiplies from the lanes stored and reloaded (a
+// quarter of the sampling's instructions, issue 21).
+inline void PixelAddresses(const uchar* data, size_t stride, __m128i xi, __m128i yi, const uchar* r[4]) {
+  if (stride <= 32767) {
+    const __m128i xy = _mm_or_si128(_mm_and_si128(xi, _mm_set1_epi32(0xffff)), _mm_slli_epi32(yi, 16));
+    const __m128i off = _mm_madd_epi16(xy, _mm_set1_epi32(int((stride << 16) | 1)));
+    r[0] = data + _mm_cvtsi128_si32(off);
+    r[1] = data + _mm_cvtsi128_si32(_mm_shuffle_epi32(off, 1));
+    r[2] = data + _mm_cvtsi128_si32(_mm_shuffle_epi32(off, 2));
+    r[3] = data + _mm_cvtsi128_si32(_mm_shuffle_epi32(off, 3));
+    return;
+  }
+  alignas(16) int xs[4], ys[4];
+  _mm_store_si128(reinterpret_cast<__m128i*>(xs), xi);
+  _mm_store_si128(reinterpret_cast<__m128i*>(ys), yi);
+  for (int k = 0; k < 4; ++k) r[k] = data + ys[k] * stride + xs[k];
+}
+#endif
+
 // np bilinear samples from (x0, y0) in steps (ox, oy), all inside the image, into prof, with their
 // range. This is most of a tracked frame's edge work, so four samples go at a time where SSE2 is
 // there; both paths do the same float operations in the same order, so they agree to the bit.
@@ -68,21 +90,19 @@ inline void SampleProfile(const uchar* data, size_t stride, float x0, float y0, 
   int j = 0;
 #if defined(__SSE2__)
   __m128 vlo = _mm_set1_ps(*lo), vhi = _mm_set1_ps(*hi);
-  const __m128 one = _mm_set1_ps(1.0f);
-  for (; j + 4 <= np; j += 4) {
-    const __m128 jv = _mm_cvtepi32_ps(_mm_setr_epi32(j, j + 1, j + 2, j + 3));
+  const __m128 one = _mm_set1_ps(1.0f), four = _mm_set1_ps(4.0f);
+  // The sample numbers as floats, counted up by four (exact: small integers).
+  __m128 jv = _mm_setr_ps(0.0f, 1.0f, 2.0f, 3.0f);
+  for (; j + 4 <= np; j += 4, jv = _mm_add_ps(jv, four)) {
     const __m128 x = _mm_add_ps(_mm_set1_ps(x0), _mm_mul_ps(jv, _mm_set1_ps(ox)));
     const __m128 y = _mm_add_ps(_mm_set1_ps(y0), _mm_mul_ps(jv, _mm_set1_ps(oy)));
     const __m128i xi = _mm_cvttps_epi32(x), yi = _mm_cvttps_epi32(y);
     const __m128 fx = _mm_sub_ps(x, _mm_cvtepi32_ps(xi)), fy = _mm_sub_ps(y, _mm_cvtepi32_ps(yi));
-    alignas(16) int xs[4], ys[4];
-    _mm_store_si128(reinterpret_cast<__m128i*>(xs), xi);
-    _mm_store_si128(reinterpret_cast<__m128i*>(ys), yi);
     // Each pixel pair of a row in one 16-bit load, the left pixel in the low byte, inserted into the
     // low half of its 32-bit lane (pinsrw: fewer instructions than building the lanes from scalars;
     // a vector loaded from four scalar stores stalls on store forwarding).
     const uchar* r[4];
-    for (int k = 0; k < 4; ++k) r[k] = data + ys[k] * stride + xs[k];
+    PixelAddresses(data, stride, xi, yi, r);
     auto pair = [](const uchar* p) {
       uint16_t v;
       std::memcpy(&v, p, 2);
@@ -103,10 +123,10 @@ inline void SampleProfile(const uchar* data, size_t stride, float x0, float y0, 
     _mm_storeu_ps(prof + j, v);
     vlo = _mm_min_ps(vlo, v), vhi = _mm_max_ps(vhi, v);
   }
-  alignas(16) float l4[4], h4[4];
-  _mm_store_ps(l4, vlo);
-  _mm_store_ps(h4, vhi);
-  for (int k = 0; k < 4; ++k) *lo = std::min(*lo, l4[k]), *hi = std::max(*hi, h4[k]);
+  // The lanes' least and greatest (they started at *lo and *hi): halves, then neighbours.
+  vlo = _mm_min_ps(vlo, _mm_shuffle_ps(vlo, vlo, 0x4e)), vhi = _mm_max_ps(vhi, _mm_shuffle_ps(vhi, vhi, 0x4e));
+  vlo = _mm_min_ps(vlo, _mm_shuffle_ps(vlo, vlo, 0xb1)), vhi = _mm_max_ps(vhi, _mm_shuffle_ps(vhi, vhi, 0xb1));
+  *lo = _mm_cvtss_f32(vlo), *hi = _mm_cvtss_f32(vhi);
 #endif
   for (; j < np; ++j) {
     const float x = x0 + j * ox, y = y0 + j * oy;
@@ -458,7 +478,9 @@ bool FitEdgeLine(const cv::Mat& g, const cv::Point2d& a, const cv::Point2d& b, c
   const float ox = float(kStep * out.x), oy = float(kStep * out.y);
   const float xmax = float(g.cols) - 1.001f, ymax = float(g.rows) - 1.001f;
   const size_t stride = g.step[0];
+  const int need = std::max(4, n_samples / 3);
   for (int i = 0; i < n_samples; ++i) {
+    if (n_pts + (n_samples - i) < need) return false;  // the rest cannot make up the points
     const double s = margin + (len - 2 * margin) * (i + 0.5) / n_samples;
     const cv::Point2d c = a + s * t;
     const float x0 = float(c.x) - ext * ox, y0 = float(c.y) - ext * oy;
@@ -489,7 +511,6 @@ bool FitEdgeLine(const cv::Mat& g, const cv::Point2d& a, const cv::Point2d& b, c
     along[n_pts] = s;
     pts[n_pts++] = c + ((swx / sw - ext) * kStep) * out;
   }
-  const int need = std::max(4, n_samples / 3);
   if (n_pts < need) return false;
   EdgeLine* line = &fit->line;
   *line = FitLine(pts, n_pts);
@@ -506,17 +527,21 @@ bool FitEdgeLine(const cv::Mat& g, const cv::Point2d& a, const cv::Point2d& b, c
   return true;
 }
 
+// Corner where line l1 (the side ending there) meets l2 (the side starting there); false when they
+// are parallel or the corner moves more than max_shift_px from start.
+bool CornerAt(const EdgeLine& l1, const EdgeLine& l2, const cv::Point2d& start, double max_shift_px, cv::Point2d* r) {
+  const double det = l1.n.x * l2.n.y - l1.n.y * l2.n.x;
+  if (std::abs(det) < 1e-9) return false;
+  *r = cv::Point2d((l1.d * l2.n.y - l1.n.y * l2.d) / det, (l1.n.x * l2.d - l1.d * l2.n.x) / det);
+  return cv::norm(*r - start) <= max_shift_px;
+}
+
 // The corners where adjacent lines meet; false when two are parallel, a corner moves more than
 // max_shift_px from start, or the quad flips.
 bool Corners(const std::array<EdgeLine, 4>& lines, const std::array<cv::Point2d, 4>& start, double max_shift_px,
              std::array<cv::Point2d, 4>* r) {
-  for (int i = 0; i < 4; ++i) {
-    const EdgeLine &l1 = lines[(i + 3) % 4], &l2 = lines[i];
-    const double det = l1.n.x * l2.n.y - l1.n.y * l2.n.x;
-    if (std::abs(det) < 1e-9) return false;
-    (*r)[i] = cv::Point2d((l1.d * l2.n.y - l1.n.y * l2.d) / det, (l1.n.x * l2.d - l1.d * l2.n.x) / det);
-    if (!(cv::norm((*r)[i] - start[i]) <= max_shift_px)) return false;
-  }
+  for (int i = 0; i < 4; ++i)
+    if (!CornerAt(lines[(i + 3) % 4], lines[i], start[i], max_shift_px, &(*r)[i])) return false;
   return SignedQuadArea(*r) * SignedQuadArea(start) > 0;
 }
 
@@ -553,6 +578,7 @@ bool RefineEdgeLines(const EdgeLineOptions& o, const cv::Mat& gray, int cells, s
   std::array<cv::Point2d, 4> q = start;
   SideFit sides[4];
   for (int pass = 0; pass < o.passes; ++pass) {
+    std::array<cv::Point2d, 4> r;
     const cv::Point2d centre = 0.25 * (q[0] + q[1] + q[2] + q[3]);
     for (int i = 0; i < 4; ++i) {
       const cv::Point2d a = q[i], b = q[(i + 1) % 4];
@@ -565,11 +591,12 @@ bool RefineEdgeLines(const EdgeLineOptions& o, const cv::Mat& gray, int cells, s
       // this side's own cells).
       sides[i].bc = {cells, 0.5 * (std::abs((q[(i + 3) % 4] - a).dot(n)) + std::abs((q[(i + 2) % 4] - b).dot(n))) / cells};
       if (!FitEdgeLine(gray, a, b, n, side / cells, search, o, &sides[i])) return false;
+      // Each corner as soon as both its sides are fitted (as Corners would, which fails on any): most
+      // outlines read again through refined corners fail, at a side or a corner (issue 21).
+      if (i > 0 && !CornerAt(sides[i - 1].line, sides[i].line, start[i], o.max_shift_px, &r[i])) return false;
     }
-    std::array<EdgeLine, 4> lines;
-    for (int i = 0; i < 4; ++i) lines[i] = sides[i].line;
-    std::array<cv::Point2d, 4> r;
-    if (!Corners(lines, start, o.max_shift_px, &r)) return false;
+    if (!CornerAt(sides[3].line, sides[0].line, start[0], o.max_shift_px, &r[0])) return false;
+    if (!(SignedQuadArea(r) * SignedQuadArea(start) > 0)) return false;
     q = r;
   }
   const std::array<cv::Point2f, 4> centroid = ToFloat(q);

@@ -115,6 +115,30 @@ Synthetic DrawOnBase(double rotate_deg, double blur_px) {
   return s;
 }
 
+// Profile samples find their pixels by one multiply-add of 16-bit halves where the image's row
+// stride fits, else by scalar multiplies: the same marker in an image whose rows are 40,000 bytes
+// apart (the scalar path) must refine to the same corners, to the bit, with and without the bar model.
+TEST(EdgeLines, WideRowsRefineToTheSameCorners) {
+  for (double rot : {-12.0, 20.0}) {
+    const Synthetic s = DrawOnBase(rot, 1.0);
+    cv::Mat wide(s.gray.rows, 40000, CV_8U, cv::Scalar(0));
+    s.gray.copyTo(wide(cv::Rect(0, 0, s.gray.cols, s.gray.rows)));
+    const cv::Mat view = wide(cv::Rect(0, 0, s.gray.cols, s.gray.rows));
+    ASSERT_EQ(view.step[0], size_t(40000));
+    for (bool bar : {false, true}) {
+      EdgeLineOptions o;
+      o.bar_model = bar;
+      std::array<cv::Point2f, 4> fast = Shifted(s.corners, {-0.8f, 0.6f}), scalar = fast;
+      ASSERT_TRUE(RefineEdgeLines(o, s.gray, 6, &fast)) << rot;
+      ASSERT_TRUE(RefineEdgeLines(o, view, 6, &scalar)) << rot;
+      for (int i = 0; i < 4; ++i) {
+        EXPECT_EQ(fast[i].x, scalar[i].x) << rot << " corner " << i << " bar " << bar;
+        EXPECT_EQ(fast[i].y, scalar[i].y) << rot << " corner " << i << " bar " << bar;
+      }
+    }
+  }
+}
+
 TEST(EdgeLines, BarModelTakesTheNeighboursPullOff) {
   for (double rot : {7.0, -25.0}) {
     const Synthetic s = DrawOnBase(rot, 1.5);
