@@ -99,76 +99,70 @@ struct Row {
   size_t text_lines = 0, tests = 0, drawing = 0;
 };
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// What the command line asks for.
+struct BenchOptions {
   int seeds = 3;
-  double min_ms = 300.0;
+  double min_ms = 300.0;  // timed calls per table and size: at least 5, and this long over all seeds
   std::string json_out, only;
   std::vector<int> sizes = {60, 300};
-  bool print = false;  // print the first table's reports and drawing to stderr (to compare two builds)
+  bool print = false;   // print the first table's reports and drawing to stderr (to compare two builds)
   bool fresh = false;   // a new ruleset for every call: no reuse between calls
   bool moving = false;  // one unit moved 3 mm before each call
   int fixed_calls = 0;  // > 0: exactly this many timed calls per table (to count instructions under callgrind)
   vedette::AnalyzeOptions asked;  // what each timed call asks for (default: text and report)
+};
+
+// False on an unknown or incomplete option.
+bool ParseOptions(int argc, char** argv, BenchOptions* o) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--seeds" && i + 1 < argc) seeds = std::atoi(argv[++i]);
-    else if (a == "--min-ms" && i + 1 < argc) min_ms = std::atof(argv[++i]);
-    else if (a == "--json" && i + 1 < argc) json_out = argv[++i];
-    else if (a == "--only" && i + 1 < argc) only = argv[++i];
-    else if (a == "--units" && i + 1 < argc) sizes = {std::atoi(argv[++i])};
-    else if (a == "--print") print = true;
-    else if (a == "--fresh") fresh = true;
-    else if (a == "--moving") moving = true;
-    else if (a == "--frame-path") asked = vedette::kFramePath;
-    else if (a == "--text") asked = {.text = true, .report = false};
-    else if (a == "--report") asked = {.text = false, .report = true};
-    else if (a == "--calls" && i + 1 < argc) fixed_calls = std::atoi(argv[++i]);
-    else {
-      std::cerr << "usage: rules_bench [--seeds N] [--min-ms M] [--json FILE] [--only RULESET] [--units N] [--print] [--fresh|--moving] [--frame-path|--text|--report] [--calls N]\n";
-      return 2;
-    }
+    if (a == "--seeds" && i + 1 < argc) o->seeds = std::atoi(argv[++i]);
+    else if (a == "--min-ms" && i + 1 < argc) o->min_ms = std::atof(argv[++i]);
+    else if (a == "--json" && i + 1 < argc) o->json_out = argv[++i];
+    else if (a == "--only" && i + 1 < argc) o->only = argv[++i];
+    else if (a == "--units" && i + 1 < argc) o->sizes = {std::atoi(argv[++i])};
+    else if (a == "--print") o->print = true;
+    else if (a == "--fresh") o->fresh = true;
+    else if (a == "--moving") o->moving = true;
+    else if (a == "--frame-path") o->asked = vedette::kFramePath;
+    else if (a == "--text") o->asked = {.text = true, .report = false};
+    else if (a == "--report") o->asked = {.text = false, .report = true};
+    else if (a == "--calls" && i + 1 < argc) o->fixed_calls = std::atoi(argv[++i]);
+    else return false;
   }
-  std::vector<Row> rows;
-  for (const std::string& name : RulesetNames()) {
-    if (!only.empty() && name != only) continue;
-    const auto ruleset = MakeRuleset(name);
-    for (int units : sizes) {
-      Row row;
-      row.ruleset = name;
-      row.units = units;
-      for (int seed = 1; seed <= seeds; ++seed) {
-        SyntheticTableOptions o;
-        o.units = units;
-        o.seed = static_cast<uint64_t>(seed);
-        Scene scene = WithDeclarations(MakeSyntheticTable(o), name);
-        const Findings first = ruleset->Analyze(scene);  // warm-up
-        if (seed == 1 && print) PrintReports(first);
-        if (seed == 1) {
-          for (char c : first.text) row.text_lines += c == '\n';
-          row.tests = first.tests.size();
-          row.drawing = first.drawing.size();
-        }
-        const double start = WallMs();
-        int calls = 0;
-        while (fixed_calls > 0 ? calls < fixed_calls : calls < 5 || WallMs() - start < min_ms / seeds) {
-          if (moving) {
-            if (auto& p = scene.units[calls % scene.units.size()].pose) p->x_mm += (calls / scene.units.size()) % 2 ? -3.0 : 3.0;
-          }
-          const auto own = fresh ? MakeRuleset(name) : nullptr;
-          const double w0 = WallMs(), c0 = ThreadCpuMs();
-          const Findings f = (own ? own : ruleset)->Analyze(scene, asked);
-          row.cpu.Add(ThreadCpuMs() - c0);
-          row.wall.Add(WallMs() - w0);
-          ++calls;
-          if (f.ruleset.empty()) return 1;  // keeps the call
-        }
-      }
-      rows.push_back(row);
-      std::fprintf(stderr, "%s %d units: %.3f ms\n", name.c_str(), units, row.cpu.Pct(0.5));
-    }
+  return true;
+}
+
+// One seeded table's timed calls into row (its sizes from the first seed's warm-up). False when a
+// call returned no findings.
+bool TimeTable(const BenchOptions& o, const std::string& name, const vedette::Ruleset& ruleset, int seed, Row* row) {
+  SyntheticTableOptions t;
+  t.units = row->units;
+  t.seed = static_cast<uint64_t>(seed);
+  Scene scene = WithDeclarations(MakeSyntheticTable(t), name);
+  const Findings first = ruleset.Analyze(scene);  // warm-up
+  if (seed == 1 && o.print) PrintReports(first);
+  if (seed == 1) {
+    for (char c : first.text) row->text_lines += c == '\n';
+    row->tests = first.tests.size();
+    row->drawing = first.drawing.size();
   }
+  const double start = WallMs();
+  for (int calls = 0; o.fixed_calls > 0 ? calls < o.fixed_calls : calls < 5 || WallMs() - start < o.min_ms / o.seeds; ++calls) {
+    if (o.moving) {
+      if (auto& p = scene.units[calls % scene.units.size()].pose) p->x_mm += (calls / scene.units.size()) % 2 ? -3.0 : 3.0;
+    }
+    const auto own = o.fresh ? MakeRuleset(name) : nullptr;
+    const double w0 = WallMs(), c0 = ThreadCpuMs();
+    const Findings f = (own ? *own : ruleset).Analyze(scene, o.asked);
+    row->cpu.Add(ThreadCpuMs() - c0);
+    row->wall.Add(WallMs() - w0);
+    if (f.ruleset.empty()) return false;  // keeps the call
+  }
+  return true;
+}
+
+void Report(const std::vector<Row>& rows, const std::string& json_out) {
   std::printf("| ruleset | units | ms per Analyze (median) | p95 | CPU ms (median) | text lines | tests | drawing primitives |\n");
   std::printf("|---|---|---|---|---|---|---|---|\n");
   nlohmann::json j = nlohmann::json::array();
@@ -179,5 +173,30 @@ int main(int argc, char** argv) {
                  {"text_lines", r.text_lines}, {"tests", r.tests}, {"drawing", r.drawing}});
   }
   if (!json_out.empty()) std::ofstream(json_out) << j.dump(2) << "\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  BenchOptions o;
+  if (!ParseOptions(argc, argv, &o)) {
+    std::cerr << "usage: rules_bench [--seeds N] [--min-ms M] [--json FILE] [--only RULESET] [--units N] [--print] [--fresh|--moving] [--frame-path|--text|--report] [--calls N]\n";
+    return 2;
+  }
+  std::vector<Row> rows;
+  for (const std::string& name : RulesetNames()) {
+    if (!o.only.empty() && name != o.only) continue;
+    const auto ruleset = MakeRuleset(name);
+    for (int units : o.sizes) {
+      Row row;
+      row.ruleset = name;
+      row.units = units;
+      for (int seed = 1; seed <= o.seeds; ++seed)
+        if (!TimeTable(o, name, *ruleset, seed, &row)) return 1;
+      rows.push_back(row);
+      std::fprintf(stderr, "%s %d units: %.3f ms\n", name.c_str(), units, row.cpu.Pct(0.5));
+    }
+  }
+  Report(rows, o.json_out);
   return 0;
 }
