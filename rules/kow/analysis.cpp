@@ -280,6 +280,9 @@ std::string Words(std::string_view s) {
   return out;
 }
 
+void SearchRoute(const Scene& scene, const KowConfig& c, const Unit& charger, const Unit& target, const geom::Base& cb,
+                 const geom::Base& tb, const ChargeOptions& options, const KowTable* table, ChargeCheck* out);
+
 std::string Inches(double mm, const KowConfig& c) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f", mm / c.mm_per_unit);
@@ -289,7 +292,7 @@ std::string Inches(double mm, const KowConfig& c) {
 }  // namespace
 
 ChargeCheck CheckCharge(const Scene& scene, const KowConfig& c, const Unit& charger, const Unit& target,
-                        const ChargeOptions& options, const KowTable* table) {
+                        const ChargeOptions& options, const KowTable* table, const ChargeCheck* same_route) {
   ChargeCheck r;
   const UnitView cv = View(charger, c, table);
   const geom::Base cb = cv.base, tb = View(target, c, table).base;
@@ -319,7 +322,27 @@ ChargeCheck CheckCharge(const Scene& scene, const KowConfig& c, const Unit& char
   if (p.speed_in && r.distance_mm > r.range_mm + 1e-9)
     r.reasons.push_back("leader point to base " + Inches(r.distance_mm, c) + " > twice the speed " + Inches(r.range_mm, c));
   if (!r.reasons.empty()) return r;
+  if (same_route && same_route->route) {
+    r.route = same_route->route;
+    r.hindered = same_route->hindered;
+    r.hindered_by = same_route->hindered_by;
+  } else {
+    SearchRoute(scene, c, charger, target, cb, tb, options, table, &r);
+  }
+  if (!r.route->found)
+    r.reasons.push_back(r.route->corner_only ? "only corner to corner contact (seed 17)"
+                                             : "no room to reach base contact with its " + Words(geom::ToString(r.facing)) +
+                                                   " (seed 13, 15)");
+  r.chargeable = r.reasons.empty();
+  return r;
+}
 
+namespace {
+
+// CheckCharge's route search (seed 13, 15, 17) and, for a route found, Hindered (seed 53).
+void SearchRoute(const Scene& scene, const KowConfig& c, const Unit& charger, const Unit& target, const geom::Base& cb,
+                 const geom::Base& tb, const ChargeOptions& options, const KowTable* table, ChargeCheck* out) {
+  ChargeCheck& r = *out;
   ChargeOptions o = options;
   o.max_pivot_deg = c.max_pivot_deg;
   // Every position of the charger on a searched route has its centre within the range (first leg) or
@@ -343,13 +366,9 @@ ChargeCheck CheckCharge(const Scene& scene, const KowConfig& c, const Unit& char
     }
     r.hindered = !r.hindered_by.empty();
   }
-  if (!r.route->found)
-    r.reasons.push_back(r.route->corner_only ? "only corner to corner contact (seed 17)"
-                                             : "no room to reach base contact with its " + Words(geom::ToString(r.facing)) +
-                                                   " (seed 13, 15)");
-  r.chargeable = r.reasons.empty();
-  return r;
 }
+
+}  // namespace
 
 std::vector<std::string> ChargedBy(const Scene& scene, const Unit& u) {
   const Declared* d = scene.declarations.Find(u.id, "charged_by");

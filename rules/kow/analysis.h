@@ -88,8 +88,12 @@ struct ChargeCheck {
   bool chargeable = false;
   std::vector<std::string> reasons;      // why not, in the seed's words
 };
+// `same_route`: an earlier check of this charger on this target, both standing where they stand,
+// whose route search read no obstacle that has moved since (ChargeRoute::read_in): its route (and
+// Hindered, read from the route and the terrain) serves instead of a new search.
 ChargeCheck CheckCharge(const Scene& scene, const KowConfig& c, const Unit& charger, const Unit& target,
-                        const ChargeOptions& options = {}, const KowTable* table = nullptr);
+                        const ChargeOptions& options = {}, const KowTable* table = nullptr,
+                        const ChargeCheck* same_route = nullptr);
 
 // Seed 27: a unit charged by an enemy unit in the previous turn may counter-charge that unit (only it).
 // Read from `declarations: U: {charged_by: X}` (or a list of ids); throws InputError naming the line for

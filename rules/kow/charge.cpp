@@ -54,6 +54,13 @@ bool OutsideLane(const Base& b, const Circle& s) {
   return std::abs(d.dot(geom::Right(b))) > b.width_mm / 2.0 + s.r + 1e-6 || d.dot(geom::Forward(b)) < -b.depth_mm / 2.0 - s.r - 1e-6;
 }
 
+// The base with its front pushed `ahead_mm` forward: the ground it covers moving that far.
+Base Lengthened(const Base& b, double ahead_mm) {
+  Base out = geom::MovedForward(b, ahead_mm / 2.0);
+  out.depth_mm += ahead_mm;
+  return out;
+}
+
 bool NearCorner(const Vec2& p, const Base& b, double tol) {
   for (const Vec2& c : geom::Corners(b))
     if ((c - p).norm() <= tol) return true;
@@ -83,6 +90,7 @@ ChargeRoute FindChargeRoute(const Base& charger, const Base& target, geom::Edge 
     const geom::AheadContact c = geom::ContactAhead(charger, p, o.lane_inset_mm);
     if (c.ahead) first_leg = std::min(first_leg, c.distance_mm);
   }
+  best.read_in.push_back(Lengthened(charger, first_leg + 1.0));
   const Circle target_circle = BoundingCircle(target_poly);
   const geom::AheadContact straight = geom::ContactAhead(charger, target_poly, 0.0);
   if (straight.ahead) first_leg = std::min(first_leg, straight.distance_mm);
@@ -169,6 +177,7 @@ ChargeRoute FindChargeRoute(const Base& charger, const Base& target, geom::Edge 
       const double length = a + charger.depth_mm / 2.0 * std::abs(geom::DegToRad(angle)) + hit.distance_mm +
                             (aligned_leader - geom::LeaderPoint(touching)).norm();
       if (length > best.length_mm + 1e-9) continue;
+      best.read_in.push_back(Lengthened(pivoted, hit.distance_mm + 1.0));
       if (angle != 0.0) {
         if (near_target[i] && geom::OverlapArea(pivoted, target_poly) > o.clear_area_mm2) continue;
         bool clear = true;
@@ -220,6 +229,33 @@ Polygon ChargeRouteRegion(const Base& charger, const Base& target, double max_ad
     points.push_back(target.centre_mm + t * out * d);
   }
   return geom::ConvexHull(std::move(points));
+}
+
+
+RouteReads::RouteReads(std::vector<Base> boxes) : boxes_(std::move(boxes)) {
+  bool first = true;
+  for (const Base& b : boxes_) {
+    forward_.push_back(geom::Forward(b));
+    for (const Vec2& c : geom::Corners(b)) {
+      lo_ = first ? c : Vec2(lo_.cwiseMin(c));
+      hi_ = first ? c : Vec2(hi_.cwiseMax(c));
+      first = false;
+    }
+  }
+}
+
+bool RouteReads::MayReach(const Base& b) const {
+  const double r = std::sqrt(b.width_mm * b.width_mm + b.depth_mm * b.depth_mm) / 2.0 + 1.0;
+  const Vec2& c = b.centre_mm;
+  if (boxes_.empty() || c.x() + r < lo_.x() || c.x() - r > hi_.x() || c.y() + r < lo_.y() || c.y() - r > hi_.y()) return false;
+  for (size_t i = 0; i < boxes_.size(); ++i) {
+    // The circle's centre in the box's frame, and how far it lies outside the box along each axis.
+    const Vec2 d = c - boxes_[i].centre_mm, f = forward_[i];
+    const double u = std::max(0.0, std::abs(d.x() * f.y() - d.y() * f.x()) - boxes_[i].width_mm / 2.0);
+    const double v = std::max(0.0, std::abs(d.dot(f)) - boxes_[i].depth_mm / 2.0);
+    if (u * u + v * v <= r * r) return true;
+  }
+  return false;
 }
 
 }  // namespace vedette::kow
