@@ -54,6 +54,22 @@ bool OutsideLane(const Base& b, const Circle& s) {
   return std::abs(d.dot(geom::Right(b))) > b.width_mm / 2.0 + s.r + 1e-6 || d.dot(geom::Forward(b)) < -b.depth_mm / 2.0 - s.r - 1e-6;
 }
 
+// True when the shape lies wholly beyond one side of the base lengthened `ahead_mm` forward (1 um to
+// spare), measured along the base's own axes (`r` right, `f` forward): it then neither overlaps the
+// base nor lies ahead of it within `ahead_mm`, so OverlapArea is 0 and ContactAhead finds it neither
+// overlapping nor nearer than `ahead_mm`. Cheaper than either, and tighter than the bounding circles
+// for a long shape or one far ahead.
+bool Apart(const Base& b, const Vec2& r, const Vec2& f, const Polygon& p, double ahead_mm) {
+  double umin = std::numeric_limits<double>::infinity(), umax = -umin, vmin = umin, vmax = -umin;
+  for (const Vec2& q : p) {
+    const Vec2 d = q - b.centre_mm;
+    const double u = d.dot(r), v = d.dot(f);
+    umin = std::min(umin, u), umax = std::max(umax, u), vmin = std::min(vmin, v), vmax = std::max(vmax, v);
+  }
+  const double w = b.width_mm / 2.0 + 1e-6, h = b.depth_mm / 2.0 + 1e-6;
+  return umin > w || umax < -w || vmax < -h || vmin > h + ahead_mm;
+}
+
 // The base with its front pushed `ahead_mm` forward: the ground it covers moving that far.
 Base Lengthened(const Base& b, double ahead_mm) {
   Base out = geom::MovedForward(b, ahead_mm / 2.0);
@@ -71,6 +87,14 @@ bool NearCorner(const Vec2& p, const Base& b, double tol) {
 
 ChargeRoute FindChargeRoute(const Base& charger, const Base& target, geom::Edge facing,
                             const std::vector<Polygon>& obstacles, double max_advance_mm, const ChargeOptions& o) {
+  std::vector<const Polygon*> refs;
+  refs.reserve(obstacles.size());
+  for (const Polygon& p : obstacles) refs.push_back(&p);
+  return FindChargeRouteByRef(charger, target, facing, refs, max_advance_mm, o);
+}
+
+ChargeRoute FindChargeRouteByRef(const Base& charger, const Base& target, geom::Edge facing,
+                                 const std::vector<const Polygon*>& obstacles, double max_advance_mm, const ChargeOptions& o) {
   ChargeRoute best;
   best.length_mm = std::numeric_limits<double>::infinity();
   const Polygon target_poly = geom::PolygonCcw(target);
@@ -81,7 +105,8 @@ ChargeRoute FindChargeRoute(const Base& charger, const Base& target, geom::Edge 
   double first_leg = std::max(0.0, max_advance_mm);
   std::vector<const Polygon*> live;
   std::vector<Circle> circles;
-  for (const Polygon& p : obstacles) {
+  for (const Polygon* q : obstacles) {
+    const Polygon& p = *q;
     const Circle circle = BoundingCircle(p);
     if (!ApartFrom(charger, circle) && geom::OverlapArea(charger, p) > o.clear_area_mm2) continue;
     live.push_back(&p);
@@ -181,12 +206,15 @@ ChargeRoute FindChargeRoute(const Base& charger, const Base& target, geom::Edge 
       if (angle != 0.0) {
         if (near_target[i] && geom::OverlapArea(pivoted, target_poly) > o.clear_area_mm2) continue;
         bool clear = true;
-        for (size_t n = 0; n < near[i].size() && clear; ++n) clear = geom::OverlapArea(pivoted, *live[near[i][n]]) <= o.clear_area_mm2;
+        for (size_t n = 0; n < near[i].size() && clear; ++n) {
+          const Polygon& p = *live[near[i][n]];
+          clear = Apart(pivoted, ra, fa, p, 0.0) || geom::OverlapArea(pivoted, p) <= o.clear_area_mm2;
+        }
         if (!clear) continue;
       }
       bool blocked = false;
       for (size_t k = 0; k < live.size() && !blocked; ++k) {
-        if (outside_lane(circles[k])) continue;
+        if (outside_lane(circles[k]) || Apart(pivoted, ra, fa, *live[k], hit.distance_mm)) continue;
         const geom::AheadContact c = geom::ContactAhead(pivoted, *live[k], o.lane_inset_mm);
         if (c.overlapping || (c.ahead && c.distance_mm < hit.distance_mm - 1e-6)) blocked = true;
       }

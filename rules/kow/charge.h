@@ -50,6 +50,10 @@ struct ChargeRoute {
 ChargeRoute FindChargeRoute(const geom::Base& charger, const geom::Base& target, geom::Edge facing,
                             const std::vector<geom::Polygon>& obstacles, double max_advance_mm,
                             const ChargeOptions& options = {});
+// The same, the obstacles by reference (the caller keeps them: a table's outlines, the scene's terrain).
+ChargeRoute FindChargeRouteByRef(const geom::Base& charger, const geom::Base& target, geom::Edge facing,
+                                 const std::vector<const geom::Polygon*>& obstacles, double max_advance_mm,
+                                 const ChargeOptions& options = {});
 
 // Where FindChargeRoute can meet anything (a polygon, counter-clockwise): the charger anywhere along
 // its first leg (up to `max_advance_mm` straight ahead, turned any way about its centre) and anywhere
