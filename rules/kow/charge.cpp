@@ -54,11 +54,8 @@ bool OutsideLane(const Base& b, const Circle& s) {
   return std::abs(d.dot(geom::Right(b))) > b.width_mm / 2.0 + s.r + 1e-6 || d.dot(geom::Forward(b)) < -b.depth_mm / 2.0 - s.r - 1e-6;
 }
 
-// True when the shape lies wholly beyond one side of the base lengthened `ahead_mm` forward (1 um to
-// spare), measured along the base's own axes (`r` right, `f` forward): it then neither overlaps the
-// base nor lies ahead of it within `ahead_mm`, so OverlapArea is 0 and ContactAhead finds it neither
-// overlapping nor nearer than `ahead_mm`. Cheaper than either, and tighter than the bounding circles
-// for a long shape or one far ahead.
+// ApartFromBase with the base's right (`r`) and forward (`f`) unit vectors at hand. Tighter than the
+// bounding circles for a long shape or one far ahead.
 bool Apart(const Base& b, const Vec2& r, const Vec2& f, const Polygon& p, double ahead_mm) {
   double umin = std::numeric_limits<double>::infinity(), umax = -umin, vmin = umin, vmax = -umin;
   for (const Vec2& q : p) {
@@ -236,6 +233,11 @@ ChargeRoute FindChargeRouteByRef(const Base& charger, const Base& target, geom::
   }
   if (!best.found) best.length_mm = 0.0;
   return best;
+}
+
+bool ApartFromBase(const Base& b, const Polygon& shape, double ahead_mm) {
+  const Vec2 f = geom::Forward(b);
+  return Apart(b, Vec2(f.y(), -f.x()), f, shape, ahead_mm);
 }
 
 Polygon ChargeRouteRegion(const Base& charger, const Base& target, double max_advance_mm) {

@@ -61,6 +61,12 @@ ChargeRoute FindChargeRouteByRef(const geom::Base& charger, const geom::Base& ta
 // target's centre). An obstacle wholly outside it changes no route the search finds.
 geom::Polygon ChargeRouteRegion(const geom::Base& charger, const geom::Base& target, double max_advance_mm);
 
+// True when the shape lies wholly beyond one side of base `b` lengthened `ahead_mm` forward, by the
+// base's own axes (1 um to spare): then OverlapArea(b, shape) is 0 and ContactAhead(b, shape) finds
+// it neither overlapping nor nearer than `ahead_mm`. A few products against a clip: the charge and
+// multiple-charge searches ask it first.
+bool ApartFromBase(const geom::Base& b, const geom::Polygon& shape, double ahead_mm = 0.0);
+
 // The rectangles of a ChargeRoute's read_in, for the quick question "may this base reach into one of
 // them": no when the base's bounding circle (1 mm to spare) misses their bounding box or every one of
 // them. Tighter than ChargeRouteRegion: a unit moving inside that region but clear of every pose the

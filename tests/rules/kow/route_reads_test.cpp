@@ -4,10 +4,12 @@
 // against a new search over thousands of random tables, small moves and long ones.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
 #include "rules/geometry/base.h"
+#include "rules/geometry/sweep.h"
 #include "rules/kow/charge.h"
 
 namespace vedette {
@@ -81,6 +83,50 @@ TEST(RouteReads, ABaseInsideOrTouchingABoxMayReachIt) {
   EXPECT_TRUE(reads.MayReach(Rect({60, 25}, 0.0, 20.0, 20.0)));  // near the corner (50, 20): 11.2 mm
   EXPECT_FALSE(reads.MayReach(Rect({62, 32}, 0.0, 20.0, 20.0))); // 16.97 mm from it
   EXPECT_FALSE(kow::RouteReads({}).MayReach(Rect({0, 0}, 0.0, 10.0, 10.0)));
+}
+
+// ApartFromBase says "no overlap, nothing ahead within the distance" only when OverlapArea and
+// ContactAhead agree: random bases and quadrilaterals, many placed flush against a side or the front
+// (touching), grazing a corner, or just past the distance ahead.
+TEST(RouteReads, ApartFromBaseOnlyWhenOverlapAndContactAheadAgree) {
+  Rng r;
+  int apart = 0, near = 0;
+  for (int k = 0; k < 20000; ++k) {
+    const geom::Base b = Rect({r.Uniform(-5, 5), r.Uniform(-5, 5)}, r.Uniform(-180, 180), r.Uniform(10, 120), r.Uniform(10, 60));
+    const double ahead = k % 3 ? r.Uniform(0, 100) : 0.0;
+    const geom::Vec2 f = geom::Forward(b), right(f.y(), -f.x());
+    geom::Base o = Rect(b.centre_mm, b.heading_deg, r.Uniform(5, 80), r.Uniform(5, 40));
+    switch (k % 4) {
+      case 0:  // anywhere around, any way turned
+        o.centre_mm += geom::Vec2(r.Uniform(-150, 150), r.Uniform(-150, 150));
+        o.heading_deg += r.Uniform(-180, 180);
+        break;
+      case 1:  // square to the base, flush against (or a hair off) its right side
+        o.centre_mm += (b.width_mm / 2 + o.width_mm / 2 + r.Uniform(-1e-6, 1e-6) * (k % 8 == 1)) * right + r.Uniform(-60, 60) * f;
+        break;
+      case 2:  // square, its rear edge at the end of the distance ahead (or just past it)
+        o.centre_mm += (b.depth_mm / 2 + ahead + o.depth_mm / 2 + (k % 8 == 2 ? 0.0 : r.Uniform(0, 1e-5))) * f + r.Uniform(-80, 80) * right;
+        break;
+      case 3:  // turned 45 degrees, a corner grazing the base's front right corner
+        o.heading_deg += 45;
+        o.centre_mm = geom::Corners(b)[0] + (std::hypot(o.width_mm, o.depth_mm) / 2 + r.Uniform(-1e-6, 1e-3)) * (f + right).normalized();
+        break;
+    }
+    const geom::Polygon p = geom::PolygonCcw(o);
+    if (!kow::ApartFromBase(b, p, ahead)) {
+      ++near;
+      continue;
+    }
+    ++apart;
+    EXPECT_LE(geom::OverlapArea(b, p), 1e-9) << "case " << k;
+    for (double inset : {0.0, 0.5}) {
+      const geom::AheadContact c = geom::ContactAhead(b, p, inset);
+      EXPECT_FALSE(c.overlapping) << "case " << k;
+      EXPECT_TRUE(!c.ahead || c.distance_mm > ahead) << "case " << k << ": " << c.distance_mm << " vs " << ahead;
+    }
+  }
+  EXPECT_GT(apart, 5000);
+  EXPECT_GT(near, 2000);
 }
 
 }  // namespace
