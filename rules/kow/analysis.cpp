@@ -310,14 +310,15 @@ std::string Inches(double mm, const KowConfig& c) {
 }  // namespace
 
 ChargeCheck CheckCharge(const Scene& scene, const KowConfig& c, const Unit& charger, const Unit& target,
-                        const ChargeOptions& options, const KowTable* table, const ChargeCheck* same_route) {
+                        const ChargeOptions& options, const KowTable* table, const ChargeCheck* same_route,
+                        const geom::SightResult* sight) {
   ChargeCheck r;
   const UnitView cv = View(charger, c, table);
   const geom::Base cb = cv.base, tb = View(target, c, table).base;
   const Profile& p = cv.profile();
   // Seed 13: "the target unit is in the unit's front arc": at least part of its base.
   r.front_arc_share = geom::ArcShareOf(cb, tb, Arc::kFront, ArcModel::kKow);
-  r.visible = KowSight(scene, c, charger, target, table).visible;
+  r.visible = sight ? sight->visible : KowSight(scene, c, charger, target, table).visible;
   const geom::ClosestPoints lc = geom::LeaderToBase(cb, tb);
   r.distance_mm = lc.distance_mm;
   r.closest_point = lc.on_b;
@@ -445,12 +446,12 @@ CounterChargeCheck CheckCounterCharge(const Scene& scene, const KowConfig& c, co
 }
 
 ShotCheck CheckShot(const Scene& scene, const KowConfig& c, const Unit& shooter, const Unit& target, double range_in,
-                    const KowTable* table) {
+                    const KowTable* table, const geom::SightResult* sight) {
   ShotCheck r;
   const UnitView tv = View(target, c, table);
   const geom::Base sb = View(shooter, c, table).base, tb = tv.base;
   r.in_arc = geom::ArcShareOf(sb, tb, Arc::kFront, ArcModel::kKow) > 1e-9;
-  const geom::SightResult s = KowSight(scene, c, shooter, target, table);
+  const geom::SightResult s = sight ? *sight : KowSight(scene, c, shooter, target, table);
   r.visible = s.visible;
   r.distance_mm = geom::BaseToBase(sb, tb).distance_mm;
   r.in_range = r.distance_mm <= range_in * c.mm_per_unit + 1e-9;
