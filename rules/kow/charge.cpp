@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <numbers>
 
 #include "rules/geometry/distance.h"
 #include "rules/geometry/sweep.h"
@@ -239,28 +238,6 @@ bool ApartFromBase(const Base& b, const Polygon& shape, double ahead_mm) {
   const Vec2 f = geom::Forward(b);
   return Apart(b, Vec2(f.y(), -f.x()), f, shape, ahead_mm);
 }
-
-Polygon ChargeRouteRegion(const Base& charger, const Base& target, double max_advance_mm) {
-  // The hull of three discs: round the charger's centre where it stands and at the end of its first
-  // leg (its bounding radius), and round the target's centre (the target's radius and the charger's
-  // diameter). Each disc is drawn as an 8-gon around it (corners 1/cos(pi/8) out), so the hull
-  // holds the discs.
-  const double r = std::hypot(charger.width_mm, charger.depth_mm) / 2.0;
-  const double t = std::hypot(target.width_mm, target.depth_mm) / 2.0 + 2.0 * r;
-  const Vec2 c0 = charger.centre_mm, c1 = c0 + std::max(0.0, max_advance_mm) * geom::Forward(charger);
-  constexpr int kSides = 8;
-  const double out = 1.0 / std::cos(std::numbers::pi / kSides);
-  std::vector<Vec2> points;
-  points.reserve(3 * kSides);
-  for (int k = 0; k < kSides; ++k) {
-    const Vec2 d(std::cos(2.0 * std::numbers::pi * k / kSides), std::sin(2.0 * std::numbers::pi * k / kSides));
-    points.push_back(c0 + r * out * d);
-    points.push_back(c1 + r * out * d);
-    points.push_back(target.centre_mm + t * out * d);
-  }
-  return geom::ConvexHull(std::move(points));
-}
-
 
 RouteReads::RouteReads(std::vector<Base> boxes) : boxes_(std::move(boxes)) {
   bool first = true;

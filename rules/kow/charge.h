@@ -55,11 +55,6 @@ ChargeRoute FindChargeRouteByRef(const geom::Base& charger, const geom::Base& ta
                                  const std::vector<const geom::Polygon*>& obstacles, double max_advance_mm,
                                  const ChargeOptions& options = {});
 
-// Where FindChargeRoute can meet anything (a polygon, counter-clockwise): the charger anywhere along
-// its first leg (up to `max_advance_mm` straight ahead, turned any way about its centre) and anywhere
-// it could touch the target (its centre within its own and the target's bounding radii of the
-// target's centre). An obstacle wholly outside it changes no route the search finds.
-geom::Polygon ChargeRouteRegion(const geom::Base& charger, const geom::Base& target, double max_advance_mm);
 
 // True when the shape lies wholly beyond one side of base `b` lengthened `ahead_mm` forward, by the
 // base's own axes (1 um to spare): then OverlapArea(b, shape) is 0 and ContactAhead(b, shape) finds
@@ -69,8 +64,8 @@ bool ApartFromBase(const geom::Base& b, const geom::Polygon& shape, double ahead
 
 // The rectangles of a ChargeRoute's read_in, for the quick question "may this base reach into one of
 // them": no when the base's bounding circle (1 mm to spare) misses their bounding box or every one of
-// them. Tighter than ChargeRouteRegion: a unit moving inside that region but clear of every pose the
-// search tried leaves the route as it was.
+// them. Much tighter than the region the search might reach (its first leg, and round the target): a
+// unit moving in that region but clear of every pose the search tried leaves the route as it was.
 class RouteReads {
  public:
   explicit RouteReads(std::vector<geom::Base> boxes);
