@@ -274,11 +274,32 @@ Obstacles ChargeObstacles(const Scene& scene, const KowConfig& c, const Unit& ch
   return out;
 }
 
+// ChargeObstacles' shapes by reference, for a charger the table knows (IndexOf >= 0): the same shapes in
+// the same order, none copied (a search reads a few of them; copying them all cost a third of it).
+std::vector<const geom::Polygon*> ChargeObstacleRefs(const Scene& scene, const KowConfig& c, const Unit& charger, const Unit& target,
+                                                     double reach_mm, const KowTable& table) {
+  std::vector<const geom::Polygon*> out;
+  const geom::Vec2 centre = table.grid.FootprintOf(table.IndexOf(charger)).centre_mm;
+  for (int i : table.grid.Near(centre, 0.0, reach_mm + 1e-6)) {
+    const Unit& o = scene.units[i];
+    const geom::Base ob = table.grid.FootprintOf(i);
+    if (&o == &charger || &o == &target || o.id == charger.id || o.id == target.id) continue;
+    if ((ob.centre_mm - centre).norm() - std::hypot(ob.width_mm, ob.depth_mm) / 2.0 > reach_mm) continue;
+    for (const geom::Polygon& p : table.outlines[i]) out.push_back(&p);
+  }
+  for (const Terrain& t : scene.terrain)
+    if (c.blocking_terrain.count(t.type)) out.push_back(&t.polygon);
+  return out;
+}
+
 std::string Words(std::string_view s) {
   std::string out(s);
   std::replace(out.begin(), out.end(), '_', ' ');
   return out;
 }
+
+void SearchRoute(const Scene& scene, const KowConfig& c, const Unit& charger, const Unit& target, const geom::Base& cb,
+                 const geom::Base& tb, const ChargeOptions& options, const KowTable* table, ChargeCheck* out);
 
 std::string Inches(double mm, const KowConfig& c) {
   char buf[32];
@@ -289,14 +310,15 @@ std::string Inches(double mm, const KowConfig& c) {
 }  // namespace
 
 ChargeCheck CheckCharge(const Scene& scene, const KowConfig& c, const Unit& charger, const Unit& target,
-                        const ChargeOptions& options, const KowTable* table) {
+                        const ChargeOptions& options, const KowTable* table, const ChargeCheck* same_route,
+                        const geom::SightResult* sight) {
   ChargeCheck r;
   const UnitView cv = View(charger, c, table);
   const geom::Base cb = cv.base, tb = View(target, c, table).base;
   const Profile& p = cv.profile();
   // Seed 13: "the target unit is in the unit's front arc": at least part of its base.
   r.front_arc_share = geom::ArcShareOf(cb, tb, Arc::kFront, ArcModel::kKow);
-  r.visible = KowSight(scene, c, charger, target, table).visible;
+  r.visible = sight ? sight->visible : KowSight(scene, c, charger, target, table).visible;
   const geom::ClosestPoints lc = geom::LeaderToBase(cb, tb);
   r.distance_mm = lc.distance_mm;
   r.closest_point = lc.on_b;
@@ -319,7 +341,27 @@ ChargeCheck CheckCharge(const Scene& scene, const KowConfig& c, const Unit& char
   if (p.speed_in && r.distance_mm > r.range_mm + 1e-9)
     r.reasons.push_back("leader point to base " + Inches(r.distance_mm, c) + " > twice the speed " + Inches(r.range_mm, c));
   if (!r.reasons.empty()) return r;
+  if (same_route && same_route->route) {
+    r.route = same_route->route;
+    r.hindered = same_route->hindered;
+    r.hindered_by = same_route->hindered_by;
+  } else {
+    SearchRoute(scene, c, charger, target, cb, tb, options, table, &r);
+  }
+  if (!r.route->found)
+    r.reasons.push_back(r.route->corner_only ? "only corner to corner contact (seed 17)"
+                                             : "no room to reach base contact with its " + Words(geom::ToString(r.facing)) +
+                                                   " (seed 13, 15)");
+  r.chargeable = r.reasons.empty();
+  return r;
+}
 
+namespace {
+
+// CheckCharge's route search (seed 13, 15, 17) and, for a route found, Hindered (seed 53).
+void SearchRoute(const Scene& scene, const KowConfig& c, const Unit& charger, const Unit& target, const geom::Base& cb,
+                 const geom::Base& tb, const ChargeOptions& options, const KowTable* table, ChargeCheck* out) {
+  ChargeCheck& r = *out;
   ChargeOptions o = options;
   o.max_pivot_deg = c.max_pivot_deg;
   // Every position of the charger on a searched route has its centre within the range (first leg) or
@@ -327,7 +369,11 @@ ChargeCheck CheckCharge(const Scene& scene, const KowConfig& c, const Unit& char
   // charger radius) of where it stands; its base reaches a charger radius further.
   const double cr = std::hypot(cb.width_mm, cb.depth_mm) / 2.0, tr = std::hypot(tb.width_mm, tb.depth_mm) / 2.0;
   const double reach = std::max(r.range_mm, (tb.centre_mm - cb.centre_mm).norm() + tr + cr) + cr + 1.0;
-  r.route = FindChargeRoute(cb, tb, EdgeOf(r.facing), ChargeObstacles(scene, c, charger, target, reach, table).shapes, r.range_mm, o);
+  if (table && table->IndexOf(charger) >= 0) {
+    r.route = FindChargeRouteByRef(cb, tb, EdgeOf(r.facing), ChargeObstacleRefs(scene, c, charger, target, reach, *table), r.range_mm, o);
+  } else {
+    r.route = FindChargeRoute(cb, tb, EdgeOf(r.facing), ChargeObstacles(scene, c, charger, target, reach, table).shapes, r.range_mm, o);
+  }
   if (r.route->found) {
     // Seed 53: a unit that charged through difficult terrain is Hindered: any of the ground its route
     // covers (from where it stands, through the pivot, into contact) in a difficult terrain piece.
@@ -343,13 +389,9 @@ ChargeCheck CheckCharge(const Scene& scene, const KowConfig& c, const Unit& char
     }
     r.hindered = !r.hindered_by.empty();
   }
-  if (!r.route->found)
-    r.reasons.push_back(r.route->corner_only ? "only corner to corner contact (seed 17)"
-                                             : "no room to reach base contact with its " + Words(geom::ToString(r.facing)) +
-                                                   " (seed 13, 15)");
-  r.chargeable = r.reasons.empty();
-  return r;
 }
+
+}  // namespace
 
 std::vector<std::string> ChargedBy(const Scene& scene, const Unit& u) {
   const Declared* d = scene.declarations.Find(u.id, "charged_by");
@@ -404,12 +446,12 @@ CounterChargeCheck CheckCounterCharge(const Scene& scene, const KowConfig& c, co
 }
 
 ShotCheck CheckShot(const Scene& scene, const KowConfig& c, const Unit& shooter, const Unit& target, double range_in,
-                    const KowTable* table) {
+                    const KowTable* table, const geom::SightResult* sight) {
   ShotCheck r;
   const UnitView tv = View(target, c, table);
   const geom::Base sb = View(shooter, c, table).base, tb = tv.base;
   r.in_arc = geom::ArcShareOf(sb, tb, Arc::kFront, ArcModel::kKow) > 1e-9;
-  const geom::SightResult s = KowSight(scene, c, shooter, target, table);
+  const geom::SightResult s = sight ? *sight : KowSight(scene, c, shooter, target, table);
   r.visible = s.visible;
   r.distance_mm = geom::BaseToBase(sb, tb).distance_mm;
   r.in_range = r.distance_mm <= range_in * c.mm_per_unit + 1e-9;

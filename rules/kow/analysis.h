@@ -88,8 +88,13 @@ struct ChargeCheck {
   bool chargeable = false;
   std::vector<std::string> reasons;      // why not, in the seed's words
 };
+// `sight`: KowSight(scene, c, charger, target, table), when the caller has it (CheckShot's too).
+// `same_route`: an earlier check of this charger on this target, both standing where they stand,
+// whose route search read no obstacle that has moved since (ChargeRoute::read_in): its route (and
+// Hindered, read from the route and the terrain) serves instead of a new search.
 ChargeCheck CheckCharge(const Scene& scene, const KowConfig& c, const Unit& charger, const Unit& target,
-                        const ChargeOptions& options = {}, const KowTable* table = nullptr);
+                        const ChargeOptions& options = {}, const KowTable* table = nullptr,
+                        const ChargeCheck* same_route = nullptr, const geom::SightResult* sight = nullptr);
 
 // Seed 27: a unit charged by an enemy unit in the previous turn may counter-charge that unit (only it).
 // Read from `declarations: U: {charged_by: X}` (or a list of ids); throws InputError naming the line for
@@ -124,7 +129,7 @@ struct ShotCheck {
   std::vector<std::string> obscured_by;  // occluders sight passes over
 };
 ShotCheck CheckShot(const Scene& scene, const KowConfig& c, const Unit& shooter, const Unit& target, double range_in,
-                    const KowTable* table = nullptr);
+                    const KowTable* table = nullptr, const geom::SightResult* sight = nullptr);
 
 // Enemies within `c.contact_mm` (engaged in melee), sorted by id.
 std::vector<std::string> EngagedWith(const Scene& scene, const KowConfig& c, const Unit& u);

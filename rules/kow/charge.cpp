@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <numbers>
 
 #include "rules/geometry/distance.h"
 #include "rules/geometry/sweep.h"
@@ -54,6 +53,26 @@ bool OutsideLane(const Base& b, const Circle& s) {
   return std::abs(d.dot(geom::Right(b))) > b.width_mm / 2.0 + s.r + 1e-6 || d.dot(geom::Forward(b)) < -b.depth_mm / 2.0 - s.r - 1e-6;
 }
 
+// ApartFromBase with the base's right (`r`) and forward (`f`) unit vectors at hand. Tighter than the
+// bounding circles for a long shape or one far ahead.
+bool Apart(const Base& b, const Vec2& r, const Vec2& f, const Polygon& p, double ahead_mm) {
+  double umin = std::numeric_limits<double>::infinity(), umax = -umin, vmin = umin, vmax = -umin;
+  for (const Vec2& q : p) {
+    const Vec2 d = q - b.centre_mm;
+    const double u = d.dot(r), v = d.dot(f);
+    umin = std::min(umin, u), umax = std::max(umax, u), vmin = std::min(vmin, v), vmax = std::max(vmax, v);
+  }
+  const double w = b.width_mm / 2.0 + 1e-6, h = b.depth_mm / 2.0 + 1e-6;
+  return umin > w || umax < -w || vmax < -h || vmin > h + ahead_mm;
+}
+
+// The base with its front pushed `ahead_mm` forward: the ground it covers moving that far.
+Base Lengthened(const Base& b, double ahead_mm) {
+  Base out = geom::MovedForward(b, ahead_mm / 2.0);
+  out.depth_mm += ahead_mm;
+  return out;
+}
+
 bool NearCorner(const Vec2& p, const Base& b, double tol) {
   for (const Vec2& c : geom::Corners(b))
     if ((c - p).norm() <= tol) return true;
@@ -64,6 +83,14 @@ bool NearCorner(const Vec2& p, const Base& b, double tol) {
 
 ChargeRoute FindChargeRoute(const Base& charger, const Base& target, geom::Edge facing,
                             const std::vector<Polygon>& obstacles, double max_advance_mm, const ChargeOptions& o) {
+  std::vector<const Polygon*> refs;
+  refs.reserve(obstacles.size());
+  for (const Polygon& p : obstacles) refs.push_back(&p);
+  return FindChargeRouteByRef(charger, target, facing, refs, max_advance_mm, o);
+}
+
+ChargeRoute FindChargeRouteByRef(const Base& charger, const Base& target, geom::Edge facing,
+                                 const std::vector<const Polygon*>& obstacles, double max_advance_mm, const ChargeOptions& o) {
   ChargeRoute best;
   best.length_mm = std::numeric_limits<double>::infinity();
   const Polygon target_poly = geom::PolygonCcw(target);
@@ -74,7 +101,8 @@ ChargeRoute FindChargeRoute(const Base& charger, const Base& target, geom::Edge 
   double first_leg = std::max(0.0, max_advance_mm);
   std::vector<const Polygon*> live;
   std::vector<Circle> circles;
-  for (const Polygon& p : obstacles) {
+  for (const Polygon* q : obstacles) {
+    const Polygon& p = *q;
     const Circle circle = BoundingCircle(p);
     if (!ApartFrom(charger, circle) && geom::OverlapArea(charger, p) > o.clear_area_mm2) continue;
     live.push_back(&p);
@@ -83,6 +111,7 @@ ChargeRoute FindChargeRoute(const Base& charger, const Base& target, geom::Edge 
     const geom::AheadContact c = geom::ContactAhead(charger, p, o.lane_inset_mm);
     if (c.ahead) first_leg = std::min(first_leg, c.distance_mm);
   }
+  best.read_in.push_back(Lengthened(charger, first_leg + 1.0));
   const Circle target_circle = BoundingCircle(target_poly);
   const geom::AheadContact straight = geom::ContactAhead(charger, target_poly, 0.0);
   if (straight.ahead) first_leg = std::min(first_leg, straight.distance_mm);
@@ -169,15 +198,19 @@ ChargeRoute FindChargeRoute(const Base& charger, const Base& target, geom::Edge 
       const double length = a + charger.depth_mm / 2.0 * std::abs(geom::DegToRad(angle)) + hit.distance_mm +
                             (aligned_leader - geom::LeaderPoint(touching)).norm();
       if (length > best.length_mm + 1e-9) continue;
+      best.read_in.push_back(Lengthened(pivoted, hit.distance_mm + 1.0));
       if (angle != 0.0) {
         if (near_target[i] && geom::OverlapArea(pivoted, target_poly) > o.clear_area_mm2) continue;
         bool clear = true;
-        for (size_t n = 0; n < near[i].size() && clear; ++n) clear = geom::OverlapArea(pivoted, *live[near[i][n]]) <= o.clear_area_mm2;
+        for (size_t n = 0; n < near[i].size() && clear; ++n) {
+          const Polygon& p = *live[near[i][n]];
+          clear = Apart(pivoted, ra, fa, p, 0.0) || geom::OverlapArea(pivoted, p) <= o.clear_area_mm2;
+        }
         if (!clear) continue;
       }
       bool blocked = false;
       for (size_t k = 0; k < live.size() && !blocked; ++k) {
-        if (outside_lane(circles[k])) continue;
+        if (outside_lane(circles[k]) || Apart(pivoted, ra, fa, *live[k], hit.distance_mm)) continue;
         const geom::AheadContact c = geom::ContactAhead(pivoted, *live[k], o.lane_inset_mm);
         if (c.overlapping || (c.ahead && c.distance_mm < hit.distance_mm - 1e-6)) blocked = true;
       }
@@ -201,25 +234,35 @@ ChargeRoute FindChargeRoute(const Base& charger, const Base& target, geom::Edge 
   return best;
 }
 
-Polygon ChargeRouteRegion(const Base& charger, const Base& target, double max_advance_mm) {
-  // The hull of three discs: round the charger's centre where it stands and at the end of its first
-  // leg (its bounding radius), and round the target's centre (the target's radius and the charger's
-  // diameter). Each disc is drawn as an 8-gon around it (corners 1/cos(pi/8) out), so the hull
-  // holds the discs.
-  const double r = std::hypot(charger.width_mm, charger.depth_mm) / 2.0;
-  const double t = std::hypot(target.width_mm, target.depth_mm) / 2.0 + 2.0 * r;
-  const Vec2 c0 = charger.centre_mm, c1 = c0 + std::max(0.0, max_advance_mm) * geom::Forward(charger);
-  constexpr int kSides = 8;
-  const double out = 1.0 / std::cos(std::numbers::pi / kSides);
-  std::vector<Vec2> points;
-  points.reserve(3 * kSides);
-  for (int k = 0; k < kSides; ++k) {
-    const Vec2 d(std::cos(2.0 * std::numbers::pi * k / kSides), std::sin(2.0 * std::numbers::pi * k / kSides));
-    points.push_back(c0 + r * out * d);
-    points.push_back(c1 + r * out * d);
-    points.push_back(target.centre_mm + t * out * d);
+bool ApartFromBase(const Base& b, const Polygon& shape, double ahead_mm) {
+  const Vec2 f = geom::Forward(b);
+  return Apart(b, Vec2(f.y(), -f.x()), f, shape, ahead_mm);
+}
+
+RouteReads::RouteReads(std::vector<Base> boxes) : boxes_(std::move(boxes)) {
+  bool first = true;
+  for (const Base& b : boxes_) {
+    forward_.push_back(geom::Forward(b));
+    for (const Vec2& c : geom::Corners(b)) {
+      lo_ = first ? c : Vec2(lo_.cwiseMin(c));
+      hi_ = first ? c : Vec2(hi_.cwiseMax(c));
+      first = false;
+    }
   }
-  return geom::ConvexHull(std::move(points));
+}
+
+bool RouteReads::MayReach(const Base& b) const {
+  const double r = std::sqrt(b.width_mm * b.width_mm + b.depth_mm * b.depth_mm) / 2.0 + 1.0;
+  const Vec2& c = b.centre_mm;
+  if (boxes_.empty() || c.x() + r < lo_.x() || c.x() - r > hi_.x() || c.y() + r < lo_.y() || c.y() - r > hi_.y()) return false;
+  for (size_t i = 0; i < boxes_.size(); ++i) {
+    // The circle's centre in the box's frame, and how far it lies outside the box along each axis.
+    const Vec2 d = c - boxes_[i].centre_mm, f = forward_[i];
+    const double u = std::max(0.0, std::abs(d.x() * f.y() - d.y() * f.x()) - boxes_[i].width_mm / 2.0);
+    const double v = std::max(0.0, std::abs(d.dot(f)) - boxes_[i].depth_mm / 2.0);
+    if (u * u + v * v <= r * r) return true;
+  }
+  return false;
 }
 
 }  // namespace vedette::kow

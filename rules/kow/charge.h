@@ -39,6 +39,10 @@ struct ChargeRoute {
   double length_mm = 0.0;      // leader point travel including the pivot arc and the final alignment, mm
   geom::Vec2 contact_point{0.0, 0.0};  // first touch on the target, table mm
   geom::Base at_contact;               // the charger when it touches, before aligning flush
+  // Where the search looked at obstacles: each pose it tested against them, lengthened ahead by the
+  // way it was tested for (plus 1 mm). An obstacle with no part in any of them passed every test the
+  // search made, so moving it from outside them to outside them changes nothing the search finds.
+  std::vector<geom::Base> read_in;
 };
 
 // `obstacles`: every base and blocking terrain piece the charger may not pass through (not the target).
@@ -46,11 +50,31 @@ struct ChargeRoute {
 ChargeRoute FindChargeRoute(const geom::Base& charger, const geom::Base& target, geom::Edge facing,
                             const std::vector<geom::Polygon>& obstacles, double max_advance_mm,
                             const ChargeOptions& options = {});
+// The same, the obstacles by reference (the caller keeps them: a table's outlines, the scene's terrain).
+ChargeRoute FindChargeRouteByRef(const geom::Base& charger, const geom::Base& target, geom::Edge facing,
+                                 const std::vector<const geom::Polygon*>& obstacles, double max_advance_mm,
+                                 const ChargeOptions& options = {});
 
-// Where FindChargeRoute can meet anything (a polygon, counter-clockwise): the charger anywhere along
-// its first leg (up to `max_advance_mm` straight ahead, turned any way about its centre) and anywhere
-// it could touch the target (its centre within its own and the target's bounding radii of the
-// target's centre). An obstacle wholly outside it changes no route the search finds.
-geom::Polygon ChargeRouteRegion(const geom::Base& charger, const geom::Base& target, double max_advance_mm);
+
+// True when the shape lies wholly beyond one side of base `b` lengthened `ahead_mm` forward, by the
+// base's own axes (1 um to spare): then OverlapArea(b, shape) is 0 and ContactAhead(b, shape) finds
+// it neither overlapping nor nearer than `ahead_mm`. A few products against a clip: the charge and
+// multiple-charge searches ask it first.
+bool ApartFromBase(const geom::Base& b, const geom::Polygon& shape, double ahead_mm = 0.0);
+
+// The rectangles of a ChargeRoute's read_in, for the quick question "may this base reach into one of
+// them": no when the base's bounding circle (1 mm to spare) misses their bounding box or every one of
+// them. Much tighter than the region the search might reach (its first leg, and round the target): a
+// unit moving in that region but clear of every pose the search tried leaves the route as it was.
+class RouteReads {
+ public:
+  explicit RouteReads(std::vector<geom::Base> boxes);
+  bool MayReach(const geom::Base& b) const;
+
+ private:
+  std::vector<geom::Base> boxes_;
+  std::vector<geom::Vec2> forward_;  // each box's unit forward vector
+  geom::Vec2 lo_{0, 0}, hi_{0, 0};   // bounding box of all the boxes, table mm
+};
 
 }  // namespace vedette::kow

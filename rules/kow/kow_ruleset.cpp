@@ -201,9 +201,10 @@ class KowRuleset : public Ruleset {
     std::vector<std::optional<std::vector<int>>> shot_targets;  // by weapon, in the profile's order
     // Its shots' checks by "target/weapon" and its charges' checks by target, each with the regions
     // it read: the sight fan (kow::SightFan: all that sight and cover read besides the two units and
-    // the terrain) and, for a charge that searched a route, the route's region
-    // (kow::ChargeRouteRegion). When something else near the unit changed, a check is reused unless
-    // the two units changed or a changed unit may reach into one of its regions (Changes).
+    // the terrain) and, for a charge that searched a route, the poses the search tested against
+    // obstacles (kow::RouteReads). When something else near the unit changed, a check is reused unless
+    // the two units changed or a changed unit may reach into one of its regions (Changes); when only
+    // the sight fan is reached, the route still serves (kow::CheckCharge's same_route).
     struct ShotMemo {
       kow::ReachRegion sight;
       kow::ShotCheck check;
@@ -211,7 +212,7 @@ class KowRuleset : public Ruleset {
     std::unordered_map<std::string, ShotMemo> shots;
     struct ChargeMemo {
       kow::ReachRegion sight;
-      std::optional<kow::ReachRegion> route;
+      std::optional<kow::RouteReads> route;  // where its route search read obstacles (ChargeRoute::read_in)
       kow::ChargeCheck check;
     };
     std::unordered_map<std::string, ChargeMemo> charges;
@@ -270,7 +271,8 @@ class KowRuleset : public Ruleset {
     std::vector<char> unit;          // by scene index: this unit changed
     std::vector<int> moved;          // the placed units that changed, by scene index
     std::vector<geom::Base> places;  // the changed units' footprints, before and after
-    bool Touch(const kow::ReachRegion& r) const {
+    template <class Region>
+    bool Touch(const Region& r) const {
       for (const geom::Base& b : places)
         if (r.MayReach(b)) return true;
       return false;
@@ -499,6 +501,9 @@ class KowRuleset : public Ruleset {
     bool wavering = false, disordered = false;
     UnitChunk* prev = nullptr;
     UnitChunk chunk;
+    // Its sight to each target (scene index) in this call, worked out once for the charge and every
+    // weapon's shot that is checked again (the same KowSight of the same two units).
+    std::unordered_map<int, geom::SightResult> sights;
     std::ostringstream lines;  // its lines; printed under its name when there are any
     json ju = json::object();
   };
@@ -583,7 +588,7 @@ class KowRuleset : public Ruleset {
         });
         for (int ti : *chunk.charge_targets) {
           const Unit& t = scene.units[ti];
-          const kow::ChargeCheck ch = rules.Charge(scene, k.table, k.changes, ui, ti, w.prev, &chunk);
+          const kow::ChargeCheck ch = rules.Charge(scene, k.table, k.changes, ui, ti, w.prev, &chunk, &w.sights);
           json jc = k.want_report ? rules.ChargeJson(ch, t.id) : json();
           // Seed 51, 53, 74, 77: the melee the charge leads to (no values for a charge that cannot be made).
           Melee m;
@@ -752,7 +757,7 @@ class KowRuleset : public Ruleset {
           for (int ti : *chunk.shot_targets[wi]) {
             const Unit& t = scene.units[ti];
             if (!k.engaged[ti].empty()) continue;
-            const kow::ShotCheck s = rules.Shot(scene, k.table, k.changes, ui, ti, weapon, range_in, w.prev, &chunk);
+            const kow::ShotCheck s = rules.Shot(scene, k.table, k.changes, ui, ti, weapon, range_in, w.prev, &chunk, &w.sights);
             if (!s.in_arc || !s.visible || !s.in_range) continue;
             // Seed 36: -1 for having moved (any order but halt), -1 for cover; seed 77: -1 shooting at an
             // individual, and individuals (Nimble) do not suffer the -1 for moving.
@@ -872,8 +877,16 @@ class KowRuleset : public Ruleset {
   }
 
   // CheckShot, or the same shot's check from the unit's last chunk when its key is unchanged.
+  // KowSight from unit ui to unit ti, from `sights` when this call has worked it out already.
+  const geom::SightResult& Sight(const Scene& scene, const kow::KowTable& table, int ui, int ti,
+                                 std::unordered_map<int, geom::SightResult>* sights) const {
+    auto it = sights->find(ti);
+    if (it == sights->end()) it = sights->emplace(ti, kow::KowSight(scene, config_, scene.units[ui], scene.units[ti], &table)).first;
+    return it->second;
+  }
+
   kow::ShotCheck Shot(const Scene& scene, const kow::KowTable& table, const Changes& changes, int ui, int ti, const std::string& weapon,
-                      double range_in, UnitChunk* prev, UnitChunk* chunk) const {
+                      double range_in, UnitChunk* prev, UnitChunk* chunk, std::unordered_map<int, geom::SightResult>* sights) const {
     const std::string name = scene.units[ti].id + "/" + weapon;
     if (prev && !changes.all && !changes.unit[ui] && !changes.unit[ti])
       if (auto it = prev->shots.find(name); it != prev->shots.end() && !changes.Touch(it->second.sight)) {
@@ -881,27 +894,32 @@ class KowRuleset : public Ruleset {
       }
     const geom::Base& a = table.grid.FootprintOf(ui);
     UnitChunk::ShotMemo m{kow::ReachRegion(kow::SightFan(geom::LeaderPoint(a), table.grid.FootprintOf(ti))),
-               kow::CheckShot(scene, config_, scene.units[ui], scene.units[ti], range_in, &table)};
+               kow::CheckShot(scene, config_, scene.units[ui], scene.units[ti], range_in, &table, &Sight(scene, table, ui, ti, sights))};
     return chunk->shots.insert_or_assign(name, std::move(m)).first->second.check;
   }
 
   // CheckCharge, or the same charge's check from the unit's last chunk when nothing it read changed.
   kow::ChargeCheck Charge(const Scene& scene, const kow::KowTable& table, const Changes& changes, int ui, int ti, UnitChunk* prev,
-                          UnitChunk* chunk) const {
+                          UnitChunk* chunk, std::unordered_map<int, geom::SightResult>* sights) const {
     const std::string& id = scene.units[ti].id;
+    // The last check, when the two units stand where they stood and its route read nothing that moved:
+    // it serves whole unless a changed unit may reach into the sight fan; then only its route serves.
+    UnitChunk::ChargeMemo* last = nullptr;
     if (prev && !changes.all && !changes.unit[ui] && !changes.unit[ti])
-      if (auto it = prev->charges.find(id);
-          it != prev->charges.end() && !changes.Touch(it->second.sight) && !(it->second.route && changes.Touch(*it->second.route))) {
-        return chunk->charges.insert_or_assign(id, std::move(it->second)).first->second.check;
+      if (auto it = prev->charges.find(id); it != prev->charges.end() && !(it->second.route && changes.Touch(*it->second.route))) {
+        if (!changes.Touch(it->second.sight)) return chunk->charges.insert_or_assign(id, std::move(it->second)).first->second.check;
+        last = &it->second;
       }
     const geom::Base& a = table.grid.FootprintOf(ui);
     const geom::Base& b = table.grid.FootprintOf(ti);
     UnitChunk::ChargeMemo m{kow::ReachRegion(kow::SightFan(geom::LeaderPoint(a), b)), std::nullopt,
-                 kow::CheckCharge(scene, config_, scene.units[ui], scene.units[ti], {}, &table)};
+                            kow::CheckCharge(scene, config_, scene.units[ui], scene.units[ti], {}, &table, last ? &last->check : nullptr,
+                                             &Sight(scene, table, ui, ti, sights))};
     if (m.check.route) {
-      // The search ran (analysis.cpp, CheckCharge): its first leg reaches as far as the charge range.
-      const kow::Profile& p = table.profile[ui];
-      m.route = kow::ReachRegion(kow::ChargeRouteRegion(a, b, config_.charge_range_factor * *p.speed_in * config_.mm_per_unit));
+      // The search ran (analysis.cpp, CheckCharge), or its last route served (whose reads still hold).
+      // The reads move into the memo: the check is copied out at every use and needs none of them.
+      m.route = last && last->route ? std::move(last->route) : kow::RouteReads(std::move(m.check.route->read_in));
+      m.check.route->read_in.clear();
     }
     return chunk->charges.insert_or_assign(id, std::move(m)).first->second.check;
   }

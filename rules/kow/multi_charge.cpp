@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "rules/geometry/sweep.h"
+#include "rules/kow/charge.h"
 
 namespace vedette::kow {
 
@@ -154,7 +155,7 @@ ChargersFit FitChargers(const Base& target, const std::vector<ChargerOnFacing>& 
         for (size_t k = 0; k < ord.size() && hit.empty(); ++k) {
           const Base b = PlacedBase(f, chargers[ord[k]].base, x[k] + d);
           for (size_t i : near)
-            if (geom::OverlapArea(b, obstacles[i]) > o.clear_area_mm2) {
+            if (!ApartFromBase(b, obstacles[i]) && geom::OverlapArea(b, obstacles[i]) > o.clear_area_mm2) {
               hit = name(i);
               break;
             }
