@@ -145,68 +145,87 @@ bool ReachRegion::MayReach(const geom::Base& b) const {
   return true;
 }
 
-geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& viewer, const Unit& target, const KowTable* table) {
-  const UnitView vv = View(viewer, c, table), tv = View(target, c, table);
-  const geom::Base& vb = vv.base;
-  const geom::Base& tb = tv.base;
-  const double extent = 4.0 * ((tb.centre_mm - vb.centre_mm).norm() + tb.width_mm + tb.depth_mm + vb.width_mm + vb.depth_mm);
-  const geom::Polygon seen = geom::ClipConvex(geom::PolygonCcw(tb), geom::ArcRegion(vb, Arc::kFront, ArcModel::kKow, extent)[0]);
-  if (seen.size() < 3 || geom::Area(seen) < 1e-6) return {};
-  const double hv = vv.profile().height, ht = tv.profile().height;
-  auto effect = [&](double h) { return h >= hv && h >= ht ? geom::SightEffect::kBlocks : geom::SightEffect::kObscures; };
-  // Every line of sight runs inside the box around the leader point and the part of the target seen:
-  // a unit wholly outside it can hide nothing (on a crowded table most units are).
-  const geom::Vec2 eye = geom::LeaderPoint(vb);
-  geom::Vec2 lo = eye, hi = eye;
-  for (const geom::Vec2& p : seen) lo = lo.cwiseMin(p), hi = hi.cwiseMax(p);
-  // ... and inside the fan from the eye to the target: nothing outside it is read, so a unit moving
-  // outside it leaves a kept sight line valid (kow_ruleset.cpp, Changes).
-  const ReachRegion fan(SightFan(eye, tb));
-  auto cannot_hide = [&](const geom::Base& b) {
+namespace {
+
+// Where every line of sight from the eye to the part of the target seen runs: inside the box around
+// them (on a crowded table most units are wholly outside it) and inside the fan from the eye to the
+// target. Nothing outside the fan is read, so a unit moving outside it leaves a kept sight line valid
+// (kow_ruleset.cpp, Changes).
+struct SightBounds {
+  geom::Vec2 lo, hi;  // the box, table mm
+  ReachRegion fan;
+  bool CannotHide(const geom::Base& b) const {
     const double r = std::sqrt(b.width_mm * b.width_mm + b.depth_mm * b.depth_mm) / 2.0 + 1.0;
     return b.centre_mm.x() + r < lo.x() || b.centre_mm.x() - r > hi.x() || b.centre_mm.y() + r < lo.y() ||
            b.centre_mm.y() - r > hi.y() || !fan.MayReach(b);
-  };
-  // Occluders by reference: the table's outlines, the scene's terrain, or (without a table) the
-  // outlines worked out here, in `own` (a deque: adding to it moves none, so the references hold).
+  }
+};
+
+SightBounds BoundsOf(const geom::Vec2& eye, const geom::Polygon& seen, const geom::Base& target) {
+  geom::Vec2 lo = eye, hi = eye;
+  for (const geom::Vec2& p : seen) lo = lo.cwiseMin(p), hi = hi.cwiseMax(p);
+  return {lo, hi, ReachRegion(SightFan(eye, target))};
+}
+
+// The occluders of one sight line, by reference: the table's outlines, the scene's terrain, or
+// (without a table) the outlines worked out here, in `own` (a deque: adding to it moves none, so the
+// references hold). Units in scene order, then terrain, as the trace's tags expect.
+struct SightOccluders {
+  const Scene& scene;
+  const KowConfig& c;
+  const Unit& viewer;
+  const Unit& target;
+  double viewer_height = 0, target_height = 0;  // mm
+  SightBounds bounds;
   std::vector<geom::OccluderRef> occ;
   std::deque<geom::Polygon> own;
-  auto add = [&](const geom::Polygon& poly, geom::SightEffect e, int tag) {
-    occ.push_back({&poly, e, tag, geom::ConvexForSight(poly)});
-  };
-  auto consider = [&](size_t i, const geom::Base& ob, const Profile& p, const std::vector<geom::Polygon>* outlines) {
+
+  // As high as both ends blocks; lower obscures.
+  geom::SightEffect EffectOf(double h) const {
+    return h >= viewer_height && h >= target_height ? geom::SightEffect::kBlocks : geom::SightEffect::kObscures;
+  }
+  void Add(const geom::Polygon& poly, geom::SightEffect e, int tag) { occ.push_back({&poly, e, tag, geom::ConvexForSight(poly)}); }
+  void Consider(size_t i, const geom::Base& ob, const Profile& p, const std::vector<geom::Polygon>* outlines) {
     const Unit& o = scene.units[i];
     if (&o == &viewer || &o == &target || o.id == viewer.id || o.id == target.id) return;
-    if (cannot_hide(ob)) return;
+    if (bounds.CannotHide(ob)) return;
     if (p.individual) return;  // seed 77: "individual units never block line of sight"
     if (outlines) {
-      for (const geom::Polygon& poly : *outlines) add(poly, effect(p.height), static_cast<int>(i));
-    } else {
-      for (const geom::Base& b : BasesOf(o)) {
-        own.push_back(geom::PolygonCcw(b));
-        add(own.back(), effect(p.height), static_cast<int>(i));
-      }
+      for (const geom::Polygon& poly : *outlines) Add(poly, EffectOf(p.height), static_cast<int>(i));
+      return;
     }
-  };
-  if (table && vv.index >= 0 && tv.index >= 0) {
-    // The grid's candidates near the box (its centre and half diagonal), in scene order.
-    const geom::Vec2 mid = (lo + hi) / 2.0;
-    for (int i : table->grid.Near(mid, (hi - lo).norm() / 2.0, 1.0))
-      consider(i, table->grid.FootprintOf(i), table->profile[i], &table->outlines[i]);
-  } else {
-    for (size_t i = 0; i < scene.units.size(); ++i) {
-      const Unit& o = scene.units[i];
-      if (!o.pose || &o == &viewer || &o == &target) continue;
-      const geom::Base ob = Footprint(o);
-      if (cannot_hide(ob)) continue;
-      consider(i, ob, ProfileOf(o, c), nullptr);
+    for (const geom::Base& b : BasesOf(o)) {
+      own.push_back(geom::PolygonCcw(b));
+      Add(own.back(), EffectOf(p.height), static_cast<int>(i));
     }
   }
+  void AddUnits(const KowTable* table, const UnitView& vv, const UnitView& tv);
+  void AddTerrain(const KowTable* table, const UnitView& vv, const UnitView& tv);
+};
+
+void SightOccluders::AddUnits(const KowTable* table, const UnitView& vv, const UnitView& tv) {
+  if (table && vv.index >= 0 && tv.index >= 0) {
+    // The grid's candidates near the box (its centre and half diagonal), in scene order.
+    const geom::Vec2 mid = (bounds.lo + bounds.hi) / 2.0;
+    for (int i : table->grid.Near(mid, (bounds.hi - bounds.lo).norm() / 2.0, 1.0))
+      Consider(i, table->grid.FootprintOf(i), table->profile[i], &table->outlines[i]);
+    return;
+  }
+  for (size_t i = 0; i < scene.units.size(); ++i) {
+    const Unit& o = scene.units[i];
+    if (!o.pose || &o == &viewer || &o == &target) continue;
+    const geom::Base ob = Footprint(o);
+    if (bounds.CannotHide(ob)) continue;
+    Consider(i, ob, ProfileOf(o, c), nullptr);
+  }
+}
+
+void SightOccluders::AddTerrain(const KowTable* table, const UnitView& vv, const UnitView& tv) {
   for (size_t i = 0; i < scene.terrain.size(); ++i) {
     const Terrain& t = scene.terrain[i];
     const int tag = -1 - static_cast<int>(i);
     if (c.blocking_terrain.count(t.type)) {
-      add(t.polygon, geom::SightEffect::kBlocks, tag);
+      Add(t.polygon, geom::SightEffect::kBlocks, tag);
       continue;
     }
     auto h = c.terrain_heights.find(t.type);
@@ -214,11 +233,26 @@ geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& v
     // Units standing in a piece (woods, on a hill) see out of it and are seen in it.
     const bool holds_unit = table && vv.index >= 0 && tv.index >= 0
                                 ? table->in_terrain[vv.index][i] || table->in_terrain[tv.index][i]
-                                : geom::PolygonToPolygon(t.polygon, geom::PolygonCcw(vb)).overlap ||
-                                      geom::PolygonToPolygon(t.polygon, geom::PolygonCcw(tb)).overlap;
-    if (!holds_unit) add(t.polygon, effect(h->second), tag);
+                                : geom::PolygonToPolygon(t.polygon, geom::PolygonCcw(vv.base)).overlap ||
+                                      geom::PolygonToPolygon(t.polygon, geom::PolygonCcw(tv.base)).overlap;
+    if (!holds_unit) Add(t.polygon, EffectOf(h->second), tag);
   }
-  return geom::TraceSightByRef(eye, seen, occ);
+}
+
+}  // namespace
+
+geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& viewer, const Unit& target, const KowTable* table) {
+  const UnitView vv = View(viewer, c, table), tv = View(target, c, table);
+  const geom::Base& vb = vv.base;
+  const geom::Base& tb = tv.base;
+  const double extent = 4.0 * ((tb.centre_mm - vb.centre_mm).norm() + tb.width_mm + tb.depth_mm + vb.width_mm + vb.depth_mm);
+  const geom::Polygon seen = geom::ClipConvex(geom::PolygonCcw(tb), geom::ArcRegion(vb, Arc::kFront, ArcModel::kKow, extent)[0]);
+  if (seen.size() < 3 || geom::Area(seen) < 1e-6) return {};
+  const geom::Vec2 eye = geom::LeaderPoint(vb);
+  SightOccluders o{scene, c, viewer, target, vv.profile().height, tv.profile().height, BoundsOf(eye, seen, tb), {}, {}};
+  o.AddUnits(table, vv, tv);
+  o.AddTerrain(table, vv, tv);
+  return geom::TraceSightByRef(eye, seen, o.occ);
 }
 
 namespace {
