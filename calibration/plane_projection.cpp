@@ -1,5 +1,7 @@
 // Table points to image pixels and back: OpenCV's lens model written out per point, and its exact
 // inverse on a plane of the table.
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -113,13 +115,21 @@ namespace {
 // rest of the pipeline relies on. The Jacobian by forward differences of 1 um.
 cv::Point2d NewtonOnPlane(const CameraIntrinsics& k, const Lens& lens, const CameraFromTable& pose, const cv::Point2d& pixel,
                           cv::Point2d at, double height_mm) {
-  auto project = [&](double x, double y) {
-    const cv::Point3d p(x, y, height_mm);
-    return lens.written_out ? ProjectOne(lens, pose, p) : ProjectToImage(k, pose, {p})[0];
-  };
   constexpr double kStepMm = 1e-3;
+  // The point and its two probes, the tilted-sensor model's through one OpenCV call for all three.
+  auto project = [&](const std::array<cv::Point3d, 3>& probes) {
+    std::array<cv::Point2d, 3> px;
+    if (lens.written_out) {
+      for (int i = 0; i < 3; ++i) px[i] = ProjectOne(lens, pose, probes[i]);
+    } else {
+      const std::vector<cv::Point2d> by_opencv = ProjectToImage(k, pose, {probes.begin(), probes.end()});
+      std::copy(by_opencv.begin(), by_opencv.end(), px.begin());
+    }
+    return px;
+  };
   for (int iteration = 0; iteration < 6; ++iteration) {
-    const cv::Point2d p0 = project(at.x, at.y), px = project(at.x + kStepMm, at.y), py = project(at.x, at.y + kStepMm);
+    const auto [p0, px, py] = project({cv::Point3d(at.x, at.y, height_mm), cv::Point3d(at.x + kStepMm, at.y, height_mm),
+                                       cv::Point3d(at.x, at.y + kStepMm, height_mm)});
     const cv::Point2d r = p0 - pixel;
     if (!std::isfinite(r.x) || !std::isfinite(r.y)) break;
     if (std::abs(r.x) < 1e-10 && std::abs(r.y) < 1e-10) break;

@@ -13,7 +13,6 @@
 
 namespace vedette::vision {
 
-
 cv::Mat SampleGrey(const cv::Mat& image, int step) {
   const int w = std::max(1, image.cols / step), h = std::max(1, image.rows / step), cn = image.channels();
   cv::Mat out(h, w, CV_8U);

@@ -36,11 +36,11 @@ cv::Point2d Apply(const cv::Matx33d& h, double u, double v) {
 }
 
 // Mean brightness of every cell (row-major, border included) from a k x k grid of samples spread
-// over the middle half of the cell. False if a sample leaves the image.
+// over the middle half of the cell (k at most 8; the readers use 1 and 3). False if a sample leaves
+// the image or k is larger.
 bool CellMeans(const cv::Mat& g, const cv::Matx33d& h, int cells, int k, double* means) {
-  // The samples' offsets in a cell, divided once (added in the same order as before: the same bits).
-  double at[8];
   if (k > 8) return false;
+  double at[8];  // the samples' offsets in a cell, divided once rather than per sample
   for (int j = 0; j < k; ++j) at[j] = k == 1 ? 0.0 : 0.5 * j / (k - 1);
   const double first = k == 1 ? 0.5 : 0.25;
   for (int r = 0; r < cells; ++r)

@@ -55,7 +55,6 @@ ChargeRoute FindChargeRouteByRef(const geom::Base& charger, const geom::Base& ta
                                  const std::vector<const geom::Polygon*>& obstacles, double max_advance_mm,
                                  const ChargeOptions& options = {});
 
-
 // True when the shape lies wholly beyond one side of base `b` lengthened `ahead_mm` forward, by the
 // base's own axes (1 um to spare): then OverlapArea(b, shape) is 0 and ContactAhead(b, shape) finds
 // it neither overlapping nor nearer than `ahead_mm`. A few products against a clip: the charge and

@@ -876,7 +876,6 @@ class KowRuleset : public Ruleset {
     return m;
   }
 
-  // CheckShot, or the same shot's check from the unit's last chunk when its key is unchanged.
   // KowSight from unit ui to unit ti, from `sights` when this call has worked it out already.
   const geom::SightResult& Sight(const Scene& scene, const kow::KowTable& table, int ui, int ti,
                                  std::unordered_map<int, geom::SightResult>* sights) const {
@@ -885,6 +884,7 @@ class KowRuleset : public Ruleset {
     return it->second;
   }
 
+  // CheckShot, or the same shot's check from the unit's last chunk when its key is unchanged.
   kow::ShotCheck Shot(const Scene& scene, const kow::KowTable& table, const Changes& changes, int ui, int ti, const std::string& weapon,
                       double range_in, UnitChunk* prev, UnitChunk* chunk, std::unordered_map<int, geom::SightResult>* sights) const {
     const std::string name = scene.units[ti].id + "/" + weapon;
