@@ -22,24 +22,26 @@ inline double NormalizeDeg(double deg) {
   return a;
 }
 
-// Unit vector of a heading (deg counter-clockwise from +x). The rules ask for the same few headings
-// hundreds of thousands of times a frame (a base's corners, frame and edges; every pose a charge
-// search tries at one pivot angle, measured against one target), and the sine and cosine cost more
-// than the rest of a corner: the last two headings are remembered per thread, keyed by their bits
-// (so -0 and 0, whose sines differ in sign, stay apart).
+// Unit vector of a heading (deg counter-clockwise from +x). The rules ask for the same few hundred
+// headings (one per base on the table, plus the poses a charge search tries) hundreds of thousands of
+// times a frame, and the sine and cosine cost more than the rest of a corner: they are remembered per
+// thread in a small table keyed by the heading's bits (so -0 and 0, whose sines differ in sign, stay
+// apart), each slot holding the last heading that hashed to it.
 inline Vec2 HeadingVector(double heading_deg) {
+  constexpr int kSlotBits = 9;
   struct Memo {
-    uint64_t bits[2] = {~uint64_t{0}, ~uint64_t{0}};  // a NaN's bits: cos and sin of it are NaN too
-    double cos[2] = {NAN, NAN}, sin[2] = {NAN, NAN};
-    int next = 0;
+    uint64_t bits[1 << kSlotBits];
+    double cos[1 << kSlotBits], sin[1 << kSlotBits];
+    Memo() {
+      // Empty slots hold a NaN's bits and NaN answers, which is what cos and sin of that NaN give.
+      for (int i = 0; i < (1 << kSlotBits); ++i) bits[i] = ~uint64_t{0}, cos[i] = sin[i] = NAN;
+    }
   };
   static thread_local Memo memo;
   const uint64_t bits = std::bit_cast<uint64_t>(heading_deg);
-  for (int i = 0; i < 2; ++i)
-    if (memo.bits[i] == bits) return {memo.cos[i], memo.sin[i]};
+  const size_t i = static_cast<size_t>((bits * 0x9E3779B97F4A7C15ull) >> (64 - kSlotBits));
+  if (memo.bits[i] == bits) return {memo.cos[i], memo.sin[i]};
   const double r = DegToRad(heading_deg);
-  const int i = memo.next;
-  memo.next = 1 - i;
   memo.bits[i] = bits;
   memo.cos[i] = std::cos(r);
   memo.sin[i] = std::sin(r);

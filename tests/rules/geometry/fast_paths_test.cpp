@@ -4,9 +4,13 @@
 // clear of the unit by half-planes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <numbers>
 #include <random>
+#include <vector>
 
 #include "rules/geometry/arcs.h"
 #include "rules/geometry/coverage.h"
@@ -87,6 +91,21 @@ TEST(FastPaths, RememberedHeadingsAreTheSinesAndCosines) {
     }
   }
   EXPECT_TRUE(std::isnan(HeadingVector(NAN).x()));
+  // The NaN whose bits mark an empty slot, and more headings than slots, asked again in another
+  // order: slots shared by two headings must answer each with its own.
+  EXPECT_TRUE(std::isnan(HeadingVector(std::bit_cast<double>(~uint64_t{0})).y()));
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> deg(-180.0, 180.0);
+  std::vector<double> headings(3000);
+  for (double& h : headings) h = deg(rng);
+  for (int round = 0; round < 2; ++round) {
+    for (double h : headings) {
+      const Vec2 v = HeadingVector(h);
+      ASSERT_EQ(v.x(), std::cos(DegToRad(h))) << h;
+      ASSERT_EQ(v.y(), std::sin(DegToRad(h))) << h;
+    }
+    std::shuffle(headings.begin(), headings.end(), rng);
+  }
 }
 
 TEST(FastPaths, BaseGapMatchesTheClosestPointsOfTheOutlines) {
