@@ -59,6 +59,12 @@ double BaseGap(const Base& a, const Base& b) {
 
 ClosestPoints BaseToBase(const Base& a, const Base& b) { return PolygonToPolygon(CornersCcw(a), CornersCcw(b)); }
 
+bool BasesWithin(const Base& a, const Base& b, double limit_mm) {
+  const double gap = BaseGap(a, b);
+  if (gap > limit_mm + 1e-6) return false;
+  return gap < limit_mm - 1e-6 || BaseToBase(a, b).distance_mm <= limit_mm;
+}
+
 ClosestPoints BaseToPoint(const Base& a, const Vec2& point) {
   ClosestPoints c = PointToPolygon(point, PolygonCcw(a));
   std::swap(c.on_a, c.on_b);

@@ -15,6 +15,10 @@ ClosestPoints BaseToBase(const Base& a, const Base& b);
 // use it to skip pairs that are clearly out of reach and measure the rest exactly.
 double BaseGap(const Base& a, const Base& b);
 
+// BaseToBase(a, b).distance_mm <= limit_mm, the same answer: BaseGap decides unless it falls within
+// a micrometre of the limit, where the exact distance is measured.
+bool BasesWithin(const Base& a, const Base& b, double limit_mm);
+
 // Closest distance from the base's outline to a point (0 when the point is on or inside the base).
 ClosestPoints BaseToPoint(const Base& a, const Vec2& point);
 

@@ -29,18 +29,18 @@ void FindReach(const Scene& scene, const std::vector<std::string>& bonus_moves, 
     if (!u.pose || IsGeneral(u)) continue;
     if (!reach.every_unit && std::find(bonus_moves.begin(), bonus_moves.end(), u.id) == bonus_moves.end()) continue;
     std::optional<geom::Base> ufp;
-    double uradius = 0.0;
+    double uradius = 0.0, reach_mm = 0.0;
     for (size_t gi = 0; gi < out->generals.size(); ++gi) {
       CommandPoints::General& g = out->generals[gi];
       if (g.unit->side != u.side) continue;
       if (!ufp) {
         ufp = Footprint(u);
         uradius = std::hypot(ufp->width_mm, ufp->depth_mm) / 2.0;
+        reach_mm = reach.reach_bw * scene.BwFor(u) + reach.tol_mm;
       }
-      const double reach_mm = reach.reach_bw * scene.BwFor(u) + reach.tol_mm;
       // Bounding circles further apart than the reach: out of reach without the exact distance.
       if ((ufp->centre_mm - gfp[gi].centre_mm).norm() - uradius - gradius[gi] > reach_mm) continue;
-      if (geom::BaseToBase(*ufp, gfp[gi]).distance_mm <= reach_mm) {
+      if (geom::BasesWithin(*ufp, gfp[gi], reach_mm)) {
         g.in_reach.push_back(u.id);
         if (g.rating > 0) out->servers[u.id].push_back(gi);
       }

@@ -325,7 +325,7 @@ std::vector<Modifier> AfterCombatWriter::PursuitModifiers(const Unit& p, const g
   std::vector<std::string> generals;
   for (const Unit& g : scene_.units)
     if (g.pose && IsGeneral(g) && g.side == p.side &&
-        geom::BaseToBase(pfp, Footprint(g)).distance_mm <= a_.pursuit_general_bw * scene_.BwFor(p) + tol_.line_mm)
+        geom::BasesWithin(pfp, Footprint(g), a_.pursuit_general_bw * scene_.BwFor(p) + tol_.line_mm))
       generals.push_back(g.id);
   if (!generals.empty()) add("general_near", generals);
   if (p.HasTag("wavering")) add("wavering");

@@ -948,8 +948,8 @@ void Analyzer::FireAndContactModifiers(size_t u, const MoraleContext& m, UnitAna
     std::vector<std::string> close, small, inferior;
     for (size_t e : m.firers) {
       const Unit& E = *units_[e];
-      const double dist = geom::BaseToBase(fp_[e], fp_[u]).distance_mm;
-      if (E.type == UnitType::kArtillery && dist <= d_.artillery_close_bw * bw_[e] + tol_.line_mm) close.push_back(E.id);
+      if (E.type == UnitType::kArtillery && geom::BasesWithin(fp_[e], fp_[u], d_.artillery_close_bw * bw_[e] + tol_.line_mm))
+        close.push_back(E.id);
       if (E.type == UnitType::kArtillery && (E.HasTag("small") || E.HasTag("tiny"))) small.push_back(E.id);
       if (IsLightInfantry(E) || E.HasTag("inferior_fp")) inferior.push_back(E.id);
     }

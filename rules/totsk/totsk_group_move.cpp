@@ -49,7 +49,7 @@ GroupMoveCheck CheckTotskGroupMove(const TotskData& data, const TotskSettings& s
   for (const Unit* u : units) {
     bool near = false;
     for (const Unit* v : units)
-      if (v != u && geom::BaseToBase(Footprint(*u), Footprint(*v)).distance_mm <= scene.BwFor(*u) + 1e-6) near = true;
+      if (v != u && geom::BasesWithin(Footprint(*u), Footprint(*v), scene.BwFor(*u) + 1e-6)) near = true;
     if (!near && units.size() >= 2) why_not.push_back(u->id + " is not within 1 BW of another unit of the group");
   }
 

@@ -125,6 +125,22 @@ TEST(FastPaths, BaseGapMatchesTheClosestPointsOfTheOutlines) {
   EXPECT_GT(touching, 100);
 }
 
+TEST(FastPaths, BasesWithinAnswersAsTheExactDistance) {
+  // Limits far from the distance and within a few micrometres of it, on both sides and exactly at it:
+  // the answer is BaseToBase's comparison every time.
+  std::mt19937 rng(12);
+  int near_limit = 0;
+  for (int n = 0; n < 2000; ++n) {
+    const Base a = RandomBase(rng), b = RandomBase(rng);
+    const double d = BaseToBase(a, b).distance_mm;
+    for (double off : {-50.0, -1e-3, -2e-6, -1e-7, 0.0, 1e-7, 2e-6, 1e-3, 50.0}) {
+      EXPECT_EQ(BasesWithin(a, b, d + off), d <= d + off) << n << " " << off;
+      near_limit += std::abs(off) < 1e-5;
+    }
+  }
+  EXPECT_GT(near_limit, 8000);
+}
+
 TEST(FastPaths, SegmentLengthInsideByHand) {
   const Polygon square{{0, 0}, {10, 0}, {10, 10}, {0, 10}};
   EXPECT_NEAR(SegmentLengthInside({{-5, 5}, {15, 5}}, square), 10, 1e-12);
