@@ -262,6 +262,7 @@ class Analyzer {
   std::vector<std::vector<size_t>>& rear_support_;
   std::vector<std::pair<geom::Vec2, double>> terrain_circle_;  // per terrain piece: a circle holding it (centre, radius mm)
   std::vector<char> secures_;  // per terrain piece: of a kind that secures a flank (asked for every unit's two flanks)
+  std::vector<const TerrainKind*> terrain_kind_;  // per terrain piece: its kind, looked up by name once (null: none)
   // Position of v in nbr_[u], or -1.
   int Slot(size_t u, size_t v) const {
     const auto& l = nbr_[u];
@@ -324,6 +325,7 @@ Analyzer::Analyzer(const TotskData& d, const TotskSettings& s, const Scene& scen
     for (const geom::Vec2& p : t.polygon) radius = std::max(radius, (p - centre).norm());
     terrain_circle_.push_back({centre, radius});
     secures_.push_back(std::find(d.secure_terrain.begin(), d.secure_terrain.end(), t.type) != d.secure_terrain.end());
+    terrain_kind_.push_back(FindTerrainKind(t.type));
   }
   KeysAndPlaces(scene);
   Neighbours(scene);
@@ -701,7 +703,7 @@ void Analyzer::Secure(size_t u, UnitAnalysis* a) const {
       if (f == u || Enemy(f, u) || IsGeneral(*units_[f])) continue;
       if (line.SignedDistance(fp_[f].centre_mm) <= 0.0 || Far(f, u, reach)) continue;  // not on that side / far
       if (beyond_reach(fp_[f].centre_mm, radius_[f])) continue;
-      if (SegmentToPolygon(seg, geom::CornersCcw(fp_[f])) <= reach) list->push_back(Id(f));
+      if (SegmentWithin(seg, geom::CornersCcw(fp_[f]), reach)) list->push_back(Id(f));
     }
     for (size_t ti = 0; ti < scene_.terrain.size(); ++ti) {
       const Terrain& t = scene_.terrain[ti];
@@ -724,7 +726,7 @@ TerrainState Analyzer::TerrainOf(size_t u) const {
   double bad_area = 0.0, covered_area = 0.0;
   for (size_t ti = 0; ti < scene_.terrain.size(); ++ti) {
     const Terrain& tr = scene_.terrain[ti];
-    const TerrainKind* k = FindTerrainKind(tr.type);
+    const TerrainKind* k = terrain_kind_[ti];
     if (!k || tr.polygon.size() < 3) continue;
     // A piece whose bounding circle is further from the unit's than the contact tolerance neither
     // overlaps it (the clipped area is exactly 0: every clipped vertex stays outside the base) nor is

@@ -53,6 +53,14 @@ double SegmentToPolygon(const geom::Segment& s, const geom::Polygon& poly) { ret
 
 double SegmentToPolygon(const geom::Segment& s, const std::array<geom::Vec2, 4>& quad) { return SegmentToPolygonOf(s, quad); }
 
+// The segment's distance to a corner is never less than its distance to the outline; a nanometre to
+// spare covers the two computations' rounding.
+bool SegmentWithin(const geom::Segment& s, const std::array<geom::Vec2, 4>& quad, double limit_mm) {
+  for (const geom::Vec2& c : quad)
+    if (geom::PointToSegment(c, s).distance_mm <= limit_mm - 1e-9) return true;
+  return SegmentToPolygon(s, quad) <= limit_mm;
+}
+
 double LateralOffset(const geom::Base& unit, const geom::Base& other) {
   return std::abs(geom::ToBaseFrame(unit, other.centre_mm).x());
 }

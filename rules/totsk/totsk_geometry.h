@@ -29,6 +29,9 @@ bool FacesAway(const geom::Base& unit, const geom::Base& other, double tolerance
 // Closest distance (mm) from a segment to a polygon; 0 when they meet or the segment is inside.
 double SegmentToPolygon(const geom::Segment& s, const geom::Polygon& poly);
 double SegmentToPolygon(const geom::Segment& s, const std::array<geom::Vec2, 4>& quad);  // a base's outline
+// SegmentToPolygon(s, quad) <= limit_mm, the same answer; a corner within the limit answers yes at a
+// quarter of the cost (a flank's friends mostly stand that close).
+bool SegmentWithin(const geom::Segment& s, const std::array<geom::Vec2, 4>& quad, double limit_mm);
 
 // Sideways distance (mm) of `other`'s centre from `unit`'s centre line (for "the most in front").
 double LateralOffset(const geom::Base& unit, const geom::Base& other);

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "rules/totsk/totsk_analysis.h"
+#include "rules/totsk/totsk_geometry.h"
 #include "tests/rules/totsk/totsk_test_util.h"
 
 namespace vedette {
@@ -64,6 +65,24 @@ TEST(TotskMoveProperties, RandomMovesOfTheSampleScene) {
 // Judging a move analyses the mover alone (AnalyzeTotskUnit); what it reads must be exactly what the
 // whole-table analysis says: crowded random tables of three copies of the sample army plus
 // generals, with declared targets, failed tests, bonus moves and pivoted guns.
+TEST(TotskGeometryProperties, SegmentWithinAnswersAsSegmentToPolygon) {
+  // A flank edge against random bases near it, the limit far from the distance and within
+  // nanometres of it on both sides: the shortcut's answer is the exact comparison's every time.
+  std::mt19937 rng(31);
+  std::uniform_real_distribution<double> xy(-120.0, 120.0), deg(-180.0, 180.0), size(10.0, 60.0);
+  int by_corner = 0;
+  for (int n = 0; n < 3000; ++n) {
+    const geom::Segment flank{{xy(rng), xy(rng)}, {xy(rng), xy(rng)}};
+    const auto quad = geom::CornersCcw(geom::Base{{xy(rng), xy(rng)}, deg(rng), size(rng), size(rng)});
+    const double d = totsk::SegmentToPolygon(flank, quad);
+    for (double off : {-30.0, -1e-6, -1e-10, 0.0, 1e-10, 1e-6, 30.0}) {
+      ASSERT_EQ(totsk::SegmentWithin(flank, quad, d + off), d <= d + off) << n << " " << off;
+    }
+    for (const geom::Vec2& c : quad) by_corner += geom::PointToSegment(c, flank).distance_mm <= d + 30.0 - 1e-9;
+  }
+  EXPECT_GT(by_corner, 1000);  // the shortcut answered often enough to be tested
+}
+
 TEST(TotskAnalysisProperties, OneUnitAnalysisEqualsTheWholeTables) {
   const Scene sample = LoadScene(AssetsDir() + "/scenes/sample_totsk.yaml");
   const totsk::TotskData data = totsk::LoadTotskData(AssetsDir() + "/rulesets/totsk.yaml");
