@@ -77,8 +77,10 @@ bool Declarations::Flag(const Keys* keys, std::string_view key) {
 }
 
 bool Declarations::Routed(std::string_view unit) const {
-  const Declared* state = Find(unit, "state");
-  return Flag(unit, "routed") || (state && state->value == "routed");
+  const Keys* keys = Of(unit);  // asked of every unit every frame, and most declare nothing
+  if (!keys) return false;
+  const Declared* state = Find(keys, "state");
+  return Flag(keys, "routed") || (state && state->value == "routed");
 }
 
 const Unit* Scene::FindUnit(std::string_view id) const {
