@@ -231,9 +231,7 @@ class Analyzer {
 
   const TotskData& d_;
   const TotskSettings& s_;
-  // The ranges that cause a test, and the longest (BW), read for every pair of neighbours.
-  const MoraleRanges& ranges_;
-  const double cause_reach_bw_;
+  const MoraleRanges& ranges_;  // the ranges that cause a test (BW), read for every pair of neighbours
   const Scene& scene_;
   State& st_;
   Dirty dirty_;
@@ -308,7 +306,7 @@ void Analyzer::Mirrors() {
 
 Analyzer::Analyzer(const TotskData& d, const TotskSettings& s, const Scene& scene, State* state)
     : d_(d), s_(s), ranges_(s.Ranges(d)),
-      cause_reach_bw_(std::max({ranges_.foot, ranges_.light_infantry, ranges_.cavalry, ranges_.artillery})), scene_(scene), st_(*state), tol_(d.tolerances), fp_(state->fp), bases_(state->bases),
+      scene_(scene), st_(*state), tol_(d.tolerances), fp_(state->fp), bases_(state->bases),
       bw_(state->bw), radius_(state->radius), nbr_(state->nbr), cause_(state->cause), target_(state->target),
       in_range_by_(state->in_range_by), contact_(state->contact), acts_(state->acts), can_fire_(state->can_fire),
       enemy_contact_(state->enemy_contact), bombard_(state->bombard), rear_support_(state->rear_support) {
@@ -508,16 +506,22 @@ Cause Analyzer::CauseOn(size_t e, size_t u) const {
   if (!Enemy(e, u) || !Acts(e) || IsGeneral(*units_[u])) return c;
   const Unit& E = *units_[e];
   const Unit& U = *units_[u];
-  if (Far(e, u, cause_reach_bw_ * bw_[e] + tol_.contact_mm)) return c;
+  // The furthest any of the reasons below reaches for this pair (contact, e's fire, e's cavalry):
+  // most neighbours lie beyond it and are ruled out by their bounding circles alone.
+  const MoraleRanges& r = ranges_;
+  const bool fires = CanFire(e), light = fires && IsLightInfantry(E);
+  const bool cavalry_on_foot = E.type == UnitType::kCavalry && U.type == UnitType::kInfantry;
+  double reach_bw = !fires ? 0.0 : light ? r.light_infantry : E.type == UnitType::kArtillery ? r.artillery : r.foot;
+  if (cavalry_on_foot) reach_bw = std::max(reach_bw, r.cavalry);
+  if (Far(e, u, reach_bw * bw_[e] + std::max(tol_.contact_mm, tol_.line_mm))) return c;
   const geom::Contact contact = ContactOf(u, e);
   if (contact.in_contact && contact.edge_b == geom::Edge::kFront && !contact.corner_only) {
     c.kind = CauseKind::kContactFront;
     c.distance_mm = 0.0;
     return c;
   }
-  const MoraleRanges& r = ranges_;
-  if (CanFire(e)) {
-    if (IsLightInfantry(E)) {
+  if (fires) {
+    if (light) {
       // "arc Straight Ahead, except LI": LI fire at anything ahead of their front-edge line.
       const double limit = r.light_infantry * bw_[e] + tol_.line_mm;
       const double dist = DistanceWithin(fp_[e], fp_[u], limit);
@@ -535,7 +539,7 @@ Cause Analyzer::CauseOn(size_t e, size_t u) const {
       }
     }
   }
-  if (E.type == UnitType::kCavalry && U.type == UnitType::kInfantry) {
+  if (cavalry_on_foot) {
     const double limit = r.cavalry * bw_[e] + tol_.line_mm;
     const double dist = DistanceWithin(fp_[e], fp_[u], limit);
     if (dist <= limit && !FacesAway(fp_[e], fp_[u], tol_.line_mm)) {
