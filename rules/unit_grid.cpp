@@ -1,7 +1,9 @@
 #include "rules/unit_grid.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 namespace vedette {
@@ -71,10 +73,27 @@ void UnitGrid::Collect(const geom::Vec2& centre, double radius_mm, double reach_
   }
 }
 
+namespace {
+
+// Sorts distinct unit indices below n. A long list (every unit lists its neighbours, tens of them on a
+// crowded table) goes through a bitmap of the table's units, read back in order: a few words per
+// call instead of a comparison sort.
+void SortIndices(size_t n, std::vector<int>* v) {
+  if (v->size() < 24) return std::sort(v->begin(), v->end());
+  static thread_local std::vector<uint64_t> bits;
+  bits.assign((n + 63) / 64, 0);
+  for (int i : *v) bits[static_cast<size_t>(i) >> 6] |= uint64_t{1} << (i & 63);
+  v->clear();
+  for (size_t w = 0; w < bits.size(); ++w)
+    for (uint64_t b = bits[w]; b; b &= b - 1) v->push_back(static_cast<int>(w * 64 + std::countr_zero(b)));
+}
+
+}  // namespace
+
 std::vector<int> UnitGrid::Near(const geom::Vec2& centre, double radius_mm, double reach_mm) const {
   std::vector<int> out;
   Collect(centre, radius_mm, reach_mm, -1, &out);
-  std::sort(out.begin(), out.end());
+  SortIndices(footprint_.size(), &out);
   return out;
 }
 
@@ -87,7 +106,7 @@ std::vector<int> UnitGrid::Near(int index, double reach_mm) const {
 void UnitGrid::NearInto(int index, double reach_mm, std::vector<int>* out) const {
   out->clear();
   Collect(footprint_[index].centre_mm, radius_[index], reach_mm, index, out);
-  std::sort(out->begin(), out->end());
+  SortIndices(footprint_.size(), out);
 }
 
 double UnitGrid::Gap(int i, int j) const {

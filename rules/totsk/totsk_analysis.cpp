@@ -359,6 +359,7 @@ void Analyzer::KeysAndPlaces(const Scene& scene) {
     fp_[i] = Footprint(*units_[i]);
     bases_[i] = BasesOf(*units_[i]);
     radius_[i] = std::hypot(fp_[i].width_mm, fp_[i].depth_mm) / 2.0;
+    if (dirty_.all) continue;  // Reset() has just emptied every unit's results
     // Its results start again from nothing: it may have become a general, who takes no test.
     st_.out.units[i] = UnitAnalysis{};
     st_.out.units[i].id = Id(i);

@@ -209,9 +209,17 @@ TEST(UnitGrid, FindsWhatLookingAtEveryPairFinds) {
   ASSERT_GE(s.units.size(), 100u);
   EXPECT_TRUE(FindOverlaps(s).empty()) << "a synthetic table's bases never overlap";
   const UnitGrid grid(s);
-  for (double reach : {0.0, 2.0, 25.4, 240.0}) {
+  size_t longest = 0;
+  for (double reach : {0.0, 2.0, 25.4, 240.0, 600.0}) {
     for (int i = 0; i < static_cast<int>(s.units.size()); ++i) {
       const std::vector<int> near = grid.Near(i, reach);
+      // Exactly the units the one-pair test lists, in increasing index, short lists and long ones
+      // (which are sorted another way).
+      std::vector<int> listed;
+      for (int j = 0; j < static_cast<int>(s.units.size()); ++j)
+        if (grid.Lists(i, j, reach)) listed.push_back(j);
+      ASSERT_EQ(near, listed) << i << " " << reach;
+      longest = std::max(longest, near.size());
       for (int j = 0; j < static_cast<int>(s.units.size()); ++j) {
         if (j == i) continue;
         const double gap = geom::BaseToBase(Footprint(s.units[i]), Footprint(s.units[j])).distance_mm;
@@ -222,6 +230,7 @@ TEST(UnitGrid, FindsWhatLookingAtEveryPairFinds) {
       }
     }
   }
+  EXPECT_GT(longest, 60u);
   for (geom::ArcModel model : {geom::ArcModel::kTotsk, geom::ArcModel::kCorner45, geom::ArcModel::kKow})
     for (int i = 0; i < 40; ++i)
       for (int j = 0; j < static_cast<int>(s.units.size()); ++j)
