@@ -1,6 +1,7 @@
 // Built as C++17: websocketpp 0.8 (Debian 12) does not compile as C++20.
 #include "streams/ws_server.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -160,10 +161,13 @@ struct WsServer::Impl {
   }
 
   void OnOpen(Hdl hdl) {
-    clients[hdl] = Client{};
+    Client& c = clients[hdl];
     std::shared_ptr<const std::string> h;
     {
       std::lock_guard<std::mutex> lock(mu);
+      // A client starts from the newest frame: the ones made before it came were not dropped for it
+      // (the count of frames dropped for slow clients is the frames a client fell behind by).
+      c.sent_seq = std::max(0L, seq - 1);
       h = hello;
       ++stats.connections;
       stats.clients = static_cast<int>(clients.size());

@@ -95,12 +95,21 @@ TEST(Stream, EveryMessageMatchesTheSchemaAndEveryFrameArrives) {
     }
     if (m["type"] == "frame") got.push_back(m);
   }
-  ASSERT_EQ(got.size(), frames.size()) << "one message per frame";
-  for (size_t i = 0; i < got.size(); ++i) {
-    EXPECT_EQ(got[i]["frame"]["frame"], frames[i]["frame"]);
-    EXPECT_EQ(got[i]["frame"]["units"], frames[i]["units"]) << "the log's typed results, frame " << i;
-    EXPECT_EQ(got[i]["frame"]["events"], frames[i]["events"]) << "frame " << i;
+  // One message per frame, but for the frames the server counts as dropped because this client fell
+  // behind (latest-frame delivery, next test): on a crowded machine the test's own reader can lag a
+  // frame. The late client starts from the newest frame and drops none.
+  std::smatch dropped_line;
+  ASSERT_TRUE(std::regex_search(r.err, dropped_line, std::regex(R"(([0-9]+) dropped for slow clients)"))) << r.err;
+  const size_t dropped = std::stoul(dropped_line[1]);
+  EXPECT_LE(dropped, 3u) << "a client that keeps up gets (nearly) every frame";
+  ASSERT_EQ(got.size() + dropped, frames.size()) << "one message per frame, or counted as dropped";
+  for (size_t i = 0, k = 0; i < got.size(); ++i, ++k) {
+    while (k < frames.size() && frames[k]["frame"] != got[i]["frame"]["frame"]) ++k;  // in the log's order
+    ASSERT_LT(k, frames.size()) << "message " << i << " is a frame of the log, after the one before it";
+    EXPECT_EQ(got[i]["frame"]["units"], frames[k]["units"]) << "the log's typed results, frame " << k;
+    EXPECT_EQ(got[i]["frame"]["events"], frames[k]["events"]) << "frame " << k;
   }
+  EXPECT_EQ(got.back()["frame"]["frame"], frames.back()["frame"]) << "the last frame arrives";
   EXPECT_FALSE(got.back()["overlay"].empty()) << "the overlay description in table mm";
   // The log is written in the same schema.
   std::ifstream log(dir / "run.jsonl");
