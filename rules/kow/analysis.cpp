@@ -241,7 +241,8 @@ void SightOccluders::AddTerrain(const KowTable* table, const UnitView& vv, const
 
 }  // namespace
 
-geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& viewer, const Unit& target, const KowTable* table) {
+geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& viewer, const Unit& target, const KowTable* table,
+                           geom::SightNeed need) {
   const UnitView vv = View(viewer, c, table), tv = View(target, c, table);
   const geom::Base& vb = vv.base;
   const geom::Base& tb = tv.base;
@@ -252,7 +253,9 @@ geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& v
   SightOccluders o{scene, c, viewer, target, vv.profile().height, tv.profile().height, BoundsOf(eye, seen, tb), {}, {}};
   o.AddUnits(table, vv, tv);
   o.AddTerrain(table, vv, tv);
-  return geom::TraceSightByRef(eye, seen, o.occ);
+  geom::SightOptions options;
+  options.need = need;
+  return geom::TraceSightByRef(eye, seen, o.occ, options);
 }
 
 namespace {

@@ -52,7 +52,10 @@ struct KowTable {
 // placed unit (individuals excepted, seed 77) and terrain. An occluder as high as both units blocks; a
 // lower one is seen over and gives cover (seed 41). Tags index `Scene::units` (>= 0) or
 // `Scene::terrain` (-1 - index).
-geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& viewer, const Unit& target, const KowTable* table = nullptr);
+// `need`: what the caller reads of the answer (geom::SightNeed): less than everything lets the trace stop
+// early; `visible` is the same whatever it is.
+geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& viewer, const Unit& target, const KowTable* table = nullptr,
+                           geom::SightNeed need = geom::SightNeed::kAll);
 
 // Where every line of sight from `eye` to `target` runs: the convex hull of the eye and the target's
 // corners (counter-clockwise). A unit outside it hides nothing of the target, wherever it moves.
