@@ -53,9 +53,14 @@ bool OutsideLane(const Base& b, const Circle& s) {
   return std::abs(d.dot(geom::Right(b))) > b.width_mm / 2.0 + s.r + 1e-6 || d.dot(geom::Forward(b)) < -b.depth_mm / 2.0 - s.r - 1e-6;
 }
 
-// ApartFromBase with the base's right (`r`) and forward (`f`) unit vectors at hand. Tighter than the
-// bounding circles for a long shape or one far ahead.
-bool Apart(const Base& b, const Vec2& r, const Vec2& f, const Polygon& p, double ahead_mm) {
+// A shape by a base's axes (1 um to spare): whether it lies wholly beside or behind the base, and
+// how far forward its nearest point is, so that Apart can be asked for several ways ahead at once.
+struct Extent {
+  bool beside_or_behind = false;
+  double vmin = 0.0, h = 0.0;  // the shape's least forward coordinate; half the depth + 1 um, mm
+  bool Apart(double ahead_mm) const { return beside_or_behind || vmin > h + ahead_mm; }
+};
+Extent ExtentOf(const Base& b, const Vec2& r, const Vec2& f, const Polygon& p) {
   double umin = std::numeric_limits<double>::infinity(), umax = -umin, vmin = umin, vmax = -umin;
   for (const Vec2& q : p) {
     const Vec2 d = q - b.centre_mm;
@@ -63,7 +68,13 @@ bool Apart(const Base& b, const Vec2& r, const Vec2& f, const Polygon& p, double
     umin = std::min(umin, u), umax = std::max(umax, u), vmin = std::min(vmin, v), vmax = std::max(vmax, v);
   }
   const double w = b.width_mm / 2.0 + 1e-6, h = b.depth_mm / 2.0 + 1e-6;
-  return umin > w || umax < -w || vmax < -h || vmin > h + ahead_mm;
+  return {umin > w || umax < -w || vmax < -h, vmin, h};
+}
+
+// ApartFromBase with the base's right (`r`) and forward (`f`) unit vectors at hand. Tighter than the
+// bounding circles for a long shape or one far ahead.
+bool Apart(const Base& b, const Vec2& r, const Vec2& f, const Polygon& p, double ahead_mm) {
+  return ExtentOf(b, r, f, p).Apart(ahead_mm);
 }
 
 // The base with its front pushed `ahead_mm` forward: the ground it covers moving that far.
@@ -104,11 +115,12 @@ ChargeRoute FindChargeRouteByRef(const Base& charger, const Base& target, geom::
   for (const Polygon* q : obstacles) {
     const Polygon& p = *q;
     const Circle circle = BoundingCircle(p);
-    if (!ApartFrom(charger, circle) && geom::OverlapArea(charger, p) > o.clear_area_mm2) continue;
+    const double overlap = ApartFrom(charger, circle) ? 0.0 : geom::OverlapArea(charger, p);
+    if (overlap > o.clear_area_mm2) continue;
     live.push_back(&p);
     circles.push_back(circle);
     if (OutsideLane(charger, circle)) continue;
-    const geom::AheadContact c = geom::ContactAhead(charger, p, o.lane_inset_mm);
+    const geom::AheadContact c = geom::ContactAheadGivenOverlap(charger, p, o.lane_inset_mm, overlap);
     if (c.ahead) first_leg = std::min(first_leg, c.distance_mm);
   }
   best.read_in.push_back(Lengthened(charger, first_leg + 1.0));
@@ -187,7 +199,11 @@ ChargeRoute FindChargeRouteByRef(const Base& charger, const Base& target, geom::
         return std::abs(d.dot(ra)) > pivoted.width_mm / 2.0 + c.r + 1e-6 || d.dot(fa) < -pivoted.depth_mm / 2.0 - c.r - 1e-6;
       };
       if (outside_lane(target_circle)) continue;  // the target is not ahead of it: no contact this way
-      const geom::AheadContact hit = geom::ContactAhead(pivoted, target_poly, 0.0);
+      // The target's overlap, read twice below; 0 when the circles or the axes show the two apart (the
+      // clip then gives 0, and it is only compared with 1 mm^2 and the clear area).
+      const double target_overlap =
+          near_target[i] && !Apart(pivoted, ra, fa, target_poly, 0.0) ? geom::OverlapArea(pivoted, target_poly) : 0.0;
+      const geom::AheadContact hit = geom::ContactAheadGivenOverlap(pivoted, target_poly, 0.0, target_overlap);
       if (!hit.ahead || hit.overlapping) continue;
       if (geom::PointToSegment(hit.point, facing_edge).distance_mm > o.edge_tolerance_mm) continue;
       // The leader point's travel: first leg, the pivot's arc, second leg, then the swing flush against
@@ -200,7 +216,7 @@ ChargeRoute FindChargeRouteByRef(const Base& charger, const Base& target, geom::
       if (length > best.length_mm + 1e-9) continue;
       best.read_in.push_back(Lengthened(pivoted, hit.distance_mm + 1.0));
       if (angle != 0.0) {
-        if (near_target[i] && geom::OverlapArea(pivoted, target_poly) > o.clear_area_mm2) continue;
+        if (target_overlap > o.clear_area_mm2) continue;
         bool clear = true;
         for (size_t n = 0; n < near[i].size() && clear; ++n) {
           const Polygon& p = *live[near[i][n]];
@@ -210,8 +226,11 @@ ChargeRoute FindChargeRouteByRef(const Base& charger, const Base& target, geom::
       }
       bool blocked = false;
       for (size_t k = 0; k < live.size() && !blocked; ++k) {
-        if (outside_lane(circles[k]) || Apart(pivoted, ra, fa, *live[k], hit.distance_mm)) continue;
-        const geom::AheadContact c = geom::ContactAhead(pivoted, *live[k], o.lane_inset_mm);
+        if (outside_lane(circles[k])) continue;
+        const Extent x = ExtentOf(pivoted, ra, fa, *live[k]);
+        if (x.Apart(hit.distance_mm)) continue;
+        const double overlap = x.Apart(0.0) ? 0.0 : geom::OverlapArea(pivoted, *live[k]);
+        const geom::AheadContact c = geom::ContactAheadGivenOverlap(pivoted, *live[k], o.lane_inset_mm, overlap);
         if (c.overlapping || (c.ahead && c.distance_mm < hit.distance_mm - 1e-6)) blocked = true;
       }
       if (blocked) continue;

@@ -129,5 +129,43 @@ TEST(RouteReads, ApartFromBaseOnlyWhenOverlapAndContactAheadAgree) {
   EXPECT_GT(near, 2000);
 }
 
+bool SameContact(const geom::AheadContact& a, const geom::AheadContact& b) {
+  return a.ahead == b.ahead && a.overlapping == b.overlapping && a.distance_mm == b.distance_mm && a.point == b.point &&
+         a.touch_length_mm == b.touch_length_mm && a.at_front_corner == b.at_front_corner;
+}
+
+// The charge search hands ContactAhead the overlap it knows (ContactAheadGivenOverlap): 0 when the
+// bounding circles or ApartFromBase show the two apart, else the OverlapArea it clipped. Random bases
+// and quadrilaterals overlapping, flush, grazing and apart: the answer must be ContactAhead's.
+TEST(RouteReads, ContactAheadGivenTheKnownOverlap) {
+  Rng r;
+  int apart = 0, clipped = 0, overlapping = 0;
+  for (int k = 0; k < 20000; ++k) {
+    const geom::Base b = Rect({0, 0}, r.Uniform(-180, 180), r.Uniform(10, 120), r.Uniform(10, 60));
+    const geom::Vec2 f = geom::Forward(b), right(f.y(), -f.x());
+    geom::Base o = Rect(b.centre_mm, b.heading_deg, r.Uniform(5, 80), r.Uniform(5, 40));
+    if (k % 2) {  // square, flush against (or a hair into or off) the front or a side
+      const double hair = r.Uniform(-1e-3, 1e-3) * (k % 4 == 1);
+      o.centre_mm += k % 3 ? (b.depth_mm / 2 + o.depth_mm / 2 + hair) * f + r.Uniform(-60, 60) * right
+                           : (b.width_mm / 2 + o.width_mm / 2 + hair) * right + r.Uniform(-40, 40) * f;
+    } else {  // anywhere around, any way turned
+      o.centre_mm += geom::Vec2(r.Uniform(-120, 120), r.Uniform(-120, 120));
+      o.heading_deg += r.Uniform(-180, 180);
+    }
+    const geom::Polygon p = geom::PolygonCcw(o);
+    const bool circles_apart = (o.centre_mm - b.centre_mm).norm() >
+                               std::hypot(o.width_mm, o.depth_mm) / 2 + std::hypot(b.width_mm, b.depth_mm) / 2 + 1e-6;
+    const bool known_apart = circles_apart || kow::ApartFromBase(b, p, 0.0);
+    const double overlap = known_apart ? 0.0 : geom::OverlapArea(b, p);
+    (known_apart ? apart : clipped) += 1;
+    overlapping += overlap > 1.0;
+    for (double inset : {0.0, 0.5})
+      ASSERT_TRUE(SameContact(geom::ContactAheadGivenOverlap(b, p, inset, overlap), geom::ContactAhead(b, p, inset))) << "case " << k;
+  }
+  EXPECT_GT(apart, 5000);
+  EXPECT_GT(clipped, 2000);
+  EXPECT_GT(overlapping, 1000);
+}
+
 }  // namespace
 }  // namespace vedette
