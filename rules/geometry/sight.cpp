@@ -289,14 +289,14 @@ bool SurelyHidden(const Vec2& eye, const Vec2& ref, const TargetExtent& e, const
   for (size_t k = 0; k < s->near.size(); ++k) {
     const OccluderRef& o = occluders[s->near[k]];
     if (o.effect != SightEffect::kBlocks || !o.convex || !std::isfinite(s->span[k].first)) continue;
-    if (!Shrunk(*o.polygon, delta, &shrunk)) continue;
+    if (!Shrunk(*o.polygon, delta, &shrunk) || !AllBefore(eye, ref, *o.polygon, target)) continue;
     double lo = kInf, hi = -kInf;
     for (size_t i = 0; i < o.polygon->size(); ++i) {
       const double a = RelAngle(ref, shrunk[i] - eye);
       lo = std::min(lo, a), hi = std::max(hi, a);
     }
     if (hi - lo >= std::numbers::pi - 1e-6 || hi - 1e-9 < e.lo || lo + 1e-9 > e.hi) continue;
-    if (AllBefore(eye, ref, *o.polygon, target)) s->cover.push_back({lo + 1e-9, hi - 1e-9});
+    s->cover.push_back({lo + 1e-9, hi - 1e-9});
   }
   std::sort(s->cover.begin(), s->cover.end());
   double reached = e.lo;  // every direction from e.lo to here is covered

@@ -57,11 +57,14 @@ KowTable::KowTable(const Scene& s, const KowConfig& c) : scene(&s), grid(s) {
   const size_t n = s.units.size();
   profile.resize(n);
   outlines.resize(n);
+  outline_convex.resize(n);
   for (size_t i = 0; i < n; ++i) {
     if (!grid.Placed(static_cast<int>(i))) continue;
     profile[i] = ProfileOf(s.units[i], c);
     for (const geom::Base& b : BasesOf(s.units[i])) outlines[i].push_back(geom::PolygonCcw(b));
+    for (const geom::Polygon& p : outlines[i]) outline_convex[i].push_back(geom::ConvexForSight(p));
   }
+  for (const Terrain& t : s.terrain) terrain_convex.push_back(geom::ConvexForSight(t.polygon));
   for (const Terrain& t : s.terrain)
     if (c.difficult_terrain.count(t.type)) difficult.push_back(t.polygon);
   in_terrain.assign(n, std::vector<char>(s.terrain.size(), 0));
@@ -184,14 +187,20 @@ struct SightOccluders {
   geom::SightEffect EffectOf(double h) const {
     return h >= viewer_height && h >= target_height ? geom::SightEffect::kBlocks : geom::SightEffect::kObscures;
   }
-  void Add(const geom::Polygon& poly, geom::SightEffect e, int tag) { occ.push_back({&poly, e, tag, geom::ConvexForSight(poly)}); }
-  void Consider(size_t i, const geom::Base& ob, const Profile& p, const std::vector<geom::Polygon>* outlines) {
+  // `convex`: ConvexForSight(poly), when the table has it.
+  void Add(const geom::Polygon& poly, geom::SightEffect e, int tag, const char* convex = nullptr) {
+    occ.push_back({&poly, e, tag, convex ? *convex != 0 : geom::ConvexForSight(poly)});
+  }
+  // `convex`: the table's ConvexForSight of `outlines`, when they are the table's.
+  void Consider(size_t i, const geom::Base& ob, const Profile& p, const std::vector<geom::Polygon>* outlines,
+                const std::vector<char>* convex = nullptr) {
+    if (bounds.CannotHide(ob)) return;  // first: it turns most candidates away, with no string compared
     const Unit& o = scene.units[i];
     if (&o == &viewer || &o == &target || o.id == viewer.id || o.id == target.id) return;
-    if (bounds.CannotHide(ob)) return;
     if (p.individual) return;  // seed 77: "individual units never block line of sight"
     if (outlines) {
-      for (const geom::Polygon& poly : *outlines) Add(poly, EffectOf(p.height), static_cast<int>(i));
+      for (size_t k = 0; k < outlines->size(); ++k)
+        Add((*outlines)[k], EffectOf(p.height), static_cast<int>(i), convex ? &(*convex)[k] : nullptr);
       return;
     }
     for (const geom::Base& b : BasesOf(o)) {
@@ -208,7 +217,7 @@ void SightOccluders::AddUnits(const KowTable* table, const UnitView& vv, const U
     // The grid's candidates near the box (its centre and half diagonal), in scene order.
     const geom::Vec2 mid = (bounds.lo + bounds.hi) / 2.0;
     for (int i : table->grid.Near(mid, (bounds.hi - bounds.lo).norm() / 2.0, 1.0))
-      Consider(i, table->grid.FootprintOf(i), table->profile[i], &table->outlines[i]);
+      Consider(i, table->grid.FootprintOf(i), table->profile[i], &table->outlines[i], &table->outline_convex[i]);
     return;
   }
   for (size_t i = 0; i < scene.units.size(); ++i) {
@@ -224,8 +233,9 @@ void SightOccluders::AddTerrain(const KowTable* table, const UnitView& vv, const
   for (size_t i = 0; i < scene.terrain.size(); ++i) {
     const Terrain& t = scene.terrain[i];
     const int tag = -1 - static_cast<int>(i);
+    const char* convex = table && table->scene == &scene ? &table->terrain_convex[i] : nullptr;
     if (c.blocking_terrain.count(t.type)) {
-      Add(t.polygon, geom::SightEffect::kBlocks, tag);
+      Add(t.polygon, geom::SightEffect::kBlocks, tag, convex);
       continue;
     }
     auto h = c.terrain_heights.find(t.type);
@@ -235,7 +245,7 @@ void SightOccluders::AddTerrain(const KowTable* table, const UnitView& vv, const
                                 ? table->in_terrain[vv.index][i] || table->in_terrain[tv.index][i]
                                 : geom::PolygonToPolygon(t.polygon, geom::PolygonCcw(vv.base)).overlap ||
                                       geom::PolygonToPolygon(t.polygon, geom::PolygonCcw(tv.base)).overlap;
-    if (!holds_unit) Add(t.polygon, EffectOf(h->second), tag);
+    if (!holds_unit) Add(t.polygon, EffectOf(h->second), tag, convex);
   }
 }
 

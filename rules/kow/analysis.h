@@ -41,6 +41,10 @@ struct KowTable {
   UnitGrid grid;
   std::vector<Profile> profile;                      // by index into scene.units (placed units only)
   std::vector<std::vector<geom::Polygon>> outlines;  // each placed unit's bases, counter-clockwise
+  // geom::ConvexForSight of each outline and of each terrain piece, worked out once (sight asks it of
+  // every occluder of every trace).
+  std::vector<std::vector<char>> outline_convex;
+  std::vector<char> terrain_convex;
   std::vector<geom::Polygon> difficult;              // difficult terrain pieces
   std::vector<std::vector<char>> in_terrain;         // [unit][terrain piece]: the unit's footprint overlaps it
   std::vector<double> difficult_share;               // of each placed unit's footprint area in difficult terrain, 0..1

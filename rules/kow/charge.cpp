@@ -174,6 +174,7 @@ ChargeRoute FindChargeRouteByRef(const Base& charger, const Base& target, geom::
   for (double angle : angles) {
     const double arc = charger.depth_mm / 2.0 * std::abs(geom::DegToRad(angle));
     const Vec2 fa = geom::HeadingVector(charger.heading_deg + angle);
+    const double heading = geom::NormalizeDeg(charger.heading_deg + angle);  // every pose of this angle
     if (best.found && bound(0.0, arc, fa) > best.length_mm + 1e-9) continue;
     for (int i = 0; i <= steps + 1; ++i) {
       const double a = i <= steps ? i * o.advance_step_mm : first_leg;
@@ -184,7 +185,7 @@ ChargeRoute FindChargeRouteByRef(const Base& charger, const Base& target, geom::
       if (best.found && bound(a, arc, fa) > best.length_mm + 1e-9) break;
       Base pivoted = charger;  // geom::PivotedAboutCentre(geom::MovedForward(charger, a), angle)
       pivoted.centre_mm += a * f0;
-      pivoted.heading_deg = geom::NormalizeDeg(charger.heading_deg + angle);
+      pivoted.heading_deg = heading;
       // The bases' bounding circles bound their gap from below at the cost of one distance (less a
       // micrometre for rounding), so the exact gap is worked out only where the circles do not decide.
       if (best.found && (a + arc + (pivoted.centre_mm - target.centre_mm).norm() - radius - target_radius - 1e-6 > best.length_mm + 1e-9 ||

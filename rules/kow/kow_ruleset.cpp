@@ -488,10 +488,13 @@ class KowRuleset : public Ruleset {
   };
 
   // A unit's sight to one target in this call (by scene index), and what it was traced for: a charge
-  // reads only `visible`, a shot everything when visible (geom::SightNeed).
+  // reads only `visible`, a shot everything when visible (geom::SightNeed). And the region of its sight
+  // fan, which the charge's and every shot's memo keep (worked out once).
   struct TracedSight {
+    bool traced = false;
     geom::SightResult result;
     geom::SightNeed need = geom::SightNeed::kAll;
+    std::optional<kow::ReachRegion> fan;
   };
   using Sights = std::unordered_map<int, TracedSight>;
 
@@ -899,12 +902,19 @@ class KowRuleset : public Ruleset {
   // that is the full trace's whatever the need).
   const geom::SightResult& Sight(const Scene& scene, const kow::KowTable& table, int ui, int ti, Sights* sights,
                                  geom::SightNeed need) const {
-    auto it = sights->find(ti);
-    if (it != sights->end() && (it->second.need <= need || !it->second.result.visible)) return it->second.result;
     TracedSight& s = (*sights)[ti];
+    if (s.traced && (s.need <= need || !s.result.visible)) return s.result;
     s.result = kow::KowSight(scene, config_, scene.units[ui], scene.units[ti], &table, need);
     s.need = need;
+    s.traced = true;
     return s.result;
+  }
+
+  // The region of unit ui's sight fan on unit ti (kow::SightFan), from `sights` when this call has it.
+  const kow::ReachRegion& FanOf(const kow::KowTable& table, int ui, int ti, Sights* sights) const {
+    TracedSight& s = (*sights)[ti];
+    if (!s.fan) s.fan.emplace(kow::SightFan(geom::LeaderPoint(table.grid.FootprintOf(ui)), table.grid.FootprintOf(ti)));
+    return *s.fan;
   }
 
   // CheckShot, or the same shot's check from the unit's last chunk when its key is unchanged.
@@ -915,8 +925,7 @@ class KowRuleset : public Ruleset {
       if (auto it = prev->shots.find(name); it != prev->shots.end() && !changes.Touch(it->second.sight)) {
         return chunk->shots.insert_or_assign(name, std::move(it->second)).first->second.check;
       }
-    const geom::Base& a = table.grid.FootprintOf(ui);
-    UnitChunk::ShotMemo m{kow::ReachRegion(kow::SightFan(geom::LeaderPoint(a), table.grid.FootprintOf(ti))),
+    UnitChunk::ShotMemo m{FanOf(table, ui, ti, sights),
                kow::CheckShot(scene, config_, scene.units[ui], scene.units[ti], range_in, &table,
                                 &Sight(scene, table, ui, ti, sights, geom::SightNeed::kWhenVisible))};
     return chunk->shots.insert_or_assign(name, std::move(m)).first->second.check;
@@ -935,9 +944,7 @@ class KowRuleset : public Ruleset {
         if (!changes.Touch(it->second.sight)) return chunk->charges.insert_or_assign(id, std::move(it->second)).first->second.check;
         last = &it->second;
       }
-    const geom::Base& a = table.grid.FootprintOf(ui);
-    const geom::Base& b = table.grid.FootprintOf(ti);
-    UnitChunk::ChargeMemo m{kow::ReachRegion(kow::SightFan(geom::LeaderPoint(a), b)), std::nullopt,
+    UnitChunk::ChargeMemo m{FanOf(table, ui, ti, sights), std::nullopt,
                             kow::CheckCharge(scene, config_, scene.units[ui], scene.units[ti], {}, &table, last ? &last->check : nullptr,
                                              &Sight(scene, table, ui, ti, sights, may_shoot ? geom::SightNeed::kWhenVisible : geom::SightNeed::kVisible))};
     if (m.check.route) {
