@@ -77,6 +77,28 @@ bool Apart(const Base& b, const Vec2& r, const Vec2& f, const Polygon& p, double
   return ExtentOf(b, r, f, p).Apart(ahead_mm);
 }
 
+// EdgeOutOfReach with the base's right (`r`) and forward (`f`) unit vectors at hand.
+bool EdgeOutOfReach(const Base& b, const Vec2& r, const Vec2& f, const geom::Segment& e, double tol) {
+  const Vec2 da = e.a - b.centre_mm, db = e.b - b.centre_mm;
+  const double ua = da.dot(r), ub = db.dot(r), side = b.width_mm / 2.0 + tol + 1e-6;
+  const double front = b.depth_mm / 2.0 - tol - 1e-6;
+  return (ua > side && ub > side) || (ua < -side && ub < -side) || (da.dot(f) < front && db.dot(f) < front);
+}
+
+// Whether test(k) holds for some k of `ks`. The one that held last time (`*last`, -1 for none) is
+// asked first when it is one of them, since neighbouring poses mostly meet the same obstacle; the one
+// found becomes `*last`. The tests have no effects, so the answer is the same in any order.
+template <class Test>
+bool AnyOf(const std::vector<int>& ks, int* last, Test test) {
+  if (*last >= 0 && std::find(ks.begin(), ks.end(), *last) != ks.end() && test(*last)) return true;
+  for (int k : ks) {
+    if (k == *last || !test(k)) continue;
+    *last = k;
+    return true;
+  }
+  return false;
+}
+
 // The base with its front pushed `ahead_mm` forward: the ground it covers moving that far.
 Base Lengthened(const Base& b, double ahead_mm) {
   Base out = geom::MovedForward(b, ahead_mm / 2.0);
@@ -171,6 +193,10 @@ ChargeRoute FindChargeRouteByRef(const Base& charger, const Base& target, geom::
       if ((circles[k].c - c).norm() <= circles[k].r + radius + 1e-6) near[i].push_back(static_cast<int>(k));
     near_target[i] = (target_circle.c - c).norm() <= target_circle.r + radius + 1e-6;
   }
+  // The obstacles that kept the last pose from ending clear or blocked its way in: asked first.
+  std::vector<int> all_live(live.size());
+  for (size_t k = 0; k < live.size(); ++k) all_live[k] = static_cast<int>(k);
+  int last_unclear = -1, last_blocker = -1;
   for (double angle : angles) {
     const double arc = charger.depth_mm / 2.0 * std::abs(geom::DegToRad(angle));
     const Vec2 fa = geom::HeadingVector(charger.heading_deg + angle);
@@ -200,6 +226,7 @@ ChargeRoute FindChargeRouteByRef(const Base& charger, const Base& target, geom::
         return std::abs(d.dot(ra)) > pivoted.width_mm / 2.0 + c.r + 1e-6 || d.dot(fa) < -pivoted.depth_mm / 2.0 - c.r - 1e-6;
       };
       if (outside_lane(target_circle)) continue;  // the target is not ahead of it: no contact this way
+      if (EdgeOutOfReach(pivoted, ra, fa, facing_edge, o.edge_tolerance_mm)) continue;
       // The target's overlap, read twice below; 0 when the circles or the axes show the two apart (the
       // clip then gives 0, and it is only compared with 1 mm^2 and the clear area).
       const double target_overlap =
@@ -216,25 +243,21 @@ ChargeRoute FindChargeRouteByRef(const Base& charger, const Base& target, geom::
                             (aligned_leader - geom::LeaderPoint(touching)).norm();
       if (length > best.length_mm + 1e-9) continue;
       best.read_in.push_back(Lengthened(pivoted, hit.distance_mm + 1.0));
-      if (angle != 0.0) {
-        if (target_overlap > o.clear_area_mm2) continue;
-        bool clear = true;
-        for (size_t n = 0; n < near[i].size() && clear; ++n) {
-          const Polygon& p = *live[near[i][n]];
-          clear = Apart(pivoted, ra, fa, p, 0.0) || geom::OverlapArea(pivoted, p) <= o.clear_area_mm2;
-        }
-        if (!clear) continue;
-      }
-      bool blocked = false;
-      for (size_t k = 0; k < live.size() && !blocked; ++k) {
-        if (outside_lane(circles[k])) continue;
+      // Live obstacle k keeps the pivot from ending clear (one of near[i]: the others' circles are apart).
+      auto unclear = [&](int k) {
+        return !(Apart(pivoted, ra, fa, *live[k], 0.0) || geom::OverlapArea(pivoted, *live[k]) <= o.clear_area_mm2);
+      };
+      // Live obstacle k stands in the way of the move into contact.
+      auto blocks = [&](int k) {
+        if (outside_lane(circles[k])) return false;
         const Extent x = ExtentOf(pivoted, ra, fa, *live[k]);
-        if (x.Apart(hit.distance_mm)) continue;
+        if (x.Apart(hit.distance_mm)) return false;
         const double overlap = x.Apart(0.0) ? 0.0 : geom::OverlapArea(pivoted, *live[k]);
         const geom::AheadContact c = geom::ContactAheadGivenOverlap(pivoted, *live[k], o.lane_inset_mm, overlap);
-        if (c.overlapping || (c.ahead && c.distance_mm < hit.distance_mm - 1e-6)) blocked = true;
-      }
-      if (blocked) continue;
+        return c.overlapping || (c.ahead && c.distance_mm < hit.distance_mm - 1e-6);
+      };
+      if (angle != 0.0 && (target_overlap > o.clear_area_mm2 || AnyOf(near[i], &last_unclear, unclear))) continue;
+      if (AnyOf(all_live, &last_blocker, blocks)) continue;
       if (hit.touch_length_mm < 1e-6 && hit.at_front_corner && NearCorner(hit.point, target, o.corner_tolerance_mm)) {
         best.corner_only = !best.found;
         continue;
@@ -252,6 +275,11 @@ ChargeRoute FindChargeRouteByRef(const Base& charger, const Base& target, geom::
   }
   if (!best.found) best.length_mm = 0.0;
   return best;
+}
+
+bool EdgeOutOfReach(const Base& b, const geom::Segment& edge, double tol_mm) {
+  const Vec2 f = geom::Forward(b);
+  return EdgeOutOfReach(b, Vec2(f.y(), -f.x()), f, edge, tol_mm);
 }
 
 bool ApartFromBase(const Base& b, const Polygon& shape, double ahead_mm) {
