@@ -156,18 +156,21 @@ namespace {
 // (kow_ruleset.cpp, Changes).
 struct SightBounds {
   geom::Vec2 lo, hi;  // the box, table mm
-  ReachRegion fan;
+  std::optional<ReachRegion> own_fan;  // the fan's region, when the caller did not hand it over
+  const ReachRegion* fan = nullptr;
   bool CannotHide(const geom::Base& b) const {
     const double r = std::sqrt(b.width_mm * b.width_mm + b.depth_mm * b.depth_mm) / 2.0 + 1.0;
     return b.centre_mm.x() + r < lo.x() || b.centre_mm.x() - r > hi.x() || b.centre_mm.y() + r < lo.y() ||
-           b.centre_mm.y() - r > hi.y() || !fan.MayReach(b);
+           b.centre_mm.y() - r > hi.y() || !fan->MayReach(b);
   }
 };
 
-SightBounds BoundsOf(const geom::Vec2& eye, const geom::Polygon& seen, const geom::Base& target) {
-  geom::Vec2 lo = eye, hi = eye;
-  for (const geom::Vec2& p : seen) lo = lo.cwiseMin(p), hi = hi.cwiseMax(p);
-  return {lo, hi, ReachRegion(SightFan(eye, target))};
+// `fan`: ReachRegion(SightFan(eye, target)) when the caller has it, else null (worked out here).
+void BoundsOf(const geom::Vec2& eye, const geom::Polygon& seen, const geom::Base& target, const ReachRegion* fan, SightBounds* b) {
+  b->lo = b->hi = eye;
+  for (const geom::Vec2& p : seen) b->lo = b->lo.cwiseMin(p), b->hi = b->hi.cwiseMax(p);
+  if (!fan) fan = &b->own_fan.emplace(SightFan(eye, target));
+  b->fan = fan;
 }
 
 // The occluders of one sight line, by reference: the table's outlines, the scene's terrain, or
@@ -252,7 +255,7 @@ void SightOccluders::AddTerrain(const KowTable* table, const UnitView& vv, const
 }  // namespace
 
 geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& viewer, const Unit& target, const KowTable* table,
-                           geom::SightNeed need) {
+                           geom::SightNeed need, const ReachRegion* fan) {
   const UnitView vv = View(viewer, c, table), tv = View(target, c, table);
   const geom::Base& vb = vv.base;
   const geom::Base& tb = tv.base;
@@ -260,7 +263,8 @@ geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& v
   const geom::Polygon seen = geom::ClipConvex(geom::PolygonCcw(tb), geom::ArcRegion(vb, Arc::kFront, ArcModel::kKow, extent)[0]);
   if (seen.size() < 3 || geom::Area(seen) < 1e-6) return {};
   const geom::Vec2 eye = geom::LeaderPoint(vb);
-  SightOccluders o{scene, c, viewer, target, vv.profile().height, tv.profile().height, BoundsOf(eye, seen, tb), {}, {}};
+  SightOccluders o{scene, c, viewer, target, vv.profile().height, tv.profile().height, {}, {}, {}};
+  BoundsOf(eye, seen, tb, fan, &o.bounds);
   o.AddUnits(table, vv, tv);
   o.AddTerrain(table, vv, tv);
   geom::SightOptions options;

@@ -57,9 +57,11 @@ struct KowTable {
 // lower one is seen over and gives cover (seed 41). Tags index `Scene::units` (>= 0) or
 // `Scene::terrain` (-1 - index).
 // `need`: what the caller reads of the answer (geom::SightNeed): less than everything lets the trace stop
-// early; `visible` is the same whatever it is.
+// early; `visible` is the same whatever it is. `fan`: ReachRegion(SightFan(leader point, target's
+// footprint)) when the caller has it (below), else worked out here.
+class ReachRegion;
 geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& viewer, const Unit& target, const KowTable* table = nullptr,
-                           geom::SightNeed need = geom::SightNeed::kAll);
+                           geom::SightNeed need = geom::SightNeed::kAll, const ReachRegion* fan = nullptr);
 
 // Where every line of sight from `eye` to `target` runs: the convex hull of the eye and the target's
 // corners (counter-clockwise). A unit outside it hides nothing of the target, wherever it moves.

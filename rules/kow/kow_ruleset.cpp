@@ -904,7 +904,7 @@ class KowRuleset : public Ruleset {
                                  geom::SightNeed need) const {
     TracedSight& s = (*sights)[ti];
     if (s.traced && (s.need <= need || !s.result.visible)) return s.result;
-    s.result = kow::KowSight(scene, config_, scene.units[ui], scene.units[ti], &table, need);
+    s.result = kow::KowSight(scene, config_, scene.units[ui], scene.units[ti], &table, need, &FanOf(table, ui, ti, sights));
     s.need = need;
     s.traced = true;
     return s.result;
