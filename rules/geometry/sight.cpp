@@ -49,6 +49,12 @@ bool ConvexForSight(const Polygon& p) {
   return (p.size() == 3 || p.size() == 4) && IsConvex(p) && Area(p) > 1e-6;
 }
 
+bool ConvexForSight(const Base& b, const Polygon& ccw) {
+  const bool plain = b.width_mm >= 1.0 && b.depth_mm >= 1.0 && b.width_mm < 1e6 && b.depth_mm < 1e6 &&
+                     std::abs(b.centre_mm.x()) < 1e6 && std::abs(b.centre_mm.y()) < 1e6;
+  return plain || ConvexForSight(ccw);
+}
+
 namespace {
 
 // What one trace works in, kept between traces on the same thread (a frame traces thousands of

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "rules/geometry/base.h"
 #include "rules/geometry/polygon.h"
 
 namespace vedette::geom {
@@ -39,6 +40,11 @@ struct OccluderRef {
 // Whether TraceSight may measure `p` as convex: a triangle or quadrilateral (a base) turning one way,
 // with some area (a self-crossing or longer outline, like some terrain, takes the general way).
 bool ConvexForSight(const Polygon& p);
+// The same of `ccw` = PolygonCcw(b), without looking at it for a base 1 mm or more each way within
+// 1 km of the origin: its corners turn one way and enclose at least 1 mm^2, far beyond the rounding
+// of their coordinates (~1e-12 mm), so the answer is yes. (A table is made every call; its outlines
+// are bases.)
+bool ConvexForSight(const Base& b, const Polygon& ccw);
 
 // What the caller reads of a SightResult, so that a trace may stop as soon as that is known.
 enum class SightNeed {

@@ -57,13 +57,17 @@ KowTable::KowTable(const Scene& s, const KowConfig& c) : scene(&s), grid(s) {
   const size_t n = s.units.size();
   profile.resize(n);
   outlines.resize(n);
-  outline_convex.resize(n);
+  first_outline.assign(n + 1, 0);
   for (size_t i = 0; i < n; ++i) {
+    first_outline[i] = outline_convex.size();
     if (!grid.Placed(static_cast<int>(i))) continue;
     profile[i] = ProfileOf(s.units[i], c);
-    for (const geom::Base& b : BasesOf(s.units[i])) outlines[i].push_back(geom::PolygonCcw(b));
-    for (const geom::Polygon& p : outlines[i]) outline_convex[i].push_back(geom::ConvexForSight(p));
+    for (const geom::Base& b : BasesOf(s.units[i])) {
+      outlines[i].push_back(geom::PolygonCcw(b));
+      outline_convex.push_back(geom::ConvexForSight(b, outlines[i].back()));
+    }
   }
+  first_outline[n] = outline_convex.size();
   for (const Terrain& t : s.terrain) terrain_convex.push_back(geom::ConvexForSight(t.polygon));
   for (const Terrain& t : s.terrain)
     if (c.difficult_terrain.count(t.type)) difficult.push_back(t.polygon);
@@ -194,16 +198,16 @@ struct SightOccluders {
   void Add(const geom::Polygon& poly, geom::SightEffect e, int tag, const char* convex = nullptr) {
     occ.push_back({&poly, e, tag, convex ? *convex != 0 : geom::ConvexForSight(poly)});
   }
-  // `convex`: the table's ConvexForSight of `outlines`, when they are the table's.
+  // `convex`: the table's ConvexForSight of `outlines`, one a polygon, when they are the table's.
   void Consider(size_t i, const geom::Base& ob, const Profile& p, const std::vector<geom::Polygon>* outlines,
-                const std::vector<char>* convex = nullptr) {
+                const char* convex = nullptr) {
     if (bounds.CannotHide(ob)) return;  // first: it turns most candidates away, with no string compared
     const Unit& o = scene.units[i];
     if (&o == &viewer || &o == &target || o.id == viewer.id || o.id == target.id) return;
     if (p.individual) return;  // seed 77: "individual units never block line of sight"
     if (outlines) {
       for (size_t k = 0; k < outlines->size(); ++k)
-        Add((*outlines)[k], EffectOf(p.height), static_cast<int>(i), convex ? &(*convex)[k] : nullptr);
+        Add((*outlines)[k], EffectOf(p.height), static_cast<int>(i), convex ? convex + k : nullptr);
       return;
     }
     for (const geom::Base& b : BasesOf(o)) {
@@ -220,7 +224,7 @@ void SightOccluders::AddUnits(const KowTable* table, const UnitView& vv, const U
     // The grid's candidates near the box (its centre and half diagonal), in scene order.
     const geom::Vec2 mid = (bounds.lo + bounds.hi) / 2.0;
     for (int i : table->grid.Near(mid, (bounds.hi - bounds.lo).norm() / 2.0, 1.0))
-      Consider(i, table->grid.FootprintOf(i), table->profile[i], &table->outlines[i], &table->outline_convex[i]);
+      Consider(i, table->grid.FootprintOf(i), table->profile[i], &table->outlines[i], table->outline_convex.data() + table->first_outline[i]);
     return;
   }
   for (size_t i = 0; i < scene.units.size(); ++i) {

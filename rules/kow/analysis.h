@@ -41,9 +41,10 @@ struct KowTable {
   UnitGrid grid;
   std::vector<Profile> profile;                      // by index into scene.units (placed units only)
   std::vector<std::vector<geom::Polygon>> outlines;  // each placed unit's bases, counter-clockwise
-  // geom::ConvexForSight of each outline and of each terrain piece, worked out once (sight asks it of
-  // every occluder of every trace).
-  std::vector<std::vector<char>> outline_convex;
+  // geom::ConvexForSight of each outline (unit i's from first_outline[i], in one list: a table is made
+  // every call) and of each terrain piece, worked out once (sight asks it of every occluder it traces).
+  std::vector<char> outline_convex;
+  std::vector<size_t> first_outline;
   std::vector<char> terrain_convex;
   std::vector<geom::Polygon> difficult;              // difficult terrain pieces
   std::vector<std::vector<char>> in_terrain;         // [unit][terrain piece]: the unit's footprint overlaps it

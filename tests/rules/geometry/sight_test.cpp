@@ -172,5 +172,24 @@ TEST(Sight, TracingForLessKeepsWhatIsRead) {
   EXPECT_GT(visible, 5000);
 }
 
+// ConvexForSight of a base (its outline not looked at for a plain one) against the general test:
+// random bases of 1 to 300 mm anywhere on (and well off) a table, and slivers and points below 1 mm.
+TEST(Sight, ConvexForSightOfABaseIsTheGeneralTest) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  int convex = 0, not_convex = 0;
+  for (int k = 0; k < 20000; ++k) {
+    const double far = k % 10 == 0 ? 1e5 : 2000.0;
+    const double w = k % 7 == 0 ? u(rng) * 1e-3 : 1.0 + 299.0 * u(rng), d = k % 11 == 0 ? 0.0 : 1.0 + 299.0 * u(rng);
+    const Base b = Turned({-far + 2 * far * u(rng), -far + 2 * far * u(rng)}, -180 + 360 * u(rng), w, d);
+    const Polygon p = PolygonCcw(b);
+    const bool general = ConvexForSight(p);
+    ASSERT_EQ(ConvexForSight(b, p), general) << "base " << k;
+    (general ? convex : not_convex) += 1;
+  }
+  EXPECT_GT(convex, 15000);
+  EXPECT_GT(not_convex, 1000);
+}
+
 }  // namespace
 }  // namespace vedette::geom
