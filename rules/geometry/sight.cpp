@@ -1,6 +1,7 @@
 #include "rules/geometry/sight.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -48,6 +49,12 @@ bool ConvexForSight(const Polygon& p) {
   return (p.size() == 3 || p.size() == 4) && IsConvex(p) && Area(p) > 1e-6;
 }
 
+bool ConvexForSight(const Base& b, const Polygon& ccw) {
+  const bool plain = b.width_mm >= 1.0 && b.depth_mm >= 1.0 && b.width_mm < 1e6 && b.depth_mm < 1e6 &&
+                     std::abs(b.centre_mm.x()) < 1e6 && std::abs(b.centre_mm.y()) < 1e6;
+  return plain || ConvexForSight(ccw);
+}
+
 namespace {
 
 // What one trace works in, kept between traces on the same thread (a frame traces thousands of
@@ -60,6 +67,7 @@ struct SightScratch {
   std::vector<double> nearest;                   // each near occluder's distance from the eye, mm
   std::vector<double> cuts;                      // directions where the answer may change, rad
   std::vector<int> blocking, obscuring, over;    // tags (sorted and made unique at the end)
+  std::vector<std::pair<double, double>> cover;  // the shrunk blockers' angular spans, rad (SurelyHidden)
 };
 
 SightScratch& ScratchForSight() {
@@ -94,13 +102,16 @@ void CollectNearOccluders(const Vec2& eye, const Vec2& ref, const TargetExtent& 
     if (poly.size() < 3) continue;
     const size_t first = s->angles.size();
     double a_lo = kInf, a_hi = -kInf;
+    Vec2 lo = poly[0], hi = poly[0];  // its bounding box: an eye a micrometre outside it is not in it
     for (const Vec2& v : poly) {
       const double a = RelAngle(ref, v - eye);
       s->angles.push_back(a);
       a_lo = std::min(a_lo, a);
       a_hi = std::max(a_hi, a);
+      lo = lo.cwiseMin(v), hi = hi.cwiseMax(v);
     }
-    if (a_hi - a_lo > std::numbers::pi - 1e-9 || PolygonContains(poly, eye, 1e-9)) a_lo = -kInf, a_hi = kInf;
+    const bool in_box = eye.x() >= lo.x() - 1e-6 && eye.x() <= hi.x() + 1e-6 && eye.y() >= lo.y() - 1e-6 && eye.y() <= hi.y() + 1e-6;
+    if (a_hi - a_lo > std::numbers::pi - 1e-9 || (in_box && PolygonContains(poly, eye, 1e-9))) a_lo = -kInf, a_hi = kInf;
     const bool aside = a_hi < e.lo - 1e-12 || a_lo > e.hi + 1e-12;  // never in the way of a line to the target
     const double distance = aside ? kInf : PointToPolygon(eye, poly).distance_mm;
     if (aside || distance > e.reach) {
@@ -145,28 +156,48 @@ struct SightTally {
   Vec2 clear_point, obscured_point;                                                   // table mm
 };
 
+// The line that decides interval i between the cuts: from the eye, in the interval's middle direction
+// `mid`, to where it meets the target (`t` mm on). False when the interval is too narrow to count or
+// its line misses the target. Both sweeps below take their lines from here: the very same lines.
+struct IntervalLine {
+  Segment line;
+  double width = 0, mid = 0, t = 0;
+};
+bool LineOf(const Vec2& eye, const Vec2& ref, const Polygon& target, const std::vector<double>& cuts, size_t i, IntervalLine* l) {
+  l->width = cuts[i + 1] - cuts[i];
+  if (l->width < 1e-12) return false;
+  l->mid = (cuts[i] + cuts[i + 1]) / 2.0;
+  const Vec2 dir = Rotated(ref, l->mid);
+  l->t = RayEntry(eye, dir, target);
+  if (!std::isfinite(l->t)) return false;
+  l->line = {eye, eye + l->t * dir};
+  return true;
+}
+
+// Whether near occluder k holds more than the tolerance of the line.
+bool Holds(const SightScratch& s, const std::vector<OccluderRef>& occluders, size_t k, const IntervalLine& l,
+           const SightOptions& options) {
+  if (l.mid < s.span[k].first - 1e-12 || l.mid > s.span[k].second + 1e-12) return false;
+  // Every point of the line is within t of the eye: an occluder wholly further (by more than
+  // rounding) is behind where this line meets the target and has nothing of it inside.
+  if (s.nearest[k] > l.t + 1e-6) return false;
+  const OccluderRef& o = occluders[s.near[k]];
+  const double inside = o.convex ? SegmentLengthInsideConvex(l.line, *o.polygon) : SegmentLengthInside(l.line, *o.polygon);
+  return !(inside <= options.tolerance_mm);
+}
+
 // One line per interval between cuts decides it: blocked when a blocking occluder holds more than the
 // tolerance of it, else obscured when an obscuring one does, else clear.
 void SweepIntervals(const Vec2& eye, const Vec2& ref, const Polygon& target, const std::vector<OccluderRef>& occluders,
                     const SightOptions& options, SightScratch* s, SightTally* tally) {
+  IntervalLine l;
   for (size_t i = 0; i + 1 < s->cuts.size(); ++i) {
-    const double width = s->cuts[i + 1] - s->cuts[i];
-    if (width < 1e-12) continue;
-    const Vec2 dir = Rotated(ref, (s->cuts[i] + s->cuts[i + 1]) / 2.0);
-    const double t = RayEntry(eye, dir, target);
-    if (!std::isfinite(t)) continue;
-    const Segment line{eye, eye + t * dir};
-    const double mid = (s->cuts[i] + s->cuts[i + 1]) / 2.0;
+    if (!LineOf(eye, ref, target, s->cuts, i, &l)) continue;
     bool is_blocked = false;
     s->over.clear();
     for (size_t k = 0; k < s->near.size(); ++k) {
-      if (mid < s->span[k].first - 1e-12 || mid > s->span[k].second + 1e-12) continue;
-      // Every point of the line is within t of the eye: an occluder wholly further (by more than
-      // rounding) is behind where this line meets the target and has nothing of it inside.
-      if (s->nearest[k] > t + 1e-6) continue;
+      if (!Holds(*s, occluders, k, l, options)) continue;
       const OccluderRef& o = occluders[s->near[k]];
-      const double inside = o.convex ? SegmentLengthInsideConvex(line, *o.polygon) : SegmentLengthInside(line, *o.polygon);
-      if (inside <= options.tolerance_mm) continue;
       if (o.effect == SightEffect::kBlocks) {
         is_blocked = true;
         s->blocking.push_back(o.tag);
@@ -175,16 +206,115 @@ void SweepIntervals(const Vec2& eye, const Vec2& ref, const Polygon& target, con
       }
     }
     if (is_blocked) {
-      tally->blocked += width;
+      tally->blocked += l.width;
     } else if (!s->over.empty()) {
-      tally->obscured += width;
+      tally->obscured += l.width;
       s->obscuring.insert(s->obscuring.end(), s->over.begin(), s->over.end());
-      if (width > tally->best_obscured) tally->best_obscured = width, tally->obscured_point = line.b;
+      if (l.width > tally->best_obscured) tally->best_obscured = l.width, tally->obscured_point = l.line.b;
     } else {
-      tally->clear += width;
-      if (width > tally->best_clear) tally->best_clear = width, tally->clear_point = line.b;
+      tally->clear += l.width;
+      if (l.width > tally->best_clear) tally->best_clear = l.width, tally->clear_point = l.line.b;
     }
   }
+}
+
+// SweepIntervals' `visible` alone: whether some interval's line is not blocked, found by stopping at
+// the first such line and, on each line, at the first blocker (the last line's blocker asked first:
+// neighbouring lines are mostly blocked by the same unit). Obscuring occluders do not change it.
+bool AnyLineUnblocked(const Vec2& eye, const Vec2& ref, const Polygon& target, const std::vector<OccluderRef>& occluders,
+                      const SightOptions& options, const SightScratch& s) {
+  constexpr size_t kNone = static_cast<size_t>(-1);
+  size_t last = kNone;
+  IntervalLine l;
+  for (size_t i = 0; i + 1 < s.cuts.size(); ++i) {
+    if (!LineOf(eye, ref, target, s.cuts, i, &l)) continue;
+    bool blocked = last != kNone && Holds(s, occluders, last, l, options);
+    for (size_t k = 0; k < s.near.size() && !blocked; ++k) {
+      if (k == last || occluders[s.near[k]].effect != SightEffect::kBlocks) continue;
+      if (Holds(s, occluders, k, l, options)) blocked = true, last = k;
+    }
+    if (!blocked) return true;
+  }
+  return false;
+}
+
+// A convex occluder (3 or 4 corners) with every edge moved `delta` inwards: false unless each of its
+// corners lies at least delta (less a nanometre) inside every edge of the occluder, checked, so that
+// the disc of radius delta about any point of the shrunk polygon lies in the occluder.
+bool Shrunk(const Polygon& p, double delta, std::array<Vec2, 4>* out) {
+  const size_t n = p.size();
+  if (n < 3 || n > 4) return false;
+  const double turn = SignedAreaOf(p) > 0 ? 1.0 : -1.0;
+  std::array<Vec2, 4> normal, on_line;  // each edge's inward unit normal, and a point of its moved line
+  for (size_t i = 0; i < n; ++i) {
+    const Vec2 e = p[(i + 1) % n] - p[i];
+    const double len = e.norm();
+    if (!(len > 1e-9)) return false;
+    normal[i] = turn * Vec2(-e.y(), e.x()) / len;
+    on_line[i] = p[i] + delta * normal[i];
+  }
+  for (size_t i = 0; i < n; ++i) {  // corner i: where the moved lines of edges i - 1 and i meet
+    const size_t h = (i + n - 1) % n;
+    const Vec2 eh = p[i] - p[h], ei = p[(i + 1) % n] - p[i];
+    const double denom = Cross(eh, ei);
+    if (std::abs(denom) < 1e-12) return false;
+    (*out)[i] = on_line[h] + (Cross(on_line[i] - on_line[h], ei) / denom) * eh;
+  }
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = 0; j < n; ++j)
+      if (!(normal[j].dot((*out)[i] - p[j]) >= delta - 1e-9)) return false;
+  return true;
+}
+
+// Whether the whole of `p` comes before the whole target on every line from the eye that meets both:
+// some axis (the view's, or an edge normal of either) puts the eye and all of p below all the target.
+bool AllBefore(const Vec2& eye, const Vec2& ref, const Polygon& p, const Polygon& target) {
+  auto below = [&](const Vec2& axis) {
+    double p_lo = kInf, p_hi = -kInf, t_lo = kInf, t_hi = -kInf;
+    for (const Vec2& v : p) p_lo = std::min(p_lo, axis.dot(v)), p_hi = std::max(p_hi, axis.dot(v));
+    for (const Vec2& v : target) t_lo = std::min(t_lo, axis.dot(v)), t_hi = std::max(t_hi, axis.dot(v));
+    const double e = axis.dot(eye);
+    return (p_hi + 1e-6 < t_lo && e + 1e-6 < t_lo) || (p_lo - 1e-6 > t_hi && e - 1e-6 > t_hi);
+  };
+  if (below(ref)) return true;
+  for (const Polygon* q : {&p, &target})
+    for (size_t i = 0; i < q->size(); ++i) {
+      const Vec2 e = (*q)[(i + 1) % q->size()] - (*q)[i];
+      if (below(Vec2(-e.y(), e.x()))) return true;
+    }
+  return false;
+}
+
+// True only when no line to the target can be unblocked, whatever the cuts: the near convex blockers,
+// each shrunk by delta (more than half the tolerance, by 0.05 mm: far above rounding), cover every
+// direction to the target, and each stands wholly before it. A line in the direction of a shrunk
+// blocker (the eye outside it: a finite span) passes through a point whose delta-disc lies in the
+// blocker, before the line meets the target, so it runs at least 2 delta inside: blocked.
+bool SurelyHidden(const Vec2& eye, const Vec2& ref, const TargetExtent& e, const Polygon& target,
+                  const std::vector<OccluderRef>& occluders, const SightOptions& options, SightScratch* s) {
+  const double delta = options.tolerance_mm / 2.0 + 0.05;
+  s->cover.clear();
+  std::array<Vec2, 4> shrunk;
+  for (size_t k = 0; k < s->near.size(); ++k) {
+    const OccluderRef& o = occluders[s->near[k]];
+    if (o.effect != SightEffect::kBlocks || !o.convex || !std::isfinite(s->span[k].first)) continue;
+    if (!Shrunk(*o.polygon, delta, &shrunk) || !AllBefore(eye, ref, *o.polygon, target)) continue;
+    double lo = kInf, hi = -kInf;
+    for (size_t i = 0; i < o.polygon->size(); ++i) {
+      const double a = RelAngle(ref, shrunk[i] - eye);
+      lo = std::min(lo, a), hi = std::max(hi, a);
+    }
+    if (hi - lo >= std::numbers::pi - 1e-6 || hi - 1e-9 < e.lo || lo + 1e-9 > e.hi) continue;
+    s->cover.push_back({lo + 1e-9, hi - 1e-9});
+  }
+  std::sort(s->cover.begin(), s->cover.end());
+  double reached = e.lo;  // every direction from e.lo to here is covered
+  for (const auto& [lo, hi] : s->cover) {
+    if (lo > reached) return false;
+    reached = std::max(reached, hi);
+    if (reached >= e.hi) return true;
+  }
+  return false;
 }
 
 void SortedUnique(const std::vector<int>& tags, std::vector<int>* out) {
@@ -218,7 +348,12 @@ SightResult TraceSightByRef(const Vec2& eye, const Polygon& target, const std::v
   for (auto* v : {&s.blocking, &s.obscuring, &s.over}) v->clear();
   s.span.clear();
   CollectNearOccluders(eye, ref, e, occluders, &s);
+  if (options.need != SightNeed::kAll && SurelyHidden(eye, ref, e, target, occluders, options, &s)) return r;
   CollectCuts(eye, ref, e, target, occluders, &s);
+  if (options.need == SightNeed::kVisible) {
+    r.visible = AnyLineUnblocked(eye, ref, target, occluders, options, s);
+    return r;
+  }
   SightTally tally{0, 0, 0, -1, -1, centroid, centroid};
   SweepIntervals(eye, ref, target, occluders, options, &s, &tally);
   const double total = tally.clear + tally.obscured + tally.blocked;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "rules/geometry/base.h"
 #include "rules/geometry/polygon.h"
 
 namespace vedette::geom {
@@ -39,11 +40,28 @@ struct OccluderRef {
 // Whether TraceSight may measure `p` as convex: a triangle or quadrilateral (a base) turning one way,
 // with some area (a self-crossing or longer outline, like some terrain, takes the general way).
 bool ConvexForSight(const Polygon& p);
+// The same of `ccw` = PolygonCcw(b), without looking at it for a base 1 mm or more each way within
+// 1 km of the origin: its corners turn one way and enclose at least 1 mm^2, far beyond the rounding
+// of their coordinates (~1e-12 mm), so the answer is yes. (A table is made every call; its outlines
+// are bases.)
+bool ConvexForSight(const Base& b, const Polygon& ccw);
+
+// What the caller reads of a SightResult, so that a trace may stop as soon as that is known.
+enum class SightNeed {
+  kAll,          // every field
+  kWhenVisible,  // every field when `visible`; only `visible` when not (a shot at a target it cannot see)
+  kVisible,      // only `visible` (a charge: the other fields are left as they start)
+};
 
 struct SightOptions {
   // An occluder counts only when a sight line runs more than this far inside it, mm: a base merely
   // touching the line (bases side by side, a unit in contact with the target) does not hide anything.
   double tolerance_mm = 0.5;
+  // Less than kAll lets the trace stop early; `visible` is always the full trace's. Not visible is
+  // settled before the intervals are cut when the blocking occluders, each shrunk by more than half
+  // the tolerance, cover every direction to the target and all stand before it (every line then runs
+  // more than the tolerance inside one of them); kVisible stops at the first unblocked interval.
+  SightNeed need = SightNeed::kAll;
   bool Check(std::string* error) const;
 };
 

@@ -132,8 +132,12 @@ double OverlapArea(const Base& b, const Polygon& shape) {
 }
 
 AheadContact ContactAhead(const Base& b, const Polygon& shape, double lane_inset_mm) {
+  return ContactAheadGivenOverlap(b, shape, lane_inset_mm, OverlapArea(b, shape));
+}
+
+AheadContact ContactAheadGivenOverlap(const Base& b, const Polygon& shape, double lane_inset_mm, double overlap_mm2) {
   AheadContact c;
-  if (OverlapArea(b, shape) > 1.0) {
+  if (overlap_mm2 > 1.0) {
     c.overlapping = c.ahead = true;
     c.distance_mm = 0.0;
     c.point = b.centre_mm;

@@ -40,6 +40,10 @@ struct AheadContact {
   bool at_front_corner = false;  // the first touch is at one of the base's front corners only
 };
 AheadContact ContactAhead(const Base& b, const Polygon& shape, double lane_inset_mm = 0.0);
+// The same for a caller that has OverlapArea(b, shape) at hand, or knows it is 0 (the two apart): the
+// only thing ContactAhead reads of it is whether it is more than 1 mm^2, so any `overlap_mm2` on the
+// same side of 1 gives the very same answer.
+AheadContact ContactAheadGivenOverlap(const Base& b, const Polygon& shape, double lane_inset_mm, double overlap_mm2);
 
 // Convex hull (counter-clockwise) of a point set.
 Polygon ConvexHull(std::vector<Vec2> points);

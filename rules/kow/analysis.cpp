@@ -57,11 +57,18 @@ KowTable::KowTable(const Scene& s, const KowConfig& c) : scene(&s), grid(s) {
   const size_t n = s.units.size();
   profile.resize(n);
   outlines.resize(n);
+  first_outline.assign(n + 1, 0);
   for (size_t i = 0; i < n; ++i) {
+    first_outline[i] = outline_convex.size();
     if (!grid.Placed(static_cast<int>(i))) continue;
     profile[i] = ProfileOf(s.units[i], c);
-    for (const geom::Base& b : BasesOf(s.units[i])) outlines[i].push_back(geom::PolygonCcw(b));
+    for (const geom::Base& b : BasesOf(s.units[i])) {
+      outlines[i].push_back(geom::PolygonCcw(b));
+      outline_convex.push_back(geom::ConvexForSight(b, outlines[i].back()));
+    }
   }
+  first_outline[n] = outline_convex.size();
+  for (const Terrain& t : s.terrain) terrain_convex.push_back(geom::ConvexForSight(t.polygon));
   for (const Terrain& t : s.terrain)
     if (c.difficult_terrain.count(t.type)) difficult.push_back(t.polygon);
   in_terrain.assign(n, std::vector<char>(s.terrain.size(), 0));
@@ -153,18 +160,21 @@ namespace {
 // (kow_ruleset.cpp, Changes).
 struct SightBounds {
   geom::Vec2 lo, hi;  // the box, table mm
-  ReachRegion fan;
+  std::optional<ReachRegion> own_fan;  // the fan's region, when the caller did not hand it over
+  const ReachRegion* fan = nullptr;
   bool CannotHide(const geom::Base& b) const {
     const double r = std::sqrt(b.width_mm * b.width_mm + b.depth_mm * b.depth_mm) / 2.0 + 1.0;
     return b.centre_mm.x() + r < lo.x() || b.centre_mm.x() - r > hi.x() || b.centre_mm.y() + r < lo.y() ||
-           b.centre_mm.y() - r > hi.y() || !fan.MayReach(b);
+           b.centre_mm.y() - r > hi.y() || !fan->MayReach(b);
   }
 };
 
-SightBounds BoundsOf(const geom::Vec2& eye, const geom::Polygon& seen, const geom::Base& target) {
-  geom::Vec2 lo = eye, hi = eye;
-  for (const geom::Vec2& p : seen) lo = lo.cwiseMin(p), hi = hi.cwiseMax(p);
-  return {lo, hi, ReachRegion(SightFan(eye, target))};
+// `fan`: ReachRegion(SightFan(eye, target)) when the caller has it, else null (worked out here).
+void BoundsOf(const geom::Vec2& eye, const geom::Polygon& seen, const geom::Base& target, const ReachRegion* fan, SightBounds* b) {
+  b->lo = b->hi = eye;
+  for (const geom::Vec2& p : seen) b->lo = b->lo.cwiseMin(p), b->hi = b->hi.cwiseMax(p);
+  if (!fan) fan = &b->own_fan.emplace(SightFan(eye, target));
+  b->fan = fan;
 }
 
 // The occluders of one sight line, by reference: the table's outlines, the scene's terrain, or
@@ -184,14 +194,20 @@ struct SightOccluders {
   geom::SightEffect EffectOf(double h) const {
     return h >= viewer_height && h >= target_height ? geom::SightEffect::kBlocks : geom::SightEffect::kObscures;
   }
-  void Add(const geom::Polygon& poly, geom::SightEffect e, int tag) { occ.push_back({&poly, e, tag, geom::ConvexForSight(poly)}); }
-  void Consider(size_t i, const geom::Base& ob, const Profile& p, const std::vector<geom::Polygon>* outlines) {
+  // `convex`: ConvexForSight(poly), when the table has it.
+  void Add(const geom::Polygon& poly, geom::SightEffect e, int tag, const char* convex = nullptr) {
+    occ.push_back({&poly, e, tag, convex ? *convex != 0 : geom::ConvexForSight(poly)});
+  }
+  // `convex`: the table's ConvexForSight of `outlines`, one a polygon, when they are the table's.
+  void Consider(size_t i, const geom::Base& ob, const Profile& p, const std::vector<geom::Polygon>* outlines,
+                const char* convex = nullptr) {
+    if (bounds.CannotHide(ob)) return;  // first: it turns most candidates away, with no string compared
     const Unit& o = scene.units[i];
     if (&o == &viewer || &o == &target || o.id == viewer.id || o.id == target.id) return;
-    if (bounds.CannotHide(ob)) return;
     if (p.individual) return;  // seed 77: "individual units never block line of sight"
     if (outlines) {
-      for (const geom::Polygon& poly : *outlines) Add(poly, EffectOf(p.height), static_cast<int>(i));
+      for (size_t k = 0; k < outlines->size(); ++k)
+        Add((*outlines)[k], EffectOf(p.height), static_cast<int>(i), convex ? convex + k : nullptr);
       return;
     }
     for (const geom::Base& b : BasesOf(o)) {
@@ -208,7 +224,7 @@ void SightOccluders::AddUnits(const KowTable* table, const UnitView& vv, const U
     // The grid's candidates near the box (its centre and half diagonal), in scene order.
     const geom::Vec2 mid = (bounds.lo + bounds.hi) / 2.0;
     for (int i : table->grid.Near(mid, (bounds.hi - bounds.lo).norm() / 2.0, 1.0))
-      Consider(i, table->grid.FootprintOf(i), table->profile[i], &table->outlines[i]);
+      Consider(i, table->grid.FootprintOf(i), table->profile[i], &table->outlines[i], table->outline_convex.data() + table->first_outline[i]);
     return;
   }
   for (size_t i = 0; i < scene.units.size(); ++i) {
@@ -224,8 +240,9 @@ void SightOccluders::AddTerrain(const KowTable* table, const UnitView& vv, const
   for (size_t i = 0; i < scene.terrain.size(); ++i) {
     const Terrain& t = scene.terrain[i];
     const int tag = -1 - static_cast<int>(i);
+    const char* convex = table && table->scene == &scene ? &table->terrain_convex[i] : nullptr;
     if (c.blocking_terrain.count(t.type)) {
-      Add(t.polygon, geom::SightEffect::kBlocks, tag);
+      Add(t.polygon, geom::SightEffect::kBlocks, tag, convex);
       continue;
     }
     auto h = c.terrain_heights.find(t.type);
@@ -235,13 +252,14 @@ void SightOccluders::AddTerrain(const KowTable* table, const UnitView& vv, const
                                 ? table->in_terrain[vv.index][i] || table->in_terrain[tv.index][i]
                                 : geom::PolygonToPolygon(t.polygon, geom::PolygonCcw(vv.base)).overlap ||
                                       geom::PolygonToPolygon(t.polygon, geom::PolygonCcw(tv.base)).overlap;
-    if (!holds_unit) Add(t.polygon, EffectOf(h->second), tag);
+    if (!holds_unit) Add(t.polygon, EffectOf(h->second), tag, convex);
   }
 }
 
 }  // namespace
 
-geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& viewer, const Unit& target, const KowTable* table) {
+geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& viewer, const Unit& target, const KowTable* table,
+                           geom::SightNeed need, const ReachRegion* fan) {
   const UnitView vv = View(viewer, c, table), tv = View(target, c, table);
   const geom::Base& vb = vv.base;
   const geom::Base& tb = tv.base;
@@ -249,10 +267,13 @@ geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& v
   const geom::Polygon seen = geom::ClipConvex(geom::PolygonCcw(tb), geom::ArcRegion(vb, Arc::kFront, ArcModel::kKow, extent)[0]);
   if (seen.size() < 3 || geom::Area(seen) < 1e-6) return {};
   const geom::Vec2 eye = geom::LeaderPoint(vb);
-  SightOccluders o{scene, c, viewer, target, vv.profile().height, tv.profile().height, BoundsOf(eye, seen, tb), {}, {}};
+  SightOccluders o{scene, c, viewer, target, vv.profile().height, tv.profile().height, {}, {}, {}};
+  BoundsOf(eye, seen, tb, fan, &o.bounds);
   o.AddUnits(table, vv, tv);
   o.AddTerrain(table, vv, tv);
-  return geom::TraceSightByRef(eye, seen, o.occ);
+  geom::SightOptions options;
+  options.need = need;
+  return geom::TraceSightByRef(eye, seen, o.occ, options);
 }
 
 namespace {

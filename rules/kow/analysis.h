@@ -41,6 +41,11 @@ struct KowTable {
   UnitGrid grid;
   std::vector<Profile> profile;                      // by index into scene.units (placed units only)
   std::vector<std::vector<geom::Polygon>> outlines;  // each placed unit's bases, counter-clockwise
+  // geom::ConvexForSight of each outline (unit i's from first_outline[i], in one list: a table is made
+  // every call) and of each terrain piece, worked out once (sight asks it of every occluder it traces).
+  std::vector<char> outline_convex;
+  std::vector<size_t> first_outline;
+  std::vector<char> terrain_convex;
   std::vector<geom::Polygon> difficult;              // difficult terrain pieces
   std::vector<std::vector<char>> in_terrain;         // [unit][terrain piece]: the unit's footprint overlaps it
   std::vector<double> difficult_share;               // of each placed unit's footprint area in difficult terrain, 0..1
@@ -52,7 +57,12 @@ struct KowTable {
 // placed unit (individuals excepted, seed 77) and terrain. An occluder as high as both units blocks; a
 // lower one is seen over and gives cover (seed 41). Tags index `Scene::units` (>= 0) or
 // `Scene::terrain` (-1 - index).
-geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& viewer, const Unit& target, const KowTable* table = nullptr);
+// `need`: what the caller reads of the answer (geom::SightNeed): less than everything lets the trace stop
+// early; `visible` is the same whatever it is. `fan`: ReachRegion(SightFan(leader point, target's
+// footprint)) when the caller has it (below), else worked out here.
+class ReachRegion;
+geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& viewer, const Unit& target, const KowTable* table = nullptr,
+                           geom::SightNeed need = geom::SightNeed::kAll, const ReachRegion* fan = nullptr);
 
 // Where every line of sight from `eye` to `target` runs: the convex hull of the eye and the target's
 // corners (counter-clockwise). A unit outside it hides nothing of the target, wherever it moves.

@@ -53,9 +53,14 @@ bool OutsideLane(const Base& b, const Circle& s) {
   return std::abs(d.dot(geom::Right(b))) > b.width_mm / 2.0 + s.r + 1e-6 || d.dot(geom::Forward(b)) < -b.depth_mm / 2.0 - s.r - 1e-6;
 }
 
-// ApartFromBase with the base's right (`r`) and forward (`f`) unit vectors at hand. Tighter than the
-// bounding circles for a long shape or one far ahead.
-bool Apart(const Base& b, const Vec2& r, const Vec2& f, const Polygon& p, double ahead_mm) {
+// A shape by a base's axes (1 um to spare): whether it lies wholly beside or behind the base, and
+// how far forward its nearest point is, so that Apart can be asked for several ways ahead at once.
+struct Extent {
+  bool beside_or_behind = false;
+  double vmin = 0.0, h = 0.0;  // the shape's least forward coordinate; half the depth + 1 um, mm
+  bool Apart(double ahead_mm) const { return beside_or_behind || vmin > h + ahead_mm; }
+};
+Extent ExtentOf(const Base& b, const Vec2& r, const Vec2& f, const Polygon& p) {
   double umin = std::numeric_limits<double>::infinity(), umax = -umin, vmin = umin, vmax = -umin;
   for (const Vec2& q : p) {
     const Vec2 d = q - b.centre_mm;
@@ -63,7 +68,35 @@ bool Apart(const Base& b, const Vec2& r, const Vec2& f, const Polygon& p, double
     umin = std::min(umin, u), umax = std::max(umax, u), vmin = std::min(vmin, v), vmax = std::max(vmax, v);
   }
   const double w = b.width_mm / 2.0 + 1e-6, h = b.depth_mm / 2.0 + 1e-6;
-  return umin > w || umax < -w || vmax < -h || vmin > h + ahead_mm;
+  return {umin > w || umax < -w || vmax < -h, vmin, h};
+}
+
+// ApartFromBase with the base's right (`r`) and forward (`f`) unit vectors at hand. Tighter than the
+// bounding circles for a long shape or one far ahead.
+bool Apart(const Base& b, const Vec2& r, const Vec2& f, const Polygon& p, double ahead_mm) {
+  return ExtentOf(b, r, f, p).Apart(ahead_mm);
+}
+
+// EdgeOutOfReach with the base's right (`r`) and forward (`f`) unit vectors at hand.
+bool EdgeOutOfReach(const Base& b, const Vec2& r, const Vec2& f, const geom::Segment& e, double tol) {
+  const Vec2 da = e.a - b.centre_mm, db = e.b - b.centre_mm;
+  const double ua = da.dot(r), ub = db.dot(r), side = b.width_mm / 2.0 + tol + 1e-6;
+  const double front = b.depth_mm / 2.0 - tol - 1e-6;
+  return (ua > side && ub > side) || (ua < -side && ub < -side) || (da.dot(f) < front && db.dot(f) < front);
+}
+
+// Whether test(k) holds for some k of `ks`. The one that held last time (`*last`, -1 for none) is
+// asked first when it is one of them, since neighbouring poses mostly meet the same obstacle; the one
+// found becomes `*last`. The tests have no effects, so the answer is the same in any order.
+template <class Test>
+bool AnyOf(const std::vector<int>& ks, int* last, Test test) {
+  if (*last >= 0 && std::find(ks.begin(), ks.end(), *last) != ks.end() && test(*last)) return true;
+  for (int k : ks) {
+    if (k == *last || !test(k)) continue;
+    *last = k;
+    return true;
+  }
+  return false;
 }
 
 // The base with its front pushed `ahead_mm` forward: the ground it covers moving that far.
@@ -104,11 +137,12 @@ ChargeRoute FindChargeRouteByRef(const Base& charger, const Base& target, geom::
   for (const Polygon* q : obstacles) {
     const Polygon& p = *q;
     const Circle circle = BoundingCircle(p);
-    if (!ApartFrom(charger, circle) && geom::OverlapArea(charger, p) > o.clear_area_mm2) continue;
+    const double overlap = ApartFrom(charger, circle) ? 0.0 : geom::OverlapArea(charger, p);
+    if (overlap > o.clear_area_mm2) continue;
     live.push_back(&p);
     circles.push_back(circle);
     if (OutsideLane(charger, circle)) continue;
-    const geom::AheadContact c = geom::ContactAhead(charger, p, o.lane_inset_mm);
+    const geom::AheadContact c = geom::ContactAheadGivenOverlap(charger, p, o.lane_inset_mm, overlap);
     if (c.ahead) first_leg = std::min(first_leg, c.distance_mm);
   }
   best.read_in.push_back(Lengthened(charger, first_leg + 1.0));
@@ -159,9 +193,14 @@ ChargeRoute FindChargeRouteByRef(const Base& charger, const Base& target, geom::
       if ((circles[k].c - c).norm() <= circles[k].r + radius + 1e-6) near[i].push_back(static_cast<int>(k));
     near_target[i] = (target_circle.c - c).norm() <= target_circle.r + radius + 1e-6;
   }
+  // The obstacles that kept the last pose from ending clear or blocked its way in: asked first.
+  std::vector<int> all_live(live.size());
+  for (size_t k = 0; k < live.size(); ++k) all_live[k] = static_cast<int>(k);
+  int last_unclear = -1, last_blocker = -1;
   for (double angle : angles) {
     const double arc = charger.depth_mm / 2.0 * std::abs(geom::DegToRad(angle));
     const Vec2 fa = geom::HeadingVector(charger.heading_deg + angle);
+    const double heading = geom::NormalizeDeg(charger.heading_deg + angle);  // every pose of this angle
     if (best.found && bound(0.0, arc, fa) > best.length_mm + 1e-9) continue;
     for (int i = 0; i <= steps + 1; ++i) {
       const double a = i <= steps ? i * o.advance_step_mm : first_leg;
@@ -172,7 +211,7 @@ ChargeRoute FindChargeRouteByRef(const Base& charger, const Base& target, geom::
       if (best.found && bound(a, arc, fa) > best.length_mm + 1e-9) break;
       Base pivoted = charger;  // geom::PivotedAboutCentre(geom::MovedForward(charger, a), angle)
       pivoted.centre_mm += a * f0;
-      pivoted.heading_deg = geom::NormalizeDeg(charger.heading_deg + angle);
+      pivoted.heading_deg = heading;
       // The bases' bounding circles bound their gap from below at the cost of one distance (less a
       // micrometre for rounding), so the exact gap is worked out only where the circles do not decide.
       if (best.found && (a + arc + (pivoted.centre_mm - target.centre_mm).norm() - radius - target_radius - 1e-6 > best.length_mm + 1e-9 ||
@@ -187,7 +226,12 @@ ChargeRoute FindChargeRouteByRef(const Base& charger, const Base& target, geom::
         return std::abs(d.dot(ra)) > pivoted.width_mm / 2.0 + c.r + 1e-6 || d.dot(fa) < -pivoted.depth_mm / 2.0 - c.r - 1e-6;
       };
       if (outside_lane(target_circle)) continue;  // the target is not ahead of it: no contact this way
-      const geom::AheadContact hit = geom::ContactAhead(pivoted, target_poly, 0.0);
+      if (EdgeOutOfReach(pivoted, ra, fa, facing_edge, o.edge_tolerance_mm)) continue;
+      // The target's overlap, read twice below; 0 when the circles or the axes show the two apart (the
+      // clip then gives 0, and it is only compared with 1 mm^2 and the clear area).
+      const double target_overlap =
+          near_target[i] && !Apart(pivoted, ra, fa, target_poly, 0.0) ? geom::OverlapArea(pivoted, target_poly) : 0.0;
+      const geom::AheadContact hit = geom::ContactAheadGivenOverlap(pivoted, target_poly, 0.0, target_overlap);
       if (!hit.ahead || hit.overlapping) continue;
       if (geom::PointToSegment(hit.point, facing_edge).distance_mm > o.edge_tolerance_mm) continue;
       // The leader point's travel: first leg, the pivot's arc, second leg, then the swing flush against
@@ -199,22 +243,21 @@ ChargeRoute FindChargeRouteByRef(const Base& charger, const Base& target, geom::
                             (aligned_leader - geom::LeaderPoint(touching)).norm();
       if (length > best.length_mm + 1e-9) continue;
       best.read_in.push_back(Lengthened(pivoted, hit.distance_mm + 1.0));
-      if (angle != 0.0) {
-        if (near_target[i] && geom::OverlapArea(pivoted, target_poly) > o.clear_area_mm2) continue;
-        bool clear = true;
-        for (size_t n = 0; n < near[i].size() && clear; ++n) {
-          const Polygon& p = *live[near[i][n]];
-          clear = Apart(pivoted, ra, fa, p, 0.0) || geom::OverlapArea(pivoted, p) <= o.clear_area_mm2;
-        }
-        if (!clear) continue;
-      }
-      bool blocked = false;
-      for (size_t k = 0; k < live.size() && !blocked; ++k) {
-        if (outside_lane(circles[k]) || Apart(pivoted, ra, fa, *live[k], hit.distance_mm)) continue;
-        const geom::AheadContact c = geom::ContactAhead(pivoted, *live[k], o.lane_inset_mm);
-        if (c.overlapping || (c.ahead && c.distance_mm < hit.distance_mm - 1e-6)) blocked = true;
-      }
-      if (blocked) continue;
+      // Live obstacle k keeps the pivot from ending clear (one of near[i]: the others' circles are apart).
+      auto unclear = [&](int k) {
+        return !(Apart(pivoted, ra, fa, *live[k], 0.0) || geom::OverlapArea(pivoted, *live[k]) <= o.clear_area_mm2);
+      };
+      // Live obstacle k stands in the way of the move into contact.
+      auto blocks = [&](int k) {
+        if (outside_lane(circles[k])) return false;
+        const Extent x = ExtentOf(pivoted, ra, fa, *live[k]);
+        if (x.Apart(hit.distance_mm)) return false;
+        const double overlap = x.Apart(0.0) ? 0.0 : geom::OverlapArea(pivoted, *live[k]);
+        const geom::AheadContact c = geom::ContactAheadGivenOverlap(pivoted, *live[k], o.lane_inset_mm, overlap);
+        return c.overlapping || (c.ahead && c.distance_mm < hit.distance_mm - 1e-6);
+      };
+      if (angle != 0.0 && (target_overlap > o.clear_area_mm2 || AnyOf(near[i], &last_unclear, unclear))) continue;
+      if (AnyOf(all_live, &last_blocker, blocks)) continue;
       if (hit.touch_length_mm < 1e-6 && hit.at_front_corner && NearCorner(hit.point, target, o.corner_tolerance_mm)) {
         best.corner_only = !best.found;
         continue;
@@ -232,6 +275,11 @@ ChargeRoute FindChargeRouteByRef(const Base& charger, const Base& target, geom::
   }
   if (!best.found) best.length_mm = 0.0;
   return best;
+}
+
+bool EdgeOutOfReach(const Base& b, const geom::Segment& edge, double tol_mm) {
+  const Vec2 f = geom::Forward(b);
+  return EdgeOutOfReach(b, Vec2(f.y(), -f.x()), f, edge, tol_mm);
 }
 
 bool ApartFromBase(const Base& b, const Polygon& shape, double ahead_mm) {

@@ -61,6 +61,12 @@ ChargeRoute FindChargeRouteByRef(const geom::Base& charger, const geom::Base& ta
 // multiple-charge searches ask it first.
 bool ApartFromBase(const geom::Base& b, const geom::Polygon& shape, double ahead_mm = 0.0);
 
+// True when ContactAhead(b, shape, 0) cannot touch first within `tol_mm` of `edge`, whatever the
+// shape: that touch lies in b's lane (|u| <= half the width) at or past its front, and the edge lies
+// wholly more than tol_mm (and 1 um for rounding) to one side of that strip or behind the front. The
+// charge search skips such poses before measuring the contact (it would turn the touch away).
+bool EdgeOutOfReach(const geom::Base& b, const geom::Segment& edge, double tol_mm);
+
 // The rectangles of a ChargeRoute's read_in, for the quick question "may this base reach into one of
 // them": no when the base's bounding circle (1 mm to spare) misses their bounding box or every one of
 // them. Much tighter than the region the search might reach (its first leg, and round the target): a

@@ -487,6 +487,17 @@ class KowRuleset : public Ruleset {
     }
   };
 
+  // A unit's sight to one target in this call (by scene index), and what it was traced for: a charge
+  // reads only `visible`, a shot everything when visible (geom::SightNeed). And the region of its sight
+  // fan, which the charge's and every shot's memo keep (worked out once).
+  struct TracedSight {
+    bool traced = false;
+    geom::SightResult result;
+    geom::SightNeed need = geom::SightNeed::kAll;
+    std::optional<kow::ReachRegion> fan;
+  };
+  using Sights = std::unordered_map<int, TracedSight>;
+
   // One unit being worked out: where it stands, what it declared, its last chunk (whose checks may
   // serve) and what it writes.
   struct Work {
@@ -503,7 +514,7 @@ class KowRuleset : public Ruleset {
     UnitChunk chunk;
     // Its sight to each target (scene index) in this call, worked out once for the charge and every
     // weapon's shot that is checked again (the same KowSight of the same two units).
-    std::unordered_map<int, geom::SightResult> sights;
+    Sights sights;
     std::ostringstream lines;  // its lines; printed under its name when there are any
     json ju = json::object();
   };
@@ -588,7 +599,7 @@ class KowRuleset : public Ruleset {
         });
         for (int ti : *chunk.charge_targets) {
           const Unit& t = scene.units[ti];
-          const kow::ChargeCheck ch = rules.Charge(scene, k.table, k.changes, ui, ti, w.prev, &chunk, &w.sights);
+          const kow::ChargeCheck ch = rules.Charge(scene, k.table, k.changes, ui, ti, w.prev, &chunk, &w.sights, MayShootAt(ti));
           json jc = k.want_report ? rules.ChargeJson(ch, t.id) : json();
           // Seed 51, 53, 74, 77: the melee the charge leads to (no values for a charge that cannot be made).
           Melee m;
@@ -633,6 +644,16 @@ class KowRuleset : public Ruleset {
         ju["charges"] = std::move(charges);
         if (!cannot_charge.empty()) ju["cannot_charge"] = cannot_charge;
       }
+    }
+
+    // Whether Shooting() may check a shot at ti and read all of the sight the charge traces: the unit
+    // may shoot, ti is not engaged and some weapon may reach its bounding circle. A guess on the side of
+    // yes: a sight traced for the charge alone is traced again when a shot needs more of it.
+    bool MayShootAt(int ti) const {
+      if (!k.engaged[ui].empty() || wavering || disordered || order_s == "at_the_double" || !k.engaged[ti].empty()) return false;
+      for (const auto& weapon : p.weapons)
+        if (!grid.Far(ui, ti, weapon.second * c.mm_per_unit)) return true;
+      return false;
     }
 
     // Counter-charges (seed 27): only against a unit declared as having charged this one last turn.
@@ -876,31 +897,44 @@ class KowRuleset : public Ruleset {
     return m;
   }
 
-  // KowSight from unit ui to unit ti, from `sights` when this call has worked it out already.
-  const geom::SightResult& Sight(const Scene& scene, const kow::KowTable& table, int ui, int ti,
-                                 std::unordered_map<int, geom::SightResult>* sights) const {
-    auto it = sights->find(ti);
-    if (it == sights->end()) it = sights->emplace(ti, kow::KowSight(scene, config_, scene.units[ui], scene.units[ti], &table)).first;
-    return it->second;
+  // KowSight from unit ui to unit ti for a caller that reads `need` of it, from `sights` when this call
+  // has traced it already for as much, or found it not visible (then nothing but `visible` is read, and
+  // that is the full trace's whatever the need).
+  const geom::SightResult& Sight(const Scene& scene, const kow::KowTable& table, int ui, int ti, Sights* sights,
+                                 geom::SightNeed need) const {
+    TracedSight& s = (*sights)[ti];
+    if (s.traced && (s.need <= need || !s.result.visible)) return s.result;
+    s.result = kow::KowSight(scene, config_, scene.units[ui], scene.units[ti], &table, need, &FanOf(table, ui, ti, sights));
+    s.need = need;
+    s.traced = true;
+    return s.result;
+  }
+
+  // The region of unit ui's sight fan on unit ti (kow::SightFan), from `sights` when this call has it.
+  const kow::ReachRegion& FanOf(const kow::KowTable& table, int ui, int ti, Sights* sights) const {
+    TracedSight& s = (*sights)[ti];
+    if (!s.fan) s.fan.emplace(kow::SightFan(geom::LeaderPoint(table.grid.FootprintOf(ui)), table.grid.FootprintOf(ti)));
+    return *s.fan;
   }
 
   // CheckShot, or the same shot's check from the unit's last chunk when its key is unchanged.
   kow::ShotCheck Shot(const Scene& scene, const kow::KowTable& table, const Changes& changes, int ui, int ti, const std::string& weapon,
-                      double range_in, UnitChunk* prev, UnitChunk* chunk, std::unordered_map<int, geom::SightResult>* sights) const {
+                      double range_in, UnitChunk* prev, UnitChunk* chunk, Sights* sights) const {
     const std::string name = scene.units[ti].id + "/" + weapon;
     if (prev && !changes.all && !changes.unit[ui] && !changes.unit[ti])
       if (auto it = prev->shots.find(name); it != prev->shots.end() && !changes.Touch(it->second.sight)) {
         return chunk->shots.insert_or_assign(name, std::move(it->second)).first->second.check;
       }
-    const geom::Base& a = table.grid.FootprintOf(ui);
-    UnitChunk::ShotMemo m{kow::ReachRegion(kow::SightFan(geom::LeaderPoint(a), table.grid.FootprintOf(ti))),
-               kow::CheckShot(scene, config_, scene.units[ui], scene.units[ti], range_in, &table, &Sight(scene, table, ui, ti, sights))};
+    UnitChunk::ShotMemo m{FanOf(table, ui, ti, sights),
+               kow::CheckShot(scene, config_, scene.units[ui], scene.units[ti], range_in, &table,
+                                &Sight(scene, table, ui, ti, sights, geom::SightNeed::kWhenVisible))};
     return chunk->shots.insert_or_assign(name, std::move(m)).first->second.check;
   }
 
   // CheckCharge, or the same charge's check from the unit's last chunk when nothing it read changed.
+  // `may_shoot`: a shot may read this sight too (UnitWriter::MayShootAt): trace it for the shot.
   kow::ChargeCheck Charge(const Scene& scene, const kow::KowTable& table, const Changes& changes, int ui, int ti, UnitChunk* prev,
-                          UnitChunk* chunk, std::unordered_map<int, geom::SightResult>* sights) const {
+                          UnitChunk* chunk, Sights* sights, bool may_shoot) const {
     const std::string& id = scene.units[ti].id;
     // The last check, when the two units stand where they stood and its route read nothing that moved:
     // it serves whole unless a changed unit may reach into the sight fan; then only its route serves.
@@ -910,11 +944,9 @@ class KowRuleset : public Ruleset {
         if (!changes.Touch(it->second.sight)) return chunk->charges.insert_or_assign(id, std::move(it->second)).first->second.check;
         last = &it->second;
       }
-    const geom::Base& a = table.grid.FootprintOf(ui);
-    const geom::Base& b = table.grid.FootprintOf(ti);
-    UnitChunk::ChargeMemo m{kow::ReachRegion(kow::SightFan(geom::LeaderPoint(a), b)), std::nullopt,
+    UnitChunk::ChargeMemo m{FanOf(table, ui, ti, sights), std::nullopt,
                             kow::CheckCharge(scene, config_, scene.units[ui], scene.units[ti], {}, &table, last ? &last->check : nullptr,
-                                             &Sight(scene, table, ui, ti, sights))};
+                                             &Sight(scene, table, ui, ti, sights, may_shoot ? geom::SightNeed::kWhenVisible : geom::SightNeed::kVisible))};
     if (m.check.route) {
       // The search ran (analysis.cpp, CheckCharge), or its last route served (whose reads still hold).
       // The reads move into the memo: the check is copied out at every use and needs none of them.

@@ -1,6 +1,10 @@
 // Lines of sight past blocking and obscuring occluders (rules/geometry/sight.h).
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <random>
+
+#include "rules/geometry/base.h"
 #include "rules/geometry/sight.h"
 
 namespace vedette::geom {
@@ -68,6 +72,123 @@ TEST(Sight, OptionsCheck) {
   o.tolerance_mm = -1;
   EXPECT_FALSE(o.Check(&err));
   EXPECT_FALSE(err.empty());
+}
+
+// A trace asked for less (SightNeed) against the full one on random tables: `visible` always the
+// same, and with kWhenVisible every field the same when visible. The tables put blockers between the
+// eye and the target (turned any way or facing the eye), in walls of bases side by side with gaps of
+// a hair either way, with an edge a millimetre either side of the lines to the target's sides, behind
+// and over the target, pairs of turned squares whose corners overlap by a hair, and low occluders
+// among them, so that the early "not visible" (the shrunk blockers covering every direction) is taken
+// often and also nearly taken where a line gets through.
+Base Turned(Vec2 c, double heading, double w, double d) {
+  Base b;
+  b.centre_mm = c, b.heading_deg = heading, b.width_mm = w, b.depth_mm = d;
+  return b;
+}
+
+std::vector<Polygon> RandomOccluders(std::mt19937& rng, const Vec2& eye, const Base& target) {
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  auto in = [&](double lo, double hi) { return lo + (hi - lo) * u(rng); };
+  const Vec2 to = target.centre_mm - eye;
+  const Vec2 side = Vec2(to.y(), -to.x()).normalized();
+  const double facing = HeadingOf(-to);
+  std::vector<Polygon> out;
+  const int n = static_cast<int>(in(0, 7));
+  for (int i = 0; i < n; ++i) {
+    const double f = in(0.15, 0.85);
+    const double w = in(15, 160), d = in(10, 60);
+    switch (static_cast<int>(in(0, 6))) {
+      case 0:  // between, turned any way
+        out.push_back(PolygonCcw(Turned(eye + f * to + in(-70, 70) * side, in(-180, 180), w, d)));
+        break;
+      case 1: {  // a wall of bases facing the eye, side by side, gaps of -0.5 to 1.5 mm
+        const int m = 2 + static_cast<int>(in(0, 3));
+        double x = in(-120, -20);
+        for (int j = 0; j < m; ++j) {
+          const double wj = in(20, 60);
+          out.push_back(PolygonCcw(Turned(eye + f * to + (x + wj / 2) * side, facing, wj, d)));
+          x += wj + in(-0.5, 1.5);
+        }
+        break;
+      }
+      case 2: {  // facing the eye, one side edge a millimetre either side of a line to a target corner
+        const Vec2 corner = Corners(target)[static_cast<int>(in(0, 4))];
+        const Vec2 on_line = eye + f * (corner - eye);
+        const double s = in(0, 1) < 0.5 ? 1.0 : -1.0;
+        out.push_back(PolygonCcw(Turned(on_line + (s * (w / 2 + in(-1, 1))) * side, facing, w, d)));
+        break;
+      }
+      case 4: {  // two squares turned 45 degrees, their side corners overlapping by 0 to 1.5 mm across the
+                 // view: the lines between run a little inside both (less than the tolerance when < 0.5 mm)
+        const double sq = in(60, 200) / std::sqrt(2.0), g = in(0, 1.5), c = in(-30, 30);
+        out.push_back(PolygonCcw(Turned(eye + f * to + (c + g / 2 - sq / std::sqrt(2.0)) * side, facing + 45, sq, sq)));
+        out.push_back(PolygonCcw(Turned(eye + f * to + (c - g / 2 + sq / std::sqrt(2.0)) * side, facing + 45, sq, sq)));
+        break;
+      }
+      case 3:  // behind the target or over it
+        out.push_back(PolygonCcw(Turned(eye + in(0.9, 1.6) * to + in(-80, 80) * side, in(-180, 180), w * 2, d)));
+        break;
+      default:  // wide, facing the eye, anywhere along the way
+        out.push_back(PolygonCcw(Turned(eye + f * to + in(-40, 40) * side, facing + in(-8, 8), w * 1.5, d)));
+        break;
+    }
+  }
+  return out;
+}
+
+TEST(Sight, TracingForLessKeepsWhatIsRead) {
+  std::mt19937 rng(18);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  int early = 0, hidden = 0, visible = 0;
+  for (int k = 0; k < 20000; ++k) {
+    const Vec2 eye(0, 0);
+    const Base tb = Turned({-60 + 120 * u(rng), 150 + 250 * u(rng)}, -180 + 360 * u(rng), 40 + 110 * u(rng), 20 + 60 * u(rng));
+    const Polygon target = PolygonCcw(tb);
+    const std::vector<Polygon> polys = RandomOccluders(rng, eye, tb);
+    std::vector<OccluderRef> refs;
+    for (size_t i = 0; i < polys.size(); ++i)
+      refs.push_back({&polys[i], u(rng) < 0.75 ? SightEffect::kBlocks : SightEffect::kObscures, static_cast<int>(i), ConvexForSight(polys[i])});
+    SightOptions all, when, only;
+    when.need = SightNeed::kWhenVisible;
+    only.need = SightNeed::kVisible;
+    const SightResult full = TraceSightByRef(eye, target, refs, all);
+    const SightResult w = TraceSightByRef(eye, target, refs, when);
+    ASSERT_EQ(TraceSightByRef(eye, target, refs, only).visible, full.visible) << "table " << k;
+    ASSERT_EQ(w.visible, full.visible) << "table " << k;
+    (full.visible ? visible : hidden) += 1;
+    if (!full.visible && w.subtended_deg == 0.0) ++early;  // settled before the intervals were cut
+    if (!full.visible) continue;
+    EXPECT_EQ(w.subtended_deg, full.subtended_deg);
+    EXPECT_EQ(w.clear_share, full.clear_share);
+    EXPECT_EQ(w.obscured_share, full.obscured_share);
+    EXPECT_EQ(w.blocked_share, full.blocked_share);
+    EXPECT_EQ(w.blocking_tags, full.blocking_tags);
+    EXPECT_EQ(w.obscuring_tags, full.obscuring_tags);
+    EXPECT_EQ(w.seen_point, full.seen_point);
+  }
+  EXPECT_GT(early, 2000);
+  EXPECT_GT(hidden - early, 500);  // not visible, but left to the intervals
+  EXPECT_GT(visible, 5000);
+}
+
+// ConvexForSight of a base (its outline not looked at for a plain one) against the general test:
+// random bases of 1 to 300 mm anywhere on (and well off) a table, and slivers and points below 1 mm.
+TEST(Sight, ConvexForSightOfABaseIsTheGeneralTest) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  int convex = 0, not_convex = 0;
+  for (int k = 0; k < 20000; ++k) {
+    const double far = k % 10 == 0 ? 1e5 : 2000.0;
+    const double w = k % 7 == 0 ? u(rng) * 1e-3 : 1.0 + 299.0 * u(rng), d = k % 11 == 0 ? 0.0 : 1.0 + 299.0 * u(rng);
+    const Base b = Turned({-far + 2 * far * u(rng), -far + 2 * far * u(rng)}, -180 + 360 * u(rng), w, d);
+    const Polygon p = PolygonCcw(b);
+    const bool general = ConvexForSight(p);
+    ASSERT_EQ(ConvexForSight(b, p), general) << "base " << k;
+    (general ? convex : not_convex) += 1;
+  }
+  EXPECT_GT(convex, 15000);
+  EXPECT_GT(not_convex, 1000);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "rules/geometry/base.h"
+#include "rules/geometry/polygon.h"
 #include "rules/geometry/sweep.h"
 #include "rules/kow/charge.h"
 
@@ -127,6 +128,84 @@ TEST(RouteReads, ApartFromBaseOnlyWhenOverlapAndContactAheadAgree) {
   }
   EXPECT_GT(apart, 5000);
   EXPECT_GT(near, 2000);
+}
+
+bool SameContact(const geom::AheadContact& a, const geom::AheadContact& b) {
+  return a.ahead == b.ahead && a.overlapping == b.overlapping && a.distance_mm == b.distance_mm && a.point == b.point &&
+         a.touch_length_mm == b.touch_length_mm && a.at_front_corner == b.at_front_corner;
+}
+
+// The charge search hands ContactAhead the overlap it knows (ContactAheadGivenOverlap): 0 when the
+// bounding circles or ApartFromBase show the two apart, else the OverlapArea it clipped. Random bases
+// and quadrilaterals overlapping, flush, grazing and apart: the answer must be ContactAhead's.
+TEST(RouteReads, ContactAheadGivenTheKnownOverlap) {
+  Rng r;
+  int apart = 0, clipped = 0, overlapping = 0;
+  for (int k = 0; k < 20000; ++k) {
+    const geom::Base b = Rect({0, 0}, r.Uniform(-180, 180), r.Uniform(10, 120), r.Uniform(10, 60));
+    const geom::Vec2 f = geom::Forward(b), right(f.y(), -f.x());
+    geom::Base o = Rect(b.centre_mm, b.heading_deg, r.Uniform(5, 80), r.Uniform(5, 40));
+    if (k % 2) {  // square, flush against (or a hair into or off) the front or a side
+      const double hair = r.Uniform(-1e-3, 1e-3) * (k % 4 == 1);
+      o.centre_mm += k % 3 ? (b.depth_mm / 2 + o.depth_mm / 2 + hair) * f + r.Uniform(-60, 60) * right
+                           : (b.width_mm / 2 + o.width_mm / 2 + hair) * right + r.Uniform(-40, 40) * f;
+    } else {  // anywhere around, any way turned
+      o.centre_mm += geom::Vec2(r.Uniform(-120, 120), r.Uniform(-120, 120));
+      o.heading_deg += r.Uniform(-180, 180);
+    }
+    const geom::Polygon p = geom::PolygonCcw(o);
+    const bool circles_apart = (o.centre_mm - b.centre_mm).norm() >
+                               std::hypot(o.width_mm, o.depth_mm) / 2 + std::hypot(b.width_mm, b.depth_mm) / 2 + 1e-6;
+    const bool known_apart = circles_apart || kow::ApartFromBase(b, p, 0.0);
+    const double overlap = known_apart ? 0.0 : geom::OverlapArea(b, p);
+    (known_apart ? apart : clipped) += 1;
+    overlapping += overlap > 1.0;
+    for (double inset : {0.0, 0.5})
+      ASSERT_TRUE(SameContact(geom::ContactAheadGivenOverlap(b, p, inset, overlap), geom::ContactAhead(b, p, inset))) << "case " << k;
+  }
+  EXPECT_GT(apart, 5000);
+  EXPECT_GT(clipped, 2000);
+  EXPECT_GT(overlapping, 1000);
+}
+
+// EdgeOutOfReach says "no first touch within the tolerance of the edge" only when ContactAhead agrees:
+// random bases and targets, many with the facing edge placed at the lane's side give or take a
+// millimetre and the tolerance, turned beside the front corner with a corner just into the lane, or
+// square with its rear edge just behind the front line and its side a hair into the lane.
+TEST(RouteReads, EdgeOutOfReachOnlyWhenContactAheadAgrees) {
+  Rng r;
+  int out = 0, reached = 0;
+  for (int k = 0; k < 20000; ++k) {
+    const geom::Base b = Rect({0, 0}, r.Uniform(-180, 180), r.Uniform(10, 120), r.Uniform(10, 60));
+    const geom::Vec2 f = geom::Forward(b), right(f.y(), -f.x());
+    geom::Base t = Rect(b.centre_mm, b.heading_deg + (k % 3 ? r.Uniform(-180, 180) : 0.0), r.Uniform(20, 150), r.Uniform(10, 60));
+    const double tol = k % 5 ? 1.0 : r.Uniform(0, 3);
+    if (k % 6 == 3) {  // square, its rear edge just behind the front line, its side a hair into the lane
+      t.heading_deg = b.heading_deg;
+      t.centre_mm += (k % 12 == 3 ? 1 : -1) * (b.width_mm / 2 + t.width_mm / 2 - r.Uniform(0, 0.8)) * right +
+                     (b.depth_mm / 2 + t.depth_mm / 2 - r.Uniform(0, 1.5)) * f;
+    } else if (k % 6 == 0) {  // turned 45 degrees beside the front corner, a corner poking into the lane
+      t.heading_deg = b.heading_deg + 45;
+      const double reach = std::hypot(t.width_mm, t.depth_mm) / 2;
+      t.centre_mm += (k % 12 ? 1 : -1) * (b.width_mm / 2 + reach / std::sqrt(2.0) - r.Uniform(0, 4)) * right +
+                     (b.depth_mm / 2 + reach / std::sqrt(2.0) + r.Uniform(-3, 3)) * f;
+    } else if (k % 2) {  // a corner of the target near the lane's side, ahead of the base
+      const double side = (k % 4 == 1 ? 1 : -1) * (b.width_mm / 2 + r.Uniform(-2, 2) + (k % 8 < 4 ? tol : 0.0));
+      t.centre_mm += side * right + (b.depth_mm / 2 + r.Uniform(0, 100)) * f;
+    } else {  // anywhere ahead and around
+      t.centre_mm += r.Uniform(-150, 150) * right + r.Uniform(-80, 200) * f;
+    }
+    const geom::Edge e = static_cast<geom::Edge>((k / 12) % 4);
+    const geom::Segment edge = geom::EdgeSegment(t, e);
+    const geom::AheadContact c = geom::ContactAhead(b, geom::PolygonCcw(t), 0.0);
+    const bool touches = c.ahead && !c.overlapping && geom::PointToSegment(c.point, edge).distance_mm <= tol;
+    reached += touches;
+    if (!kow::EdgeOutOfReach(b, edge, tol)) continue;
+    ++out;
+    EXPECT_FALSE(touches) << "case " << k;
+  }
+  EXPECT_GT(out, 5000);
+  EXPECT_GT(reached, 2000);
 }
 
 }  // namespace
