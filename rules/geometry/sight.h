@@ -46,7 +46,8 @@ bool ConvexForSight(const Polygon& p);
 // are bases.)
 bool ConvexForSight(const Base& b, const Polygon& ccw);
 
-// What the caller reads of a SightResult, so that a trace may stop as soon as that is known.
+// What the caller reads of a SightResult, so that a trace may stop as soon as that is known. Ordered
+// from most to least: a trace made for one need serves every later one.
 enum class SightNeed {
   kAll,          // every field
   kWhenVisible,  // every field when `visible`; only `visible` when not (a shot at a target it cannot see)

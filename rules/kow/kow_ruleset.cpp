@@ -650,7 +650,7 @@ class KowRuleset : public Ruleset {
     // may shoot, ti is not engaged and some weapon may reach its bounding circle. A guess on the side of
     // yes: a sight traced for the charge alone is traced again when a shot needs more of it.
     bool MayShootAt(int ti) const {
-      if (!k.engaged[ui].empty() || wavering || disordered || order_s == "at_the_double" || !k.engaged[ti].empty()) return false;
+      if (NoShooting() || !k.engaged[ti].empty()) return false;
       for (const auto& weapon : p.weapons)
         if (!grid.Far(ui, ti, weapon.second * c.mm_per_unit)) return true;
       return false;
@@ -758,18 +758,23 @@ class KowRuleset : public Ruleset {
 
     // Shooting (seed 30-41), one entry per weapon: the enemies in range, partly in the front arc, in
     // sight, neither side in base contact with an enemy (seed 32).
+    // Why the unit cannot shoot this turn, or null when it may (read by Shooting and MayShootAt).
+    const char* NoShooting() const {
+      if (!k.engaged[ui].empty()) return "in base contact with an enemy: cannot shoot (seed 32)";
+      if (wavering) return "Wavering, so Disordered: cannot shoot (seed 67)";
+      if (disordered) return "Disordered: cannot use ranged attacks (seed 62)";
+      if (order_s == "at_the_double") return "moved at the double: cannot shoot (seed 32)";
+      return nullptr;
+    }
+
     void Shooting() {
       json shooting = json::array();
-      std::string no_shooting;
-      if (!k.engaged[ui].empty()) no_shooting = "in base contact with an enemy: cannot shoot (seed 32)";
-      else if (wavering) no_shooting = "Wavering, so Disordered: cannot shoot (seed 67)";
-      else if (disordered) no_shooting = "Disordered: cannot use ranged attacks (seed 62)";
-      else if (order_s == "at_the_double") no_shooting = "moved at the double: cannot shoot (seed 32)";
+      const char* no_shooting = NoShooting();
       chunk.shot_targets.resize(p.weapons.size());
       for (size_t wi = 0; wi < p.weapons.size(); ++wi) {
         const auto& [weapon, range_in] = p.weapons[wi];
         json targets = json::array();
-        if (no_shooting.empty()) {
+        if (!no_shooting) {
           // In range and in the front arc (who is engaged changes with units that did not: read here).
           const auto* last = w.prev && wi < w.prev->shot_targets.size() ? &w.prev->shot_targets[wi] : nullptr;
           chunk.shot_targets[wi] = k.TargetsOf(ui, range_in * c.mm_per_unit, last, [&](int ti) {
@@ -824,7 +829,7 @@ class KowRuleset : public Ruleset {
         }
         if (k.want_report) shooting.push_back(JsonObject("weapon", weapon, "range_in", range_in, "targets", std::move(targets)));
       }
-      if (!no_shooting.empty() && !p.weapons.empty()) {
+      if (no_shooting && !p.weapons.empty()) {
         if (k.want_report) ju["cannot_shoot"] = no_shooting;
         if (k.want_text) lines << "    shooting: none, " << no_shooting << "\n";
       }
