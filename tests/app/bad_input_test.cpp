@@ -27,8 +27,8 @@ using testing::ReadFile;
 using testing::RunShell;
 using testing::TestFolder;
 
-const fs::path kAssets = fs::path(VEDETTE_TEST_DATA).parent_path() / "assets";
-const std::string kBin = VEDETTE_BINARY;
+using testing::kBin;
+const fs::path kAssetsPath = testing::kAssets;
 
 // The good inputs every case starts from, made once: the sample scene and roster, a camera file
 // and a short video of the roster's table from `clip`, and a photo of it from `render`.
@@ -43,15 +43,15 @@ class Inputs {
 
  private:
   Inputs() {
-    scene = ReadFile(kAssets / "scenes/sample_totsk.yaml");
-    roster = ReadFile(kAssets / "rosters/totsk_small.yaml");
-    std::ofstream(dir_ / "clip.yaml") << "roster: " << (kAssets / "scenes/totsk_small_table.yaml").string()
+    scene = ReadFile(kAssetsPath / "scenes/sample_totsk.yaml");
+    roster = ReadFile(kAssetsPath / "rosters/totsk_small.yaml");
+    std::ofstream(dir_ / "clip.yaml") << "roster: " << (kAssetsPath / "scenes/totsk_small_table.yaml").string()
                                       << "\nfps: 10\nduration_s: 0.3\ncamera: {image_size: [960, 540]}\n"
                                          "render: {supersample: 1, jpeg_quality: 0}\n";
     const CommandResult c = RunShell(kBin + " clip " + (dir_ / "clip.yaml") + " --video " + (dir_ / "table.mkv") +
                                      " --calib-out " + (dir_ / "cam.yaml"));
     EXPECT_EQ(c.status, 0) << c.err;
-    const CommandResult r = RunShell(kBin + " render " + (kAssets / "scenes/totsk_small_table.yaml").string() + " --calib " +
+    const CommandResult r = RunShell(kBin + " render " + (kAssetsPath / "scenes/totsk_small_table.yaml").string() + " --calib " +
                                      (dir_ / "cam.yaml") + " --out " + (dir_ / "photo.png"));
     EXPECT_EQ(r.status, 0) << r.err;
   }
@@ -204,7 +204,8 @@ std::vector<BadFile> BadVideos() {
   };
 }
 
-const std::string kCam = "{IN}/cam.yaml", kRoster = (kAssets / "rosters/totsk_small.yaml").string();
+const std::string kCam = "{IN}/cam.yaml";
+using testing::kSampleRoster;
 
 TEST(BadInput, SceneCommands) {
   for (const BadFile& b : BadScenes())
@@ -225,30 +226,30 @@ TEST(BadInput, RosterCommands) {
 
 TEST(BadInput, CameraFiles) {
   for (const BadFile& b : BadCameras())
-    for (const std::string& cmd : std::vector<std::string>{"locate --image {IN}/photo.png --calib {BAD} --roster " + kRoster,
-                                  "process --video {IN}/table.mkv --calib {BAD} --roster " + kRoster + " --out out.mkv --quiet",
-                                  "track --video {IN}/table.mkv --calib {BAD} --roster " + kRoster + " --events events.jsonl"})
+    for (const std::string& cmd : std::vector<std::string>{"locate --image {IN}/photo.png --calib {BAD} --roster " + kSampleRoster,
+                                  "process --video {IN}/table.mkv --calib {BAD} --roster " + kSampleRoster + " --out out.mkv --quiet",
+                                  "track --video {IN}/table.mkv --calib {BAD} --roster " + kSampleRoster + " --events events.jsonl"})
       RunCase({b, cmd});
 }
 
 TEST(BadInput, ImagesAndVideos) {
   for (const BadFile& b : BadImages())
-    for (const std::string& cmd : std::vector<std::string>{"detect --image {BAD} --dict DICT_4X4_50", "locate --image {BAD} --calib " + kCam + " --roster " + kRoster,
-                                  "roster --image {BAD} --calib " + kCam + " --from " + kRoster + " --out new_roster.yaml"})
+    for (const std::string& cmd : std::vector<std::string>{"detect --image {BAD} --dict DICT_4X4_50", "locate --image {BAD} --calib " + kCam + " --roster " + kSampleRoster,
+                                  "roster --image {BAD} --calib " + kCam + " --from " + kSampleRoster + " --out new_roster.yaml"})
       RunCase({b, cmd});
   // A picture larger than any webcam's is blamed on the picture, not the camera file.
   const BadFile huge{"a 12000x12000 picture", "photo.png", "", 0,
                      [](const fs::path& p) { cv::imwrite(p.string(), cv::Mat(12000, 12000, CV_8UC1, cv::Scalar::all(0))); }};
-  RunCase({huge, "locate --image {BAD} --calib " + kCam + " --roster " + kRoster});
+  RunCase({huge, "locate --image {BAD} --calib " + kCam + " --roster " + kSampleRoster});
   for (const BadFile& b : BadVideos())
-    for (const std::string& cmd : std::vector<std::string>{"process --video {BAD} --calib " + kCam + " --roster " + kRoster + " --out out.mkv --quiet",
-                                  "track --video {BAD} --calib " + kCam + " --roster " + kRoster + " --events events.jsonl"})
+    for (const std::string& cmd : std::vector<std::string>{"process --video {BAD} --calib " + kCam + " --roster " + kSampleRoster + " --out out.mkv --quiet",
+                                  "track --video {BAD} --calib " + kCam + " --roster " + kSampleRoster + " --events events.jsonl"})
       RunCase({b, cmd});
 }
 
 TEST(BadInput, ClipScriptsAndLogs) {
   for (const BadFile& b : std::vector<BadFile>{{"empty clip script", "s.clip.yaml", ""},
-                                              {"clip script with a NaN", "s.clip.yaml", "roster: " + kRoster + "\nfps: .nan\nduration_s: 1\n", 2},
+                                              {"clip script with a NaN", "s.clip.yaml", "roster: " + kSampleRoster + "\nfps: .nan\nduration_s: 1\n", 2},
                                               {"clip script without a roster", "s.clip.yaml", "fps: 10\nduration_s: 1\n"}})
     RunCase({b, "clip {BAD} --video out.mkv"});
   for (const BadFile& b : std::vector<BadFile>{{"empty log", "log.jsonl", ""},

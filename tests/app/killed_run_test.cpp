@@ -22,7 +22,8 @@ namespace {
 using testing::RunShell;
 using testing::TestFolder;
 
-const std::string kBin = VEDETTE_BINARY;
+using testing::HasDisplay;
+using testing::kBin;
 constexpr double kFps = 15;
 
 // The small table as a 60 s synthetic camera (longer than any test waits) and its camera file,
@@ -134,10 +135,6 @@ TEST(KilledRun, SigkillOfProcessAndItsEncoderLosesAtMostHalfASecond) {
   }
 }
 
-bool HasDisplay() {
-  const char* d = std::getenv("DISPLAY");
-  return d && *d;
-}
 
 TEST(KilledRun, SigkillOfLiveAtThreeMomentsKeepsEveryLoggedFrame) {
   if (!HasDisplay()) GTEST_SKIP() << "no display: run the suite under xvfb-run (scripts/setup.sh test does)";

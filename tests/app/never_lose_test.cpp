@@ -21,18 +21,12 @@ using testing::ReadFile;
 using testing::RunVedette;
 using testing::TestFolder;
 
-const std::string kAssets = std::string(VEDETTE_TEST_DATA) + "/../assets";
+using testing::Has;
+using testing::kAssets;
+using testing::Q;
+using testing::Write;
 const std::string kSample = kAssets + "/scenes/sample_totsk.yaml";
-const std::string kRoster = kAssets + "/rosters/totsk_small.yaml";
-
-std::string Write(const std::string& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
-}
-
-std::string Q(const std::string& s) { return "'" + s + "'"; }
-
-bool Has(const std::string& text, const std::string& fragment) { return text.find(fragment) != std::string::npos; }
+using testing::kSampleRoster;
 
 // A refusal: exit 2, nothing on stdout, the fragments in stderr.
 void ExpectRefused(const CommandResult& r, std::initializer_list<std::string> fragments) {
@@ -109,7 +103,7 @@ TEST(NeverLose, AbsurdNumbersAreRefusedWithTheLimit) {
   ExpectRefused(RunVedette("render " + Q(kAssets + "/scenes/totsk_small_table.yaml") + " --calib " + Q(huge_cam) +
                            " --out " + Q(dir / "x.png")),
                 {huge_cam, "at most 16384 px"});
-  ExpectRefused(RunVedette("dispute --image " + Q(dir / "none.png") + " --calib x --roster " + Q(kRoster) +
+  ExpectRefused(RunVedette("dispute --image " + Q(dir / "none.png") + " --calib x --roster " + Q(kSampleRoster) +
                            " --from B1 --to nan,nan"),
                 {"--to", "finite"});
   ExpectRefused(RunVedette("check-move " + Q(kSample) + " --unit B4 --to 1e300,460,90"), {"--to", "100000 mm"});
@@ -195,11 +189,11 @@ TEST(NeverLose, ExistingOutputsAreKeptWithoutForce) {
       {"clip " + Q(clip) + " --video " + Q(vid), vid},
       {"clip " + Q(clip) + " --video " + Q(dir / "new.mkv") + " --truth " + Q(truth), truth},
       {"clip " + Q(clip) + " --video " + Q(dir / "new.mkv") + " --calib-out " + Q(cam), cam},
-      {"print markers --roster " + Q(kRoster) + " --out " + Q(sheet), sheet},
+      {"print markers --roster " + Q(kSampleRoster) + " --out " + Q(sheet), sheet},
       {"print board charuco:5x7:30:22:DICT_6X6_250 --out " + Q(sheet), sheet},
       {"calibrate --board chessboard:9x6:25 --out " + Q(cam) + " " + Q(img), cam},
-      {"locate --image " + Q(img) + " --calib c.yaml --roster " + Q(kRoster) + " --scene-out " + Q(scene), scene},
-      {"dispute --image " + Q(img) + " --calib c.yaml --roster " + Q(kRoster) + " --from B1 --to B2 --evidence " +
+      {"locate --image " + Q(img) + " --calib c.yaml --roster " + Q(kSampleRoster) + " --scene-out " + Q(scene), scene},
+      {"dispute --image " + Q(img) + " --calib c.yaml --roster " + Q(kSampleRoster) + " --from B1 --to B2 --evidence " +
            Q(dir / "ev"),
        ev_png},
       {"live --video " + Q(dir / "none.mkv") + " --calib c.yaml --roster r.yaml --record " + Q(rec), rec},
@@ -247,7 +241,7 @@ void MakeClip(const TestFolder& dir) {
 TEST(NeverLose, ALogThatCannotBeWrittenFailsTheRun) {
   TestFolder dir;
   ASSERT_NO_FATAL_FAILURE(MakeClip(dir));
-  const std::string inputs = "--video " + Q(dir / "c.mkv") + " --calib " + Q(dir / "cam.yaml") + " --roster " + Q(kRoster);
+  const std::string inputs = "--video " + Q(dir / "c.mkv") + " --calib " + Q(dir / "cam.yaml") + " --roster " + Q(kSampleRoster);
   // /dev/full takes the open and refuses every write with ENOSPC, as a full disk does.
   const auto p = RunVedette("process " + inputs + " --log /dev/full --force --quiet");
   EXPECT_NE(p.status, 0);
@@ -284,7 +278,7 @@ TEST(NeverLose, LibraryWarningsAreSilencedUnlessVerbose) {
   const std::string cam = dir / "cam.yaml";
   ASSERT_EQ(RunVedette("render " + Q(kAssets + "/scenes/totsk_small_table.yaml") + " --camera 320x240 --out " +
                        Q(dir / "x.png") + " --camera-out " + Q(cam)).status, 0);
-  const auto r = RunVedette("track --video " + Q(fake) + " --calib " + Q(cam) + " --roster " + Q(kRoster) + " --quiet");
+  const auto r = RunVedette("track --video " + Q(fake) + " --calib " + Q(cam) + " --roster " + Q(kSampleRoster) + " --quiet");
   EXPECT_NE(r.status, 0);
   // Only Vedette's own lines: each starts with "vedette".
   std::istringstream lines(r.err);

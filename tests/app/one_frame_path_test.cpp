@@ -20,7 +20,8 @@ namespace {
 using testing::RunShell;
 using testing::TestFolder;
 
-const std::string kBin = VEDETTE_BINARY;
+using testing::HasDisplay;
+using testing::kBin;
 
 // The small table (tests/synth/small_table.h) at 680 x 425 px; B1 (an IM unit) advances twice in blue's turn,
 // R1 once; a hand passes over B2.
@@ -66,7 +67,6 @@ std::string Common(const TestFolder& dir) {
   return " --calib " + (dir / "cam.yaml") + " --roster " + (dir / "roster.yaml");
 }
 
-bool HasDisplay() { return std::getenv("DISPLAY") && *std::getenv("DISPLAY"); }
 
 std::vector<nlohmann::json> Moves(const std::vector<nlohmann::json>& lines) {
   std::vector<nlohmann::json> moves;

@@ -17,8 +17,8 @@ using testing::ReadFile;
 using testing::RunVedette;
 namespace fs = std::filesystem;
 
-const std::string kAssets = std::string(VEDETTE_TEST_DATA) + "/../assets";
-const std::string kRoster = kAssets + "/rosters/totsk_small.yaml";
+using testing::kAssets;
+using testing::kSampleRoster;
 
 class RosterCli : public ::testing::Test {
  protected:
@@ -42,7 +42,7 @@ class RosterCli : public ::testing::Test {
 
   // The sample roster with one text replacement, written beside the photo.
   static std::string Variant(const std::string& name, const std::string& from, const std::string& to) {
-    std::string text = ReadFile(kRoster);
+    std::string text = ReadFile(kSampleRoster);
     const auto at = text.find(from);
     EXPECT_NE(at, std::string::npos) << from;
     if (at != std::string::npos) text.replace(at, from.size(), to);
@@ -72,7 +72,7 @@ std::vector<std::pair<std::string, std::vector<std::string>>> Commands(const std
 }
 
 TEST_F(RosterCli, TheSampleRosterWithoutPosesIsAcceptedByEveryCommand) {
-  for (const auto& [args, outputs] : Commands(kRoster, Path("cam.yaml"), dir_.string())) {
+  for (const auto& [args, outputs] : Commands(kSampleRoster, Path("cam.yaml"), dir_.string())) {
     if (args.rfind("live", 0) == 0 && !std::getenv("DISPLAY")) continue;  // the window needs a display
     const auto r = RunVedette(args);
     EXPECT_EQ(r.status, 0) << args << "\n" << r.err;
@@ -108,7 +108,7 @@ TEST_F(RosterCli, ABadRosterIsRefusedByEveryCommandBeforeAnythingIsWritten) {
     }
   }
   // Two anchors cannot register a table.
-  std::string two = ReadFile(kRoster);
+  std::string two = ReadFile(kSampleRoster);
   two = std::regex_replace(two, std::regex("  - \\{marker: [23], size_mm: 50[^\\n]*\\n"), "");
   std::ofstream(Path("two_anchors.yaml")) << two;
   const auto r = RunVedette("locate --image " + Path("table.png") + " --calib " + Path("cam.yaml") + " --roster " +
@@ -121,7 +121,7 @@ TEST_F(RosterCli, ABadRosterIsRefusedByEveryCommandBeforeAnythingIsWritten) {
 
 TEST_F(RosterCli, ACalibrationOfAnotherShapeOfPictureIsRefusedNamingTheCameraFile) {
   for (const std::string command : {"locate", "dispute", "check"}) {
-    std::string args = command + " --image " + Path("table.png") + " --calib " + Path("wide.yaml") + " --roster " + kRoster;
+    std::string args = command + " --image " + Path("table.png") + " --calib " + Path("wide.yaml") + " --roster " + kSampleRoster;
     if (command == "dispute") args += " --from B1 --to R1";
     const auto r = RunVedette(args);
     EXPECT_EQ(r.status, 2) << args << "\n" << r.err;
@@ -129,7 +129,7 @@ TEST_F(RosterCli, ACalibrationOfAnotherShapeOfPictureIsRefusedNamingTheCameraFil
         << args << "\n" << r.err;
     EXPECT_NE(r.err.find("calibrate again at this size"), std::string::npos) << r.err;
   }
-  const auto r = RunVedette("process --video " + Path("table.avi") + " --calib " + Path("wide.yaml") + " --roster " + kRoster +
+  const auto r = RunVedette("process --video " + Path("table.avi") + " --calib " + Path("wide.yaml") + " --roster " + kSampleRoster +
                             " --log " + Path("mismatch.jsonl") + " --quiet");
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_NE(r.err.find("wide.yaml: calibrated at 640x360"), std::string::npos) << r.err;
@@ -138,7 +138,7 @@ TEST_F(RosterCli, ACalibrationOfAnotherShapeOfPictureIsRefusedNamingTheCameraFil
 
 TEST_F(RosterCli, AnchorsNeverSeenEndTheRunWithWhatToCheck) {
   // The same table, but the roster expects anchors 30-33, which are not on it.
-  std::string text = ReadFile(kRoster);
+  std::string text = ReadFile(kSampleRoster);
   for (int i = 0; i < 4; ++i)
     text = std::regex_replace(text, std::regex("\\{marker: " + std::to_string(i) + ", size_mm"),
                               "{marker: " + std::to_string(30 + i) + ", size_mm");

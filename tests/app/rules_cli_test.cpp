@@ -17,16 +17,11 @@ using testing::CommandResult;
 using testing::RunVedette;
 using testing::TestFolder;
 
-const std::string kAssets = std::string(VEDETTE_TEST_DATA) + "/../assets";
+using testing::Has;
+using testing::kAssets;
+using testing::Q;
+using testing::Write;
 const std::string kScenes = kAssets + "/scenes/";
-
-std::string Q(const std::string& s) { return "'" + s + "'"; }
-bool Has(const std::string& text, const std::string& fragment) { return text.find(fragment) != std::string::npos; }
-
-std::string Write(const std::string& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
-}
 
 // The sample's B2 and R1 (assets/scenes/sample_totsk.yaml) with B2 at (541, y).
 std::string B2AndR1(double y) {

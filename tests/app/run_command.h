@@ -129,4 +129,26 @@ inline CommandResult RunShell(const std::string& command) {
 // `args` is appended to the binary path as shell words (quote them yourself).
 inline CommandResult RunVedette(const std::string& args) { return RunShell(std::string(VEDETTE_BINARY) + " " + args); }
 
+// The built binary, and the shipped sample files the README's commands name (assets/).
+inline const std::string kBin = VEDETTE_BINARY;
+inline const std::string kAssets = VEDETTE_ASSETS_DIR;
+inline const std::string kSampleRoster = kAssets + "/rosters/totsk_small.yaml";
+
+// `s` as one shell word (no quotes inside).
+inline std::string Q(const std::string& s) { return "'" + s + "'"; }
+
+inline bool Has(const std::string& text, const std::string& fragment) { return text.find(fragment) != std::string::npos; }
+
+// Writes `text` to `path` (bytes as given) and returns the path.
+inline std::string Write(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+// Whether a display is set for the tests that open a real window (xvfb-run gives one).
+inline bool HasDisplay() {
+  const char* d = std::getenv("DISPLAY");
+  return d && *d;
+}
+
 }  // namespace vedette::testing

@@ -35,11 +35,14 @@
 #include "calibration/synthetic_views.h"
 #include "rules/input_error.h"
 #include "tests/app/run_command.h"
+#include "tests/calibration/calibration_test_util.h"
 
 namespace vedette::calib {
 namespace {
 
-CameraIntrinsics TrueCamera() {
+using testing::AnyHas;
+
+CameraIntrinsics TrueRenderCamera() {
   CameraIntrinsics k;
   k.camera_matrix = cv::Matx33d(760, 0, 484.2, 0, 763.8, 265.6, 0, 0, 1);
   k.distortion = (cv::Mat_<double>(1, 5) << -0.21, 0.09, 0.0007, -0.0004, -0.015);
@@ -49,7 +52,7 @@ CameraIntrinsics TrueCamera() {
 
 BoardRenderOptions RenderOptions() {
   BoardRenderOptions o;
-  o.image_size = TrueCamera().image_size;
+  o.image_size = TrueRenderCamera().image_size;
   o.supersample = 3;
   o.blur_sigma_px = 0.8;  // a webcam's optics
   o.noise_sigma = 2.0;    // grey levels
@@ -68,7 +71,7 @@ RenderedSet Render(const std::string& spec, const std::vector<CameraFromTable>& 
   RenderedSet s;
   s.board = ParseBoardSpec(spec);
   s.poses = poses;
-  s.images = RenderBoardViews(RenderOptions(), MakeBoardPattern(s.board), TrueCamera(), poses);
+  s.images = RenderBoardViews(RenderOptions(), MakeBoardPattern(s.board), TrueRenderCamera(), poses);
   for (size_t i = 0; i < s.images.size(); ++i)
     s.views.push_back(DetectBoard({}, s.board, s.images[i], cv::format("view%02zu.png", i)));
   return s;
@@ -78,7 +81,7 @@ RenderedSet RenderSpread(const std::string& spec, unsigned seed) {
   SpreadPoseOptions o;
   o.views = 12;
   o.seed = seed;
-  return Render(spec, SpreadBoardPoses(o, ParseBoardSpec(spec), TrueCamera()));
+  return Render(spec, SpreadBoardPoses(o, ParseBoardSpec(spec), TrueRenderCamera()));
 }
 
 const RenderedSet& Chessboard() {
@@ -95,7 +98,7 @@ const RenderedSet& Charuco() {
 cv::Vec3d CornerErrors(const BoardView& v, const CameraFromTable& pose) {
   std::vector<cv::Point3d> board;
   for (const cv::Point3f& p : v.board_mm) board.emplace_back(p.x, p.y, p.z);
-  const std::vector<cv::Point2d> truth = ProjectToImage(TrueCamera(), pose, board);
+  const std::vector<cv::Point2d> truth = ProjectToImage(TrueRenderCamera(), pose, board);
   cv::Vec3d e(0, 0, 0);
   for (size_t i = 0; i < truth.size(); ++i) {
     const cv::Point2d d = cv::Point2d(v.image_px[i]) - truth[i];
@@ -113,17 +116,12 @@ void ExpectCornersOnTruth(const RenderedSet& s) {
   }
 }
 
-bool AnyHas(const std::vector<std::string>& lines, const std::string& text) {
-  for (const std::string& w : lines)
-    if (w.find(text) != std::string::npos) return true;
-  return false;
-}
 bool AnyWarningHas(const CalibrationResult& r, const std::string& text) { return AnyHas(r.warnings, text); }
 
 // The checks shared by both boards: every figure against the truth, with the tolerance a user can
 // rely on for a well-spread set of 12 views.
 void ExpectCloseToTruth(const CalibrationResult& r, size_t expected_views) {
-  const CameraIntrinsics truth = TrueCamera();
+  const CameraIntrinsics truth = TrueRenderCamera();
   std::printf("%s", CalibrationSummary(r).c_str());
   ASSERT_EQ(r.views.size(), expected_views);
   for (const auto& v : r.views) EXPECT_TRUE(v.used) << v.source;
@@ -180,7 +178,7 @@ TEST(CalibrateRenderedViews, TheFastRendererDrawsWhatRenderBoardDraws) {
   // picture, on a 160x90 version of the camera (no blur, no noise, 4x4 samples a pixel): equal
   // except where a sample sits within ~1e-5 px of an edge and falls on the other side of it (one
   // sample of 16: (220 - 30) / 16 = 12 grey levels), in a handful of pixels.
-  const CameraIntrinsics small = ScaledTo(TrueCamera(), cv::Size(160, 90));
+  const CameraIntrinsics small = ScaledTo(TrueRenderCamera(), cv::Size(160, 90));
   const BoardSpec board = ParseBoardSpec("charuco:8x6:30:22:DICT_5X5_100");
   SpreadPoseOptions po;
   po.views = 2;
@@ -209,7 +207,7 @@ TEST(CalibrateRenderedViews, TheFastRendererDrawsWhatRenderBoardDraws) {
 
 TEST(CalibrateRenderedViews, SpreadPosesKeepTheBoardInsideAndCoverTheImage) {
   const BoardSpec board = ParseBoardSpec("chessboard:9x6:25");
-  const CameraIntrinsics k = TrueCamera();
+  const CameraIntrinsics k = TrueRenderCamera();
   SpreadPoseOptions o;
   const auto poses = SpreadBoardPoses(o, board, k);
   ASSERT_EQ(poses.size(), 12u);
@@ -262,7 +260,7 @@ TEST(CalibrateRenderedViews, AModelWithoutDistortionIsFarOff) {
   // The yardstick of the checks above can fail: the true camera without its lens distortion is
   // tens of px off at the image corners even after the best homography, while a 0.5 % focal length
   // error or a 2 px principal point shift moves pixels (whole model) but leaves the lens right.
-  const CameraIntrinsics truth = TrueCamera();
+  const CameraIntrinsics truth = TrueRenderCamera();
   CameraIntrinsics pinhole = truth;
   pinhole.distortion = cv::Mat(cv::Mat::zeros(1, 5, CV_64F));  // a new buffer, not truth's
   const ModelDifference d = CompareCameraModels(truth, pinhole, 8);
@@ -294,7 +292,7 @@ TEST(CalibrateRenderedViews, BoardsHuddledInOneCornerWarnOfPoorCoverage) {
   // are several times larger. (The lens alone extrapolates fairly well here, because the synthetic
   // lens is exactly OpenCV's model; a real lens is not.)
   const BoardSpec board = ParseBoardSpec("chessboard:9x6:25");
-  const CameraIntrinsics k = TrueCamera();
+  const CameraIntrinsics k = TrueRenderCamera();
   std::vector<CameraFromTable> poses;
   cv::RNG rng(11);
   for (int i = 0; i < 10; ++i) {
@@ -341,7 +339,7 @@ TEST(CalibrateRenderedViews, FrontalViewsOnlyLeaveTheFocalLengthUnknownAndAreRef
   // nothing of it. The coverage is fine; the calibration must still be refused (it used to be
   // written with a warning), and say why.
   const BoardSpec board = ParseBoardSpec("chessboard:9x6:25");
-  const CameraIntrinsics k = TrueCamera();
+  const CameraIntrinsics k = TrueRenderCamera();
   std::vector<CameraFromTable> poses;
   for (int i = 0; i < 9; ++i)
     poses.push_back(FrontalBoardPose(board, k, {(0.3 + 0.2 * (i % 3)) * 959, (0.3 + 0.2 * (i / 3)) * 539}, 0.45));
@@ -385,9 +383,9 @@ TEST(CalibrateRenderedViews, TheCliCalibratesFromWrittenPngs) {
   const CalibrationResult in_process = CalibrateIntrinsics({}, s.board, s.views);
   EXPECT_LT(cv::norm(cv::Mat(from_cli.camera_matrix), cv::Mat(in_process.intrinsics.camera_matrix)), 1e-6);
   EXPECT_LT(cv::norm(from_cli.distortion, in_process.intrinsics.distortion), 1e-9);
-  EXPECT_EQ(from_cli.image_size, TrueCamera().image_size);
-  EXPECT_LT(std::abs(from_cli.camera_matrix(0, 0) / TrueCamera().camera_matrix(0, 0) - 1), 0.003);
-  EXPECT_LT(CompareCameraModels(TrueCamera(), from_cli, 8).full_rms_px, 0.3);
+  EXPECT_EQ(from_cli.image_size, TrueRenderCamera().image_size);
+  EXPECT_LT(std::abs(from_cli.camera_matrix(0, 0) / TrueRenderCamera().camera_matrix(0, 0) - 1), 0.003);
+  EXPECT_LT(CompareCameraModels(TrueRenderCamera(), from_cli, 8).full_rms_px, 0.3);
   std::filesystem::remove_all(dir);
 }
 

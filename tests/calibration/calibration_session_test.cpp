@@ -30,15 +30,17 @@
 #include "calibration/synthetic_views.h"
 #include "rules/input_error.h"
 #include "tests/app/run_command.h"
+#include "tests/calibration/calibration_test_util.h"
 
 namespace vedette::calib {
 namespace {
 
+using testing::AnyHas;
 using vedette::testing::RunVedette;
 
 const char* kBoard = "chessboard:9x6:25";
 
-CameraIntrinsics TrueCamera() {
+CameraIntrinsics TrueVideoCamera() {
   CameraIntrinsics k;
   k.camera_matrix = cv::Matx33d(760, 0, 484.2, 0, 763.8, 265.6, 0, 0, 1);
   k.distortion = (cv::Mat_<double>(1, 5) << -0.21, 0.09, 0.0007, -0.0004, -0.015);
@@ -58,7 +60,7 @@ SyntheticVideoOptions VideoOptions() {
 }
 
 std::vector<CameraFromTable> FrontalCentrePoses() {
-  const CameraIntrinsics k = TrueCamera();
+  const CameraIntrinsics k = TrueVideoCamera();
   std::vector<CameraFromTable> poses;
   for (int i = 0; i < 4; ++i)
     poses.push_back(FrontalBoardPose(ParseBoardSpec(kBoard), k, {320.0 + 6 * (i % 2), 180.0 + 6 * (i / 2)}, 0.25));
@@ -71,10 +73,10 @@ class SessionVideos : public ::testing::Test {
   static void SetUpTestSuite() {
     dir_ = std::filesystem::temp_directory_path() / ("vedette_calib_session_" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir_);
-    spread_frames_ = WriteSyntheticBoardVideo(VideoOptions(), ParseBoardSpec(kBoard), TrueCamera(), Spread());
+    spread_frames_ = WriteSyntheticBoardVideo(VideoOptions(), ParseBoardSpec(kBoard), TrueVideoCamera(), Spread());
     SyntheticVideoOptions frontal = VideoOptions();
     frontal.poses = FrontalCentrePoses();
-    frontal_frames_ = WriteSyntheticBoardVideo(frontal, ParseBoardSpec(kBoard), TrueCamera(), Frontal());
+    frontal_frames_ = WriteSyntheticBoardVideo(frontal, ParseBoardSpec(kBoard), TrueVideoCamera(), Frontal());
   }
   static void TearDownTestSuite() { std::filesystem::remove_all(dir_); }
   static std::string Spread() { return (dir_ / "spread.avi").string(); }
@@ -105,12 +107,6 @@ Fed FeedVideo(const std::string& path, CalibrationSession* session) {
   return fed;
 }
 
-bool AnyHas(const std::vector<std::string>& lines, const std::string& text) {
-  for (const std::string& l : lines)
-    if (l.find(text) != std::string::npos) return true;
-  return false;
-}
-
 TEST(CalibrationSession, CellNamesFollowTheThirdsOfTheImage) {
   EXPECT_EQ(CellName(0, 0, 3, 3), "top-left");
   EXPECT_EQ(CellName(1, 0, 3, 3), "top");
@@ -139,7 +135,7 @@ TEST(CalibrationSession, OptionsAreChecked) {
 TEST(CalibrationSession, KeepsAViewOnlyOnceTheBoardIsHeldStillAndNew) {
   // One rendered pose shown 6 times: kept at the 4th frame (3 frames still after the first), never
   // again (nothing new); a frame of another size is refused.
-  const CameraIntrinsics k = TrueCamera();
+  const CameraIntrinsics k = TrueVideoCamera();
   BoardRenderOptions ro;
   ro.image_size = k.image_size;
   SpreadPoseOptions po;
@@ -165,7 +161,7 @@ TEST(CalibrationSession, ABlurredBoardIsNotKept) {
   // Pose 1 sharp (kept), then pose 2 blurred by a Gaussian of 2.5 px (a hand still moving, or out
   // of focus): its board region is under half as sharp as pose 1's, so it is not kept, although it
   // is still and covers new cells; shown sharp, it is kept.
-  const CameraIntrinsics k = TrueCamera();
+  const CameraIntrinsics k = TrueVideoCamera();
   BoardRenderOptions ro;
   ro.image_size = k.image_size;
   SpreadPoseOptions po;
@@ -216,7 +212,7 @@ TEST_F(SessionVideos, SpreadVideoGivesEnoughAndTheTrueLens) {
   // The lens, against the truth.
   const CalibrationResult& r = *s.calibration;
   std::printf("%s", CalibrationSummary(r).c_str());
-  const CameraIntrinsics truth = TrueCamera();
+  const CameraIntrinsics truth = TrueVideoCamera();
   EXPECT_LT(std::abs(r.intrinsics.camera_matrix(0, 0) / truth.camera_matrix(0, 0) - 1), 0.005);
   EXPECT_LT(std::abs(r.intrinsics.camera_matrix(1, 1) / truth.camera_matrix(1, 1) - 1), 0.005);
   const ModelDifference d = CompareCameraModels(truth, r.intrinsics, 8);
@@ -258,7 +254,7 @@ TEST_F(SessionVideos, CliCalibratesFromTheVideoHeadless) {
   const CameraIntrinsics written = LoadIntrinsics(out);
   EXPECT_LT(cv::norm(cv::Mat(written.camera_matrix), cv::Mat(session.state().calibration->intrinsics.camera_matrix)),
             1e-6);
-  EXPECT_LT(CompareCameraModels(TrueCamera(), written, 8).full_rms_px, 0.6);
+  EXPECT_LT(CompareCameraModels(TrueVideoCamera(), written, 8).full_rms_px, 0.6);
 
   // --auto-save stops at the first "enough" (the 10th view) and writes from those views.
   const std::string early = Path("cam_auto.yaml");
@@ -268,7 +264,7 @@ TEST_F(SessionVideos, CliCalibratesFromTheVideoHeadless) {
   EXPECT_NE(autorun.out.find("- ENOUGH\nboard " + std::string(kBoard) + ", 10 of 10 views used"), std::string::npos)
       << autorun.out;
   EXPECT_EQ(autorun.out.find("view 11"), std::string::npos) << autorun.out;
-  EXPECT_LT(CompareCameraModels(TrueCamera(), LoadIntrinsics(early), 8).full_rms_px, 0.6);
+  EXPECT_LT(CompareCameraModels(TrueVideoCamera(), LoadIntrinsics(early), 8).full_rms_px, 0.6);
 }
 
 TEST_F(SessionVideos, CliRefusesTheFrontalVideoAndWritesNothing) {
@@ -345,7 +341,7 @@ TEST_F(SessionVideos, WindowShowsTheMissingCellsAndStopsAtTheFrameLimit) {
                                " --auto-save --screenshot " + shot2);
   ASSERT_EQ(save.status, 0) << save.err;
   EXPECT_NE(save.out.find("wrote " + saved), std::string::npos) << save.out;
-  EXPECT_LT(CompareCameraModels(TrueCamera(), LoadIntrinsics(saved), 8).full_rms_px, 0.6);
+  EXPECT_LT(CompareCameraModels(TrueVideoCamera(), LoadIntrinsics(saved), 8).full_rms_px, 0.6);
   const cv::Mat enough = cv::imread(shot2);
   ASSERT_FALSE(enough.empty()) << shot2;
   EXPECT_EQ(RedPixels(enough, enough.rows), 0);

@@ -8,6 +8,7 @@
 #include <opencv2/calib3d.hpp>
 
 #include "rules/input_error.h"
+#include "tests/calibration/calibration_test_util.h"
 #include "tests/calibration/test_scene.h"
 #include "tests/calibration/scoped_temp_dir.h"
 
@@ -15,9 +16,8 @@ namespace vedette::calib {
 namespace {
 
 using testing::OverheadPose;
+using testing::RealData;
 using testing::TestIntrinsics;
-
-std::string RealData(const std::string& name) { return std::string(VEDETTE_REALDATA) + "/" + name; }
 
 std::string WriteTemp(const std::string& name, const std::string& text) {
   static const vedette::testing::ScopedTempDir dir("calib_test");  // removed when the test process ends

@@ -8,6 +8,7 @@
 
 #include "calibration/camera_model.h"
 #include "tests/app/run_command.h"
+#include "tests/calibration/calibration_test_util.h"
 #include "tests/calibration/scoped_temp_dir.h"
 
 namespace vedette::calib {
@@ -16,10 +17,8 @@ namespace {
 using vedette::testing::ReadFile;
 using vedette::testing::RunVedette;
 using vedette::testing::ScopedTempDir;
-
-std::string RealData(const std::string& name) { return std::string(VEDETTE_REALDATA) + "/" + name; }
-
-std::string TotskRoster() { return std::string(VEDETTE_TEST_DATA) + "/../assets/rosters/totsk_small.yaml"; }
+using testing::RealData;
+using testing::TotskRoster;
 
 int Count(const std::string& text, const std::string& what) {
   int n = 0;

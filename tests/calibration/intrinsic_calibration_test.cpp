@@ -14,12 +14,13 @@
 
 #include "calibration/calibration_inputs.h"
 #include "rules/input_error.h"
+#include "tests/calibration/calibration_test_util.h"
 #include "tests/calibration/scoped_temp_dir.h"
 
 namespace vedette::calib {
 namespace {
 
-std::string RealData(const std::string& name) { return std::string(VEDETTE_REALDATA) + "/" + name; }
+using testing::RealData;
 
 std::vector<std::string> ChessboardPhotos() {
   std::vector<std::string> out;

@@ -21,11 +21,13 @@
 #include "calibration/dictionary.h"
 #include "rules/input_error.h"
 #include "rules/scene/scene.h"
+#include "tests/calibration/calibration_test_util.h"
 #include "tests/calibration/scoped_temp_dir.h"
 
 namespace vedette::calib {
 namespace {
 
+using testing::TotskRoster;
 using vedette::testing::ScopedTempDir;
 
 std::string ReadFile(const std::string& path) {
@@ -181,9 +183,6 @@ TEST(PrintBoard, CharucoSvgAndPngDetectAsTheBoard) {
   EXPECT_EQ(charuco_ids.size(), 24u);  // every inner corner
   EXPECT_THROW(WritePages({page}, dir.File("board.pdf"), 300), InputError);
 }
-
-
-std::string TotskRoster() { return std::string(VEDETTE_TEST_DATA) + "/../assets/rosters/totsk_small.yaml"; }
 
 // The message of the InputError `f` throws ("" when it throws none).
 std::string InputErrorOf(const std::function<void()>& f) {

@@ -43,7 +43,7 @@ DrawPrimitive Icon(const std::string& unit, Glyph g, geom::Vec2 at) {
 
 // R6 as the demo has it at frame 130: name, morale test with its reason, a state, a routed icon;
 // B1 with its name only; a threat's name and a token's meaning that stay where they are.
-std::vector<DrawPrimitive> Table() {
+std::vector<DrawPrimitive> R6CardTable() {
   std::vector<DrawPrimitive> p;
   p.push_back(Label(DrawStyle::kBase, "labels", "R6", "R6", {300, 150}));
   p.push_back(Label(DrawStyle::kTest, "tests", "R6", "R6 morale test -4: pass 3% / fail 39% / rout 58%\nIn physical contact with enemy's front edge (BC1)", {300, 200}));
@@ -69,7 +69,7 @@ TEST(Callouts, AUnitsLabelsAndIconsBecomeOneCard) {
   DrawCommands c;
   BuildOptions o;
   o.labels.enabled = false;  // the cards where they are built
-  BuildDrawCommands(o, Table(), TopDownProjection({}), DefaultStyleTable(), {}, &c);
+  BuildDrawCommands(o, R6CardTable(), TopDownProjection({}), DefaultStyleTable(), {}, &c);
   std::vector<const LabelCommand*> cards;
   for (const LabelCommand& l : c.labels)
     if (IsCard(l)) cards.push_back(&l);
@@ -96,7 +96,7 @@ TEST(Callouts, TurnedOffEveryLabelStaysAlone) {
   DrawCommands c;
   BuildOptions o;
   o.callouts.enabled = false;
-  BuildDrawCommands(o, Table(), TopDownProjection({}), DefaultStyleTable(), {}, &c);
+  BuildDrawCommands(o, R6CardTable(), TopDownProjection({}), DefaultStyleTable(), {}, &c);
   EXPECT_EQ(c.labels.size(), 6u);
 }
 
@@ -105,7 +105,7 @@ TEST(Callouts, TheLayoutKeepsCardsApartAndOffMarkers) {
   BuildOptions o;
   const std::vector<TableQuad> markers = {{geom::Vec2{290, 140}, {310, 140}, {310, 160}, {290, 160}}};
   o.markers_mm = &markers;
-  BuildDrawCommands(o, Table(), TopDownProjection({}), DefaultStyleTable(), {}, &c);
+  BuildDrawCommands(o, R6CardTable(), TopDownProjection({}), DefaultStyleTable(), {}, &c);
   std::vector<MarkerQuad> quads = {{cv::Point2f(290, 140), {310, 140}, {310, 160}, {290, 160}}};
   const Legibility l = MeasureLegibility({}, c, quads);
   EXPECT_TRUE(l.overlapping.empty());

@@ -24,7 +24,7 @@ DrawPrimitive Shape(DrawKind kind, DrawStyle style, const std::string& layer, co
 
 // Unit X: a fire range box (100 x 60 mm at the origin) named on the shape, a label beside it, and a
 // threat arrow.
-std::vector<DrawPrimitive> Table() {
+std::vector<DrawPrimitive> RangeAndThreatTable() {
   return {Shape(DrawKind::kPolygon, DrawStyle::kRange, "ranges", "X", {{0, 0}, {100, 0}, {100, 60}, {0, 60}}, "LI fire"),
           Shape(DrawKind::kLabel, DrawStyle::kRange, "ranges", "X", {{50, 30}}, "artillery fire"),
           Shape(DrawKind::kArrow, DrawStyle::kThreat, "threats", "X", {{200, 0}, {260, 0}}, "")};
@@ -37,7 +37,7 @@ struct Drawn {
 
 Drawn Build(const BuildOptions& bo) {
   DrawCommands c;
-  const std::vector<DrawPrimitive> prims = Table();
+  const std::vector<DrawPrimitive> prims = RangeAndThreatTable();
   BuildDrawCommands(bo, prims, TopDownProjection({}), DefaultStyleTable(), LayerVisibility{}, &c);
   Drawn d;
   for (const PathCommand& p : c.paths) {

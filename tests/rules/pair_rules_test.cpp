@@ -36,8 +36,9 @@ std::vector<PairRule> Rules(const std::string& ruleset, const std::string& a, co
   return MakeRuleset(ruleset, o)->PairRules(ParseScene(yaml, "pair"), "A", "B");
 }
 
-std::string Unit(const char* id, const char* side, const char* type, double w, double d, double x, double y, double h,
-                 const std::string& more = "") {
+// One unit as a line of a scene's `units:` list.
+std::string UnitLine(const char* id, const char* side, const char* type, double w, double d, double x, double y, double h,
+                     const std::string& more = "") {
   char buf[512];
   std::snprintf(buf, sizeof buf,
                 "  - {id: %s, side: %s, type: %s, base: {width_mm: %g, depth_mm: %g}, pose: {x_mm: %.3f, y_mm: %.3f, heading_deg: %g}%s}",
@@ -47,14 +48,14 @@ std::string Unit(const char* id, const char* side, const char* type, double w, d
 
 // B faces A's front edge (y = 410) from `gap` mm away.
 std::string FacingB(const char* type, double gap, double depth = 20, const std::string& more = "") {
-  return Unit("B", "red", type, 40, depth, 500, 410 + gap + depth / 2, -90, more);
+  return UnitLine("B", "red", type, 40, depth, 500, 410 + gap + depth / 2, -90, more);
 }
 
 // --- Twilight of the Soldier Kings (QRS seed 001, FAQ seed 000) ------------------------------------
 
 TEST(TotskPairRules, FireStraightAheadWithinHalfABw) {  // FAQ: foot 1/2 BW
   for (double gap : {19.5, 20.5}) {
-    const auto rules = Rules("totsk", Unit("A", "blue", "infantry", 40, 20, 500, 400, 90), FacingB("infantry", gap));
+    const auto rules = Rules("totsk", UnitLine("A", "blue", "infantry", 40, 20, 500, 400, 90), FacingB("infantry", gap));
     const PairRule r = RuleWith(rules, {"B under A's fire", "0.5 BW straight ahead"});
     EXPECT_EQ(r.quantity, "straight_ahead_reach");
     EXPECT_NEAR(r.measured_mm, gap, 1e-9);
@@ -64,26 +65,26 @@ TEST(TotskPairRules, FireStraightAheadWithinHalfABw) {  // FAQ: foot 1/2 BW
   RulesetOptions qrs;
   qrs.settings["morale_ranges"] = "qrs";
   for (double gap : {39.5, 40.5}) {
-    const auto rules = Rules("totsk", Unit("A", "blue", "infantry", 40, 20, 500, 400, 90), FacingB("infantry", gap), "", qrs);
+    const auto rules = Rules("totsk", UnitLine("A", "blue", "infantry", 40, 20, 500, 400, 90), FacingB("infantry", gap), "", qrs);
     EXPECT_EQ(Holds(RuleWith(rules, {"B under A's fire", "1 BW straight ahead"})), gap < 40);
   }
 }
 
 TEST(TotskPairRules, ArtilleryFireAndBombardment) {  // FAQ 3 BW; QRS 76: bombardment 6 BW
   for (double gap : {119.5, 120.5, 239.5, 240.5}) {
-    const auto rules = Rules("totsk", Unit("A", "blue", "artillery", 40, 20, 500, 400, 90), FacingB("infantry", gap));
+    const auto rules = Rules("totsk", UnitLine("A", "blue", "artillery", 40, 20, 500, 400, 90), FacingB("infantry", gap));
     EXPECT_EQ(Holds(RuleWith(rules, {"B under A's fire", "3 BW"})), gap < 120) << gap;
     EXPECT_EQ(Holds(RuleWith(rules, {"B under A's bombardment", "6 BW"})), gap < 240) << gap;
   }
   // Limbered guns cannot fire: no fire rule.
-  const auto limbered = Rules("totsk", Unit("A", "blue", "artillery", 40, 20, 500, 400, 90, ", formation: limbered"),
+  const auto limbered = Rules("totsk", UnitLine("A", "blue", "artillery", 40, 20, 500, 400, 90, ", formation: limbered"),
                               FacingB("infantry", 50));
   for (const PairRule& r : limbered) EXPECT_EQ(r.rule.find("A's fire"), std::string::npos) << r.rule;
 }
 
 TEST(TotskPairRules, LightInfantryFireEdgeToEdge) {  // FAQ halves LI's 2 BW: 1 BW, ahead of the front line
   for (double gap : {39.5, 40.5}) {
-    const auto rules = Rules("totsk", Unit("A", "blue", "infantry", 40, 20, 500, 400, 90, ", tags: [light]"), FacingB("infantry", gap));
+    const auto rules = Rules("totsk", UnitLine("A", "blue", "infantry", 40, 20, 500, 400, 90, ", tags: [light]"), FacingB("infantry", gap));
     const PairRule r = RuleWith(rules, {"under A's light infantry fire"});
     EXPECT_EQ(Holds(r), gap < 40);
     EXPECT_NE(r.rule.find("B is ahead of it"), std::string::npos) << r.rule;
@@ -92,7 +93,7 @@ TEST(TotskPairRules, LightInfantryFireEdgeToEdge) {  // FAQ halves LI's 2 BW: 1 
 
 TEST(TotskPairRules, CavalryReachAgainstInfantry) {  // QRS 75 (1 BW), FAQ 1/2 BW
   for (double gap : {19.5, 20.5}) {
-    const auto rules = Rules("totsk", Unit("A", "blue", "cavalry", 40, 30, 500, 395, 90), FacingB("infantry", gap));
+    const auto rules = Rules("totsk", UnitLine("A", "blue", "cavalry", 40, 30, 500, 395, 90), FacingB("infantry", gap));
     EXPECT_EQ(Holds(RuleWith(rules, {"B within A's cavalry reach", "0.5 BW"})), gap < 20);
   }
 }
@@ -100,8 +101,8 @@ TEST(TotskPairRules, CavalryReachAgainstInfantry) {  // QRS 75 (1 BW), FAQ 1/2 B
 TEST(TotskPairRules, ThreatDistanceBehindAFlank) {  // FAQ "Applying penalties": 2 BW (QRS 4 BW)
   // B faces +x on A's left, wholly behind A's front line, its front edge `gap` mm from A's left edge (x = 480).
   for (double gap : {79.5, 80.5}) {
-    const auto rules = Rules("totsk", Unit("A", "blue", "infantry", 40, 20, 500, 400, 90),
-                             Unit("B", "red", "infantry", 40, 20, 480 - gap - 10, 395, 0));
+    const auto rules = Rules("totsk", UnitLine("A", "blue", "infantry", 40, 20, 500, 400, 90),
+                             UnitLine("B", "red", "infantry", 40, 20, 480 - gap - 10, 395, 0));
     const PairRule r = RuleWith(rules, {"B within the threat distance of A", "2 BW"});
     EXPECT_EQ(Holds(r), gap < 80);
     EXPECT_NE(r.rule.find("B is behind A's left flank"), std::string::npos) << r.rule;
@@ -109,15 +110,15 @@ TEST(TotskPairRules, ThreatDistanceBehindAFlank) {  // FAQ "Applying penalties":
   RulesetOptions qrs;
   qrs.settings["threat_distance"] = "qrs";
   for (double gap : {159.5, 160.5}) {
-    const auto rules = Rules("totsk", Unit("A", "blue", "infantry", 40, 20, 500, 400, 90),
-                             Unit("B", "red", "infantry", 40, 20, 480 - gap - 10, 395, 0), "", qrs);
+    const auto rules = Rules("totsk", UnitLine("A", "blue", "infantry", 40, 20, 500, 400, 90),
+                             UnitLine("B", "red", "infantry", 40, 20, 480 - gap - 10, 395, 0), "", qrs);
     EXPECT_EQ(Holds(RuleWith(rules, {"B within the threat distance of A", "4 BW"})), gap < 160);
   }
 }
 
 TEST(TotskPairRules, ZonesOfControlBothWays) {  // QRS 29-31
   for (double gap : {39.5, 40.5}) {
-    const auto rules = Rules("totsk", Unit("A", "blue", "infantry", 40, 20, 500, 400, 90), FacingB("infantry", gap));
+    const auto rules = Rules("totsk", UnitLine("A", "blue", "infantry", 40, 20, 500, 400, 90), FacingB("infantry", gap));
     EXPECT_EQ(Holds(RuleWith(rules, {"in B's zone of control"})), gap < 40);
     EXPECT_EQ(Holds(RuleWith(rules, {"in A's zone of control"})), gap < 40);
   }
@@ -126,20 +127,20 @@ TEST(TotskPairRules, ZonesOfControlBothWays) {  // QRS 29-31
 TEST(TotskPairRules, RearSupportFlankSupportSecureFlankAndGenerals) {
   // B (a friend) behind A's rear edge (y = 390): infantry supports within 1 BW (QRS 86).
   for (double gap : {39.5, 40.5}) {
-    const auto rules = Rules("totsk", Unit("A", "blue", "infantry", 40, 20, 500, 400, 90),
-                             Unit("B", "blue", "infantry", 40, 20, 500, 390 - gap - 10, 90));
+    const auto rules = Rules("totsk", UnitLine("A", "blue", "infantry", 40, 20, 500, 400, 90),
+                             UnitLine("B", "blue", "infantry", 40, 20, 500, 390 - gap - 10, 90));
     EXPECT_EQ(Holds(RuleWith(rules, {"B gives A rear support", "1 BW"})), gap < 40);
   }
   // Cavalry within 2 BW.
   for (double gap : {79.5, 80.5}) {
-    const auto rules = Rules("totsk", Unit("A", "blue", "infantry", 40, 20, 500, 400, 90),
-                             Unit("B", "blue", "cavalry", 40, 30, 500, 390 - gap - 15, 90));
+    const auto rules = Rules("totsk", UnitLine("A", "blue", "infantry", 40, 20, 500, 400, 90),
+                             UnitLine("B", "blue", "cavalry", 40, 30, 500, 390 - gap - 15, 90));
     EXPECT_EQ(Holds(RuleWith(rules, {"B gives A rear support", "2 BW"})), gap < 80);
   }
   // B beside A's right edge (x = 520): flank support (FAQ) and a secure flank (QRS 89), 1 BW.
   for (double gap : {39.5, 40.5}) {
-    const auto rules = Rules("totsk", Unit("A", "blue", "infantry", 40, 20, 500, 400, 90),
-                             Unit("B", "blue", "infantry", 40, 20, 520 + gap + 20, 400, 90));
+    const auto rules = Rules("totsk", UnitLine("A", "blue", "infantry", 40, 20, 500, 400, 90),
+                             UnitLine("B", "blue", "infantry", 40, 20, 520 + gap + 20, 400, 90));
     const PairRule beside = RuleWith(rules, {"B beside A's flank", "flank support"});
     EXPECT_EQ(Holds(beside), gap < 40);
     EXPECT_NE(beside.rule.find("B is on its right"), std::string::npos) << beside.rule;
@@ -147,20 +148,20 @@ TEST(TotskPairRules, RearSupportFlankSupportSecureFlankAndGenerals) {
   }
   // A general within 2 BW may re-roll (QRS 101).
   for (double gap : {79.5, 80.5}) {
-    const auto rules = Rules("totsk", Unit("A", "blue", "infantry", 40, 20, 500, 400, 90),
-                             Unit("B", "blue", "general", 20, 20, 520 + gap + 10, 400, 90));
+    const auto rules = Rules("totsk", UnitLine("A", "blue", "infantry", 40, 20, 500, 400, 90),
+                             UnitLine("B", "blue", "general", 20, 20, 520 + gap + 10, 400, 90));
     EXPECT_EQ(Holds(RuleWith(rules, {"B within 2 BW of A", "re-roll"})), gap < 80);
   }
   // A general within 1 BW: -1 to pursue (QRS 97).
   for (double gap : {39.5, 40.5}) {
-    const auto rules = Rules("totsk", Unit("A", "blue", "cavalry", 40, 20, 500, 400, 90),
-                             Unit("B", "blue", "general", 20, 20, 520 + gap + 10, 400, 90));
+    const auto rules = Rules("totsk", UnitLine("A", "blue", "cavalry", 40, 20, 500, 400, 90),
+                             UnitLine("B", "blue", "general", 20, 20, 520 + gap + 10, 400, 90));
     EXPECT_EQ(Holds(RuleWith(rules, {"B within 1 BW of A", "pursuit"})), gap < 40);
   }
   // A unit within 6 BW of a general may take its bonus moves (QRS 103).
   for (double gap : {239.5, 240.5}) {
-    const auto rules = Rules("totsk", Unit("A", "blue", "infantry", 40, 20, 500, 400, 90),
-                             Unit("B", "blue", "general", 20, 20, 520 + gap + 10, 400, 90));
+    const auto rules = Rules("totsk", UnitLine("A", "blue", "infantry", 40, 20, 500, 400, 90),
+                             UnitLine("B", "blue", "general", 20, 20, 520 + gap + 10, 400, 90));
     EXPECT_EQ(Holds(RuleWith(rules, {"A within 6 BW of B", "bonus moves"})), gap < 240);
   }
 }
@@ -168,8 +169,8 @@ TEST(TotskPairRules, RearSupportFlankSupportSecureFlankAndGenerals) {
 // The list depends on the units, not on where they stand (a dispute from a photo and its truth list
 // the same rules).
 TEST(TotskPairRules, TheListDoesNotDependOnThePositions) {
-  const auto near = Rules("totsk", Unit("A", "blue", "infantry", 40, 20, 500, 400, 90), FacingB("cavalry", 5, 30));
-  const auto far = Rules("totsk", Unit("A", "blue", "infantry", 40, 20, 500, 400, 120), Unit("B", "red", "cavalry", 40, 30, 900, 900, 0));
+  const auto near = Rules("totsk", UnitLine("A", "blue", "infantry", 40, 20, 500, 400, 90), FacingB("cavalry", 5, 30));
+  const auto far = Rules("totsk", UnitLine("A", "blue", "infantry", 40, 20, 500, 400, 120), UnitLine("B", "red", "cavalry", 40, 30, 900, 900, 0));
   ASSERT_EQ(near.size(), far.size());
   for (size_t i = 0; i < near.size(); ++i) EXPECT_EQ(near[i].quantity, far[i].quantity);
   // The three the dispute tool always listed stay, by name.
@@ -182,27 +183,27 @@ TEST(TotskPairRules, TheListDoesNotDependOnThePositions) {
 TEST(KowPairRules, ChargeReachOneInchAndRangesBothWays) {
   // A (speed 5: 10 in = 254 mm) and B (bows 24 in = 609.6 mm) face each other across `gap` mm.
   for (double gap : {253.5, 254.5}) {
-    const auto rules = Rules("kow", Unit("A", "blue", "infantry", 100, 40, 500, 400, 90, ", stats: {speed_in: 5}"),
-                             Unit("B", "red", "infantry", 100, 40, 500, 420 + gap + 20, -90, ", stats: {speed_in: 6, range_bows_in: 24}"));
+    const auto rules = Rules("kow", UnitLine("A", "blue", "infantry", 100, 40, 500, 400, 90, ", stats: {speed_in: 5}"),
+                             UnitLine("B", "red", "infantry", 100, 40, 500, 420 + gap + 20, -90, ", stats: {speed_in: 6, range_bows_in: 24}"));
     EXPECT_EQ(Holds(RuleWith(rules, {"A's charge reach", "10 in (seed 13; B is partly in its front arc)"})), gap < 254);
     EXPECT_TRUE(Holds(RuleWith(rules, {"B's charge reach", "12 in"})));
     EXPECT_TRUE(Holds(RuleWith(rules, {"B's bows range, 24 in"})));
   }
   for (double gap : {609.1, 610.1}) {
-    const auto rules = Rules("kow", Unit("A", "blue", "infantry", 100, 40, 500, 400, 90, ", stats: {speed_in: 5}"),
-                             Unit("B", "red", "infantry", 100, 40, 500, 420 + gap + 20, -90, ", stats: {range_bows_in: 24}"));
+    const auto rules = Rules("kow", UnitLine("A", "blue", "infantry", 100, 40, 500, 400, 90, ", stats: {speed_in: 5}"),
+                             UnitLine("B", "red", "infantry", 100, 40, 500, 420 + gap + 20, -90, ", stats: {range_bows_in: 24}"));
     EXPECT_EQ(Holds(RuleWith(rules, {"B's bows range, 24 in"})), gap < 609.6);
   }
   for (double gap : {24.9, 25.9}) {
-    const auto rules = Rules("kow", Unit("A", "blue", "infantry", 100, 40, 500, 400, 90), Unit("B", "red", "infantry", 100, 40, 500, 420 + gap + 20, -90));
+    const auto rules = Rules("kow", UnitLine("A", "blue", "infantry", 100, 40, 500, 400, 90), UnitLine("B", "red", "infantry", 100, 40, 500, 420 + gap + 20, -90));
     EXPECT_EQ(Holds(RuleWith(rules, {"within 1 in"})), gap < 25.4);
   }
 }
 
 TEST(KowPairRules, WarEnginesShoot48InchesAndNeverCharge) {  // seed 74
   for (double gap : {1218.9, 1219.9}) {
-    const auto rules = Rules("kow", Unit("A", "blue", "artillery", 50, 50, 500, 100, 90, ", stats: {speed_in: 5}"),
-                             Unit("B", "red", "infantry", 100, 40, 500, 125 + gap + 20, -90));
+    const auto rules = Rules("kow", UnitLine("A", "blue", "artillery", 50, 50, 500, 100, 90, ", stats: {speed_in: 5}"),
+                             UnitLine("B", "red", "infantry", 100, 40, 500, 125 + gap + 20, -90));
     EXPECT_EQ(Holds(RuleWith(rules, {"A's ranged attack range, 48 in", "74"})), gap < 1219.2);
     for (const PairRule& r : rules) EXPECT_EQ(r.rule.find("A's charge reach"), std::string::npos) << r.rule;
   }
@@ -213,8 +214,8 @@ TEST(KowPairRules, WarEnginesShoot48InchesAndNeverCharge) {  // seed 74
 TEST(FkoePairRules, SupportCommandRangeAndArtilleryRanges) {
   // B behind A's rear edge (y = 380): supports A's fire within 1 in (seed 11; fkoe.yaml).
   for (double gap : {24.9, 25.9}) {
-    const auto rules = Rules("fkoe", Unit("A", "blue", "infantry", 100, 40, 500, 400, 90),
-                             Unit("B", "blue", "infantry", 100, 40, 500, 380 - gap - 20, 90));
+    const auto rules = Rules("fkoe", UnitLine("A", "blue", "infantry", 100, 40, 500, 400, 90),
+                             UnitLine("B", "blue", "infantry", 100, 40, 500, 380 - gap - 20, 90));
     EXPECT_EQ(Holds(RuleWith(rules, {"B supports A's fire", "1 in"})), gap < 25.4);
   }
   // A commander-in-chief with no command of his own: command range 4 in when set (seed 63).
@@ -223,23 +224,23 @@ TEST(FkoePairRules, SupportCommandRangeAndArtilleryRanges) {
   o.settings["artillery_short_range_in"] = "6";
   o.settings["artillery_long_range_in"] = "18";
   for (double gap : {101.1, 102.1}) {
-    const auto rules = Rules("fkoe", Unit("A", "blue", "infantry", 100, 40, 500, 400, 90),
-                             Unit("B", "blue", "general", 30, 30, 550 + gap + 15, 400, 90, ", tags: [cinc, no_command]"), "", o);
+    const auto rules = Rules("fkoe", UnitLine("A", "blue", "infantry", 100, 40, 500, 400, 90),
+                             UnitLine("B", "blue", "general", 30, 30, 550 + gap + 15, 400, 90, ", tags: [cinc, no_command]"), "", o);
     EXPECT_EQ(Holds(RuleWith(rules, {"A in command range of B", "4 in"})), gap < 101.6);
   }
   // Artillery short (6 in = 152.4 mm, seed 66) and long range (18 in = 457.2 mm, seed 27).
   for (double gap : {151.9, 152.9, 456.7, 457.7}) {
-    const auto rules = Rules("fkoe", Unit("A", "blue", "artillery", 50, 50, 500, 400, 90),
-                             Unit("B", "red", "infantry", 100, 40, 500, 425 + gap + 20, -90), "", o);
+    const auto rules = Rules("fkoe", UnitLine("A", "blue", "artillery", 50, 50, 500, 400, 90),
+                             UnitLine("B", "red", "infantry", 100, 40, 500, 425 + gap + 20, -90), "", o);
     EXPECT_EQ(Holds(RuleWith(rules, {"B at A's short range, 6 in"})), gap < 152.4) << gap;
     EXPECT_EQ(Holds(RuleWith(rules, {"B within A's long range, 18 in"})), gap < 457.2) << gap;
   }
   // Without the settings those ranges are not the sheet's: not listed.
-  const auto unset = Rules("fkoe", Unit("A", "blue", "artillery", 50, 50, 500, 400, 90), Unit("B", "red", "infantry", 100, 40, 500, 600, -90));
+  const auto unset = Rules("fkoe", UnitLine("A", "blue", "artillery", 50, 50, 500, 400, 90), UnitLine("B", "red", "infantry", 100, 40, 500, 600, -90));
   for (const PairRule& r : unset) EXPECT_EQ(r.rule.find("range"), std::string::npos) << r.rule;
   // Seed 80: 1 in of sight in or out of bad going.
   for (double gap : {24.9, 25.9}) {
-    const auto rules = Rules("fkoe", Unit("A", "blue", "infantry", 100, 40, 500, 400, 90), Unit("B", "red", "infantry", 100, 40, 500, 420 + gap + 20, -90));
+    const auto rules = Rules("fkoe", UnitLine("A", "blue", "infantry", 100, 40, 500, 400, 90), UnitLine("B", "red", "infantry", 100, 40, 500, 420 + gap + 20, -90));
     EXPECT_EQ(Holds(RuleWith(rules, {"within 1 in", "seed 80"})), gap < 25.4);
   }
 }

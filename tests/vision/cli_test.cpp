@@ -9,6 +9,7 @@
 #include "rules/scene/scene_io.h"
 #include "tests/app/run_command.h"
 #include "tests/vision/vision_scenes.h"
+#include "tests/vision/vision_test_util.h"
 
 namespace vedette::vision {
 namespace {
@@ -16,7 +17,7 @@ namespace {
 using vedette::testing::RunVedette;
 namespace fs = std::filesystem;
 
-const std::string kAruco = std::string(VEDETTE_REALDATA) + "/aruco/";
+using testing::kAruco;
 
 fs::path TempDir(const std::string& name) {
   const fs::path d = fs::temp_directory_path() / ("vedette_vision_cli_" + std::to_string(::getpid()) + "_" + name);

@@ -11,6 +11,7 @@
 
 #include "calibration/dictionary.h"
 #include "tests/vision/vision_scenes.h"
+#include "tests/vision/vision_test_util.h"
 #include "vision/detect.h"
 #include "synth/detection_score.h"
 #include "synth/renderer.h"
@@ -21,7 +22,7 @@ namespace vedette::vision {
 using namespace vedette::synth;  // the synthetic table gives these tests their ground truth
 namespace {
 
-const std::string kAruco = std::string(VEDETTE_REALDATA) + "/aruco/";
+using testing::kAruco;
 
 // Expected IDs and corners (OpenCV's order, px) of singlemarkersoriginal.jpg, as opencv_contrib
 // 4.6's test CV_ArucoTutorial.can_find_singlemarkersoriginal states them (to 1 px there).

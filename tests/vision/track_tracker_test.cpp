@@ -27,7 +27,7 @@ namespace vedette::vision {
 using namespace vedette::synth;  // the synthetic table gives these tests their ground truth
 namespace {
 
-const std::string kRoster = vedette::testing::SmallTableClipRoster() + R"(
+const std::string kSmallTableClip = vedette::testing::SmallTableClipRoster() + R"(
 camera: {image_size: [680, 425]}
 render: {supersample: 2, blur_sigma_px: 0.7, read_noise: 2.0, jpeg_quality: 0}
 fps: 15
@@ -42,7 +42,7 @@ struct ClipRun {
 };
 
 ClipRun Track(const std::string& extra, TrackerOptions o = {}) {
-  ClipRenderer r(ParseClipScript(kRoster + extra, "test.clip.yaml"));
+  ClipRenderer r(ParseClipScript(kSmallTableClip + extra, "test.clip.yaml"));
   Tracker tracker(o, r.intrinsics(), r.script().roster, r.dictionary());
   ClipRun run;
   for (int f = 0; f < r.FrameCount(); ++f) {
@@ -239,7 +239,7 @@ units:
 // the table (twice here) reports it. (Anything surprising on the table would start a whole-picture
 // detection, which sees everything.)
 TEST(Tracker, NewMarkersAreLookedForOnTheTableOnly) {
-  const ClipScript script = ParseClipScript(std::string(kRoster) + "duration_s: 1\n", "test.clip.yaml");
+  const ClipScript script = ParseClipScript(std::string(kSmallTableClip) + "duration_s: 1\n", "test.clip.yaml");
   ClipRenderer clip(script);
   const Scene start = ClipMomentAt(script, 0).scene;
   Scene shown = start;
@@ -273,7 +273,7 @@ TEST(Tracker, NewMarkersAreLookedForOnTheTableOnly) {
 // A second marker 11 (B2's) and a marker 30 nobody owns lie on the table: both are reported as
 // events, and the tracker does not pick one silently.
 TEST(Tracker, DuplicateAndUnknownMarkersAreEvents) {
-  const ClipScript script = ParseClipScript(std::string(kRoster) + "duration_s: 1\n", "test.clip.yaml");
+  const ClipScript script = ParseClipScript(std::string(kSmallTableClip) + "duration_s: 1\n", "test.clip.yaml");
   ClipRenderer clip(script);
   Scene shown = ClipMomentAt(script, 0).scene;
   Unit copy = *shown.FindUnit("B2");

@@ -7,17 +7,12 @@
 
 #include "rules/ruleset.h"
 #include "rules/scene/scene_io.h"
+#include "tests/rules/report_util.h"
 
 namespace vedette {
 namespace {
 
 using nlohmann::json;
-
-json UnitReport(const Findings& f, const std::string& id) {
-  for (const json& u : f.report["units"])
-    if (u["id"] == id) return u;
-  throw std::runtime_error("no unit " + id + " in the report");
-}
 
 Findings Analyze(const Scene& s, const RulesetOptions& o = {}) { return MakeRuleset("fkoe", o)->Analyze(s); }
 
@@ -44,18 +39,18 @@ terrain:
 }
 
 TEST(FkoeBadGoing, ExactlyHalfTheFrontageIsBadGoing) {
-  const json half = UnitReport(Analyze(ParseScene(BadGoingScene(500, ""), "half")), "U");
+  const json half = UnitOf(Analyze(ParseScene(BadGoingScene(500, ""), "half")), "U");
   EXPECT_TRUE(half["bad_going"]["in"].get<bool>());
   EXPECT_NEAR(half["bad_going"]["frontage_in_terrain_mm"].get<double>(), 50.0, 1e-9);
   EXPECT_EQ(ModifierValue(half["melee"][0]["modifiers"], "Bad Going"), -2);
 
-  const json less = UnitReport(Analyze(ParseScene(BadGoingScene(500.5, ""), "less")), "U");
+  const json less = UnitOf(Analyze(ParseScene(BadGoingScene(500.5, ""), "less")), "U");
   EXPECT_FALSE(less["bad_going"]["in"].get<bool>());
   EXPECT_EQ(ModifierValue(less["melee"][0]["modifiers"], "Bad Going"), 0);
 }
 
 TEST(FkoeBadGoing, LightInfantryIgnoresTheCombatPenalty) {
-  const json li = UnitReport(Analyze(ParseScene(BadGoingScene(450, "light"), "li")), "U");
+  const json li = UnitOf(Analyze(ParseScene(BadGoingScene(450, "light"), "li")), "U");
   EXPECT_TRUE(li["bad_going"]["in"].get<bool>());
   EXPECT_EQ(ModifierValue(li["melee"][0]["modifiers"], "Bad Going"), 0);
 }
@@ -72,7 +67,7 @@ units:
 terrain:
   - {id: W, type: woods, polygon: [[300, 200], [700, 200], [700, 330], [300, 330]]}
 )", 340 + gap);
-    return UnitReport(Analyze(ParseScene(yaml, "vis")), "U")["cannot_see"].empty();
+    return UnitOf(Analyze(ParseScene(yaml, "vis")), "U")["cannot_see"].empty();
   };
   EXPECT_TRUE(sees(25.4));   // exactly 1 in
   EXPECT_FALSE(sees(26.0));
@@ -81,7 +76,7 @@ terrain:
 // Scene melee.yaml (sketch in the file).
 TEST(FkoeMelee, FlankContactAndOverlapModifiers) {
   const Findings f = Analyze(LoadScene(std::string(VEDETTE_TEST_DATA) + "/rules/fkoe/scenes/melee.yaml"));
-  const json b1 = UnitReport(f, "B1");
+  const json b1 = UnitOf(f, "B1");
   ASSERT_EQ(b1["melee"].size(), 1u);
   const json& m = b1["melee"][0];
   EXPECT_EQ(m["enemy"], "R1");
@@ -92,8 +87,8 @@ TEST(FkoeMelee, FlankContactAndOverlapModifiers) {
   EXPECT_DOUBLE_EQ(m["p_first_hit"].get<double>(), 1.0);
   EXPECT_DOUBLE_EQ(m["p_second_hit"].get<double>(), 1.0 / 6.0);
   // B3 only touches R1's corner: it overlaps, it is not in melee.
-  EXPECT_TRUE(UnitReport(f, "B3")["melee"].empty());
-  const json r1 = UnitReport(f, "R1");
+  EXPECT_TRUE(UnitOf(f, "B3")["melee"].empty());
+  const json r1 = UnitOf(f, "R1");
   EXPECT_EQ(ModifierValue(r1["morale"]["modifiers"], "melee with enemy in contact to Flank"), -6);
   EXPECT_EQ(r1["morale"]["total"], -6);
 }
@@ -119,13 +114,13 @@ declarations:
   RulesetOptions o;
   o.settings["morale_pass_at_least"] = "10";
   const Findings f = Analyze(s, o);
-  const json fire = UnitReport(f, "B")["firing"];
+  const json fire = UnitOf(f, "B")["firing"];
   EXPECT_EQ(fire["target_arc"], "right_flank");
   EXPECT_EQ(ModifierValue(fire["modifiers"], "Firing at enemy in Flank"), 1);
   EXPECT_EQ(ModifierValue(fire["modifiers"], "supporting"), 1);
   EXPECT_EQ(ModifierValue(fire["modifiers"], "Road Column"), 2);
   EXPECT_EQ(fire["total_modifier"], 4);
-  const json r = UnitReport(f, "R");
+  const json r = UnitOf(f, "R");
   EXPECT_EQ(ModifierValue(r["morale"]["modifiers"], "fired on Flank"), -3);
   EXPECT_EQ(ModifierValue(r["morale"]["modifiers"], "Disorder"), -2);
   EXPECT_EQ(r["morale"]["total"], -5);
@@ -146,10 +141,10 @@ units:
   RulesetOptions near, far;
   near.settings["command_range_in"] = "4";  // 101.6 mm
   far.settings["command_range_in"] = "3.9"; // 99.06 mm
-  EXPECT_EQ(UnitReport(Analyze(s, near), "U")["morale"]["total"], 1);
-  EXPECT_EQ(UnitReport(Analyze(s, far), "U")["morale"]["total"], 0);
+  EXPECT_EQ(UnitOf(Analyze(s, near), "U")["morale"]["total"], 1);
+  EXPECT_EQ(UnitOf(Analyze(s, far), "U")["morale"]["total"], 0);
   // Not set: not judged, and said so.
-  EXPECT_FALSE(UnitReport(Analyze(s), "U")["morale"]["not_judged"].empty());
+  EXPECT_FALSE(UnitOf(Analyze(s), "U")["morale"]["not_judged"].empty());
 }
 
 TEST(FkoeRuleset, BadTargetNamesTheLine) {

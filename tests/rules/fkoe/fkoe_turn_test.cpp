@@ -18,13 +18,14 @@ using nlohmann::json;
 
 std::string ScenePath(const std::string& name) { return std::string(VEDETTE_TEST_DATA) + "/rules/fkoe/scenes/" + name; }
 
-Findings Analyze(const Scene& s, const std::map<std::string, std::string>& settings = {}) {
+Findings AnalyzeWithSettings(const Scene& s, const std::map<std::string, std::string>& settings = {}) {
   RulesetOptions o;
   o.settings = settings;
   return MakeRuleset("fkoe", o)->Analyze(s);
 }
 
-json UnitOf(const Findings& f, const std::string& id) {
+// The report's entry for one unit; a test failure (and null) when it is absent.
+json UnitOrFailure(const Findings& f, const std::string& id) {
   for (const json& u : f.report["units"])
     if (u["id"] == id) return u;
   ADD_FAILURE() << "no unit " << id;
@@ -34,12 +35,12 @@ json UnitOf(const Findings& f, const std::string& id) {
 // The step 4 bullets a unit takes, by the sheet's words.
 std::vector<std::string> Bullets(const Findings& f, const std::string& id) {
   std::vector<std::string> out;
-  const json u = UnitOf(f, id);
+  const json u = UnitOrFailure(f, id);
   for (const json& b : u["step4"]["bullets"]) out.push_back(b["rule"].get<std::string>());
   return out;
 }
 
-int Markers(const Findings& f, const std::string& id) { return UnitOf(f, id)["step4"]["markers"].get<int>(); }
+int Markers(const Findings& f, const std::string& id) { return UnitOrFailure(f, id)["step4"]["markers"].get<int>(); }
 
 int MoraleModifier(const json& u, const std::string& words) {
   for (const json& m : u["morale"]["modifiers"])
@@ -49,7 +50,7 @@ int MoraleModifier(const json& u, const std::string& words) {
 
 TEST(FkoeStep4, EachBulletOnItsSide) {
   const Scene s = LoadScene(ScenePath("step4.yaml"));
-  const Findings f = Analyze(s);
+  const Findings f = AnalyzeWithSettings(s);
   EXPECT_EQ(Bullets(f, "HC"), (std::vector<std::string>{"Heavy Cavalry in frontal contact with Unlimbered Artillery or Muskets"}));
   EXPECT_EQ(Bullets(f, "A1"), (std::vector<std::string>{"Artillery in contact with any unit"}));
   EXPECT_EQ(Bullets(f, "HC2"), (std::vector<std::string>{"Heavy Cavalry in frontal contact with Unlimbered Artillery or Muskets"}));
@@ -61,7 +62,7 @@ TEST(FkoeStep4, EachBulletOnItsSide) {
   EXPECT_EQ(Markers(f, "A2"), 2);  // artillery in contact, and an enemy on its flank
   EXPECT_EQ(Markers(f, "T"), 1);   // shot at on the flank
   EXPECT_EQ(Markers(f, "F"), 0);
-  EXPECT_EQ(UnitOf(f, "T")["step4"]["applies"], "in this combat");
+  EXPECT_EQ(UnitOrFailure(f, "T")["step4"]["applies"], "in this combat");
   EXPECT_NE(f.text.find("HC step 4: +1 Disorder Marker (seed 29-40: Heavy Cavalry in frontal contact with Unlimbered Artillery or "
                         "Muskets (A1))"),
             std::string::npos)
@@ -72,12 +73,12 @@ TEST(FkoeStep4, EachBulletOnItsSide) {
 // frontal_contact=own_front does.
 TEST(FkoeStep4, FrontalContactSetting) {
   const Scene s = LoadScene(ScenePath("step4.yaml"));
-  EXPECT_EQ(Markers(Analyze(s), "HC4"), 0);
-  EXPECT_EQ(Markers(Analyze(s, {{"frontal_contact", "own_front"}}), "HC4"), 1);
-  const Findings hit = Analyze(s, {{"step4_markers", "if_hit"}});
-  EXPECT_EQ(UnitOf(hit, "T")["step4"]["applies"], "if hit");
+  EXPECT_EQ(Markers(AnalyzeWithSettings(s), "HC4"), 0);
+  EXPECT_EQ(Markers(AnalyzeWithSettings(s, {{"frontal_contact", "own_front"}}), "HC4"), 1);
+  const Findings hit = AnalyzeWithSettings(s, {{"step4_markers", "if_hit"}});
+  EXPECT_EQ(UnitOrFailure(hit, "T")["step4"]["applies"], "if hit");
   EXPECT_NE(hit.text.find("T step 4: +1 Disorder Marker if hit"), std::string::npos) << hit.text;
-  EXPECT_THROW(Analyze(s, {{"step4_markers", "sometimes"}}), InputError);
+  EXPECT_THROW(AnalyzeWithSettings(s, {{"step4_markers", "sometimes"}}), InputError);
 }
 
 // Muskets in contact with heavy cavalry "while in Good Going": M in the woods takes no marker.
@@ -85,38 +86,38 @@ TEST(FkoeStep4, GoodGoingThreshold) {
   Scene s = LoadScene(ScenePath("step4.yaml"));
   // Woods over M's front edge (y=320, x 550..650): exactly half the frontage in bad going (seed 81).
   s.terrain.push_back({"W3", "woods", {{600, 310}, {700, 310}, {700, 400}, {600, 400}}, 0.0, 0});
-  EXPECT_EQ(Markers(Analyze(s), "M"), 0);
+  EXPECT_EQ(Markers(AnalyzeWithSettings(s), "M"), 0);
   s.terrain.back().polygon = {{600.5, 310}, {700, 310}, {700, 400}, {600.5, 400}};
-  EXPECT_EQ(Markers(Analyze(s), "M"), 1);
+  EXPECT_EQ(Markers(AnalyzeWithSettings(s), "M"), 1);
 }
 
 TEST(FkoeMoraleDeclared, CincBreakOffForcedMarch) {
-  const Findings f = Analyze(LoadScene(ScenePath("morale_results.yaml")));
-  EXPECT_EQ(MoraleModifier(UnitOf(f, "U1"), "C-n-C with no command"), 3);
-  EXPECT_EQ(UnitOf(f, "U1")["morale"]["total"], 3);
-  EXPECT_EQ(UnitOf(f, "U2")["morale"]["total"], 2);
-  EXPECT_EQ(MoraleModifier(UnitOf(f, "U3"), "Break Off"), -1);
-  EXPECT_EQ(MoraleModifier(UnitOf(f, "U4"), "Forced Marching"), -5);
-  EXPECT_EQ(UnitOf(f, "U5")["morale"]["total"], -2);
+  const Findings f = AnalyzeWithSettings(LoadScene(ScenePath("morale_results.yaml")));
+  EXPECT_EQ(MoraleModifier(UnitOrFailure(f, "U1"), "C-n-C with no command"), 3);
+  EXPECT_EQ(UnitOrFailure(f, "U1")["morale"]["total"], 3);
+  EXPECT_EQ(UnitOrFailure(f, "U2")["morale"]["total"], 2);
+  EXPECT_EQ(MoraleModifier(UnitOrFailure(f, "U3"), "Break Off"), -1);
+  EXPECT_EQ(MoraleModifier(UnitOrFailure(f, "U4"), "Forced Marching"), -5);
+  EXPECT_EQ(UnitOrFailure(f, "U5")["morale"]["total"], -2);
 }
 
 // Seed 53, 73-75: a failed test with 2 markers: recoil one base depth (40 mm), then withdraw 1D6" (mounted
 // 2D6"); with withdrawal=full_move (seed 53) the unit's stats move_in.
 TEST(FkoeMoraleDeclared, RecoilAndWithdrawal) {
   const Scene s = LoadScene(ScenePath("morale_results.yaml"));
-  const Findings f = Analyze(s);
-  const json foot = UnitOf(f, "U5")["morale"]["on_fail"];
+  const Findings f = AnalyzeWithSettings(s);
+  const json foot = UnitOrFailure(f, "U5")["morale"]["on_fail"];
   EXPECT_DOUBLE_EQ(foot["recoil_mm"].get<double>(), 40.0);
   EXPECT_EQ(foot["withdraw"]["dice"], "1D6");
   EXPECT_EQ(foot["withdraw"]["max_in"], 6);
-  const json horse = UnitOf(f, "U6")["morale"]["on_fail"];
+  const json horse = UnitOrFailure(f, "U6")["morale"]["on_fail"];
   EXPECT_EQ(horse["withdraw"]["dice"], "2D6");
   EXPECT_EQ(horse["withdraw"]["min_in"], 2);
   EXPECT_DOUBLE_EQ(horse["withdraw"]["max_mm"].get<double>(), 304.8);
-  EXPECT_FALSE(UnitOf(f, "U4")["morale"].contains("on_fail")) << "no test, no result";
-  const Findings full = Analyze(s, {{"withdrawal", "full_move"}});
-  EXPECT_DOUBLE_EQ(UnitOf(full, "U6")["morale"]["on_fail"]["withdraw"]["full_move_mm"].get<double>(), 9 * 25.4);
-  EXPECT_TRUE(UnitOf(full, "U5")["morale"]["on_fail"]["withdraw"]["full_move_in"].is_null());
+  EXPECT_FALSE(UnitOrFailure(f, "U4")["morale"].contains("on_fail")) << "no test, no result";
+  const Findings full = AnalyzeWithSettings(s, {{"withdrawal", "full_move"}});
+  EXPECT_DOUBLE_EQ(UnitOrFailure(full, "U6")["morale"]["on_fail"]["withdraw"]["full_move_mm"].get<double>(), 9 * 25.4);
+  EXPECT_TRUE(UnitOrFailure(full, "U5")["morale"]["on_fail"]["withdraw"]["full_move_in"].is_null());
   EXPECT_NE(f.text.find("if it fails: recoil one base depth (40 mm = 1.57 in), then withdraw 2D6\" (2 to 12 in"), std::string::npos)
       << f.text;
 }
@@ -124,7 +125,7 @@ TEST(FkoeMoraleDeclared, RecoilAndWithdrawal) {
 TEST(FkoeMoraleDeclared, GeneralAttachedMustBeAGeneral) {
   Scene s = LoadScene(ScenePath("morale_results.yaml"));
   s.declarations.units["U2"]["general_attached"] = Declared{"U3", 0};
-  EXPECT_THROW(Analyze(s), InputError);
+  EXPECT_THROW(AnalyzeWithSettings(s), InputError);
 }
 
 // Seed 42-48 and the sample scene: the turn sequence, each combat's step, B1's melee (+2 flank by B2, +1
@@ -136,12 +137,12 @@ TEST(FkoeSample, TurnSequenceAndTheSampleTable) {
   const Findings f = MakeRuleset("fkoe", o)->Analyze(s);
   ASSERT_EQ(f.report["turn_sequence"].size(), 5u);
   EXPECT_EQ(f.report["turn_sequence"][0], "General makes his Initiative Roll");
-  const json b1 = UnitOf(f, "B1");
+  const json b1 = UnitOrFailure(f, "B1");
   EXPECT_EQ(b1["melee"][0]["step"], 5);
   EXPECT_EQ(b1["melee"][0]["modified_combat_value"], 7.0);
-  EXPECT_EQ(UnitOf(f, "BA")["firing"]["step"], 2);
-  EXPECT_EQ(UnitOf(f, "B4")["firing"]["step"], 4);
-  const json r1 = UnitOf(f, "R1");
+  EXPECT_EQ(UnitOrFailure(f, "BA")["firing"]["step"], 2);
+  EXPECT_EQ(UnitOrFailure(f, "B4")["firing"]["step"], 4);
+  const json r1 = UnitOrFailure(f, "R1");
   EXPECT_EQ(r1["morale"]["total"], -8);
   EXPECT_DOUBLE_EQ(r1["morale"]["p_pass"].get<double>(), 0.1);
   EXPECT_EQ(r1["step4"]["markers"], 1);

@@ -18,7 +18,7 @@ namespace {
 
 using nlohmann::json;
 
-Findings Analyze(const std::string& yaml, const RulesetOptions& o = {}) {
+Findings AnalyzeYaml(const std::string& yaml, const RulesetOptions& o = {}) {
   return MakeRuleset("fkoe", o)->Analyze(ParseScene(yaml, "places"));
 }
 
@@ -49,7 +49,7 @@ terrain:
 }
 
 TEST(FkoePlaces, DefendingAVillage) {
-  const Findings f = Analyze(VillageScene("village", 300, 400));
+  const Findings f = AnalyzeYaml(VillageScene("village", 300, 400));
   const json u = UnitOf(f, "U");
   ASSERT_EQ(u["melee"].size(), 1u);
   EXPECT_EQ(Mod(u["melee"][0]["modifiers"], "defending a Strong Point, Village or Works"), 1);
@@ -62,20 +62,20 @@ TEST(FkoePlaces, DefendingAVillage) {
 // Exactly half of U's base in the village (village from x = 500: 50 of its 100 mm) is "in" it; the
 // village starting 1 mm further right (x = 501, 49%) is not.
 TEST(FkoePlaces, HalfTheBaseInTheVillageIsIn) {
-  EXPECT_EQ(Mod(UnitOf(Analyze(VillageScene("village", 500, 400)), "U")["melee"][0]["modifiers"], "defending"), 1);
-  EXPECT_EQ(Mod(UnitOf(Analyze(VillageScene("village", 501, 400)), "U")["melee"][0]["modifiers"], "defending"), 0);
+  EXPECT_EQ(Mod(UnitOf(AnalyzeYaml(VillageScene("village", 500, 400)), "U")["melee"][0]["modifiers"], "defending"), 1);
+  EXPECT_EQ(Mod(UnitOf(AnalyzeYaml(VillageScene("village", 501, 400)), "U")["melee"][0]["modifiers"], "defending"), 0);
 }
 
 // Both in the village (it reaches down to y = 300): street fighting, nobody defends it.
 TEST(FkoePlaces, BothInsideNobodyDefends) {
-  const Findings f = Analyze(VillageScene("village", 300, 300));
+  const Findings f = AnalyzeYaml(VillageScene("village", 300, 300));
   EXPECT_EQ(Mod(UnitOf(f, "U")["melee"][0]["modifiers"], "defending"), 0);
   EXPECT_EQ(Mod(UnitOf(f, "E")["melee"][0]["modifiers"], "defending"), 0);
 }
 
 // A Strong Point gives the combat +1 (seed 13) but the morale table names only Villages and Works (seed 60).
 TEST(FkoePlaces, StrongPointCombatOnly) {
-  const json u = UnitOf(Analyze(VillageScene("strong_point", 300, 400)), "U");
+  const json u = UnitOf(AnalyzeYaml(VillageScene("strong_point", 300, 400)), "U");
   EXPECT_EQ(Mod(u["melee"][0]["modifiers"], "defending"), 1);
   EXPECT_EQ(Mod(u["morale"]["modifiers"], "Defending a Village"), 0);
 }
@@ -105,12 +105,12 @@ declarations:
 }
 
 TEST(FkoePlaces, LiningWorksExactlyAtTheTolerance) {
-  const Findings at = Analyze(WorksScene(2.0, 380));
+  const Findings at = AnalyzeYaml(WorksScene(2.0, 380));
   const json u = UnitOf(at, "U");
   EXPECT_EQ(Mod(u["firing"]["modifiers"], "defending a Strong Point, Village or Works"), 1);
   EXPECT_EQ(Mod(u["morale"]["modifiers"], "Defending a Village or Works"), 2);
   EXPECT_EQ(Mod(UnitOf(at, "E")["firing"]["modifiers"], "defending"), 0);  // 10 mm off the works
-  const json away = UnitOf(Analyze(WorksScene(2.5, 380)), "U");
+  const json away = UnitOf(AnalyzeYaml(WorksScene(2.5, 380)), "U");
   EXPECT_EQ(Mod(away["firing"]["modifiers"], "defending"), 0);
   EXPECT_EQ(Mod(away["morale"]["modifiers"], "Defending"), 0);
 }
@@ -118,13 +118,13 @@ TEST(FkoePlaces, LiningWorksExactlyAtTheTolerance) {
 // Both lining the works from either side: the table cannot say whose works they are. Nobody defends them
 // unless declared (`holds: W`).
 TEST(FkoePlaces, BothAtTheWorksNeedsADeclaration) {
-  const Findings none = Analyze(WorksScene(0.0, 390));
+  const Findings none = AnalyzeYaml(WorksScene(0.0, 390));
   EXPECT_EQ(Mod(UnitOf(none, "U")["firing"]["modifiers"], "defending"), 0);
   EXPECT_EQ(Mod(UnitOf(none, "E")["firing"]["modifiers"], "defending"), 0);
-  const Findings held = Analyze(WorksScene(0.0, 390, ", holds: W"));
+  const Findings held = AnalyzeYaml(WorksScene(0.0, 390, ", holds: W"));
   EXPECT_EQ(Mod(UnitOf(held, "U")["firing"]["modifiers"], "defending"), 1);
   EXPECT_EQ(Mod(UnitOf(held, "E")["firing"]["modifiers"], "defending"), 0);
-  EXPECT_THROW(Analyze(WorksScene(0.0, 390, ", holds: X")), InputError);
+  EXPECT_THROW(AnalyzeYaml(WorksScene(0.0, 390, ", holds: X")), InputError);
 }
 
 // A stream S (x 0..1000, y 380..400). U stands on its bank (y 400..440, touching). E fires at U:
@@ -147,11 +147,11 @@ declarations:
 }
 
 TEST(FkoePlaces, DefendingTheBankOfAStream) {
-  const json across = UnitOf(Analyze(StreamScene(420, 340)), "U");
+  const json across = UnitOf(AnalyzeYaml(StreamScene(420, 340)), "U");
   EXPECT_EQ(Mod(across["morale"]["modifiers"], "Defending bank of Stream"), 2);
   EXPECT_EQ(across["morale"]["total"], 2);
-  EXPECT_EQ(Mod(UnitOf(Analyze(StreamScene(420, 520)), "U")["morale"]["modifiers"], "Stream"), 0);
-  EXPECT_EQ(Mod(UnitOf(Analyze(StreamScene(395, 340)), "U")["morale"]["modifiers"], "Stream"), 0);
+  EXPECT_EQ(Mod(UnitOf(AnalyzeYaml(StreamScene(420, 520)), "U")["morale"]["modifiers"], "Stream"), 0);
+  EXPECT_EQ(Mod(UnitOf(AnalyzeYaml(StreamScene(395, 340)), "U")["morale"]["modifiers"], "Stream"), 0);
 }
 
 // Artillery G (40 x 40, faces -y) fires at U (x 450..550, y 280..320). With short range 6 in (152.4 mm)
@@ -178,7 +178,7 @@ TEST(FkoeArtillery, ShortAndLongRange) {
   o.settings["artillery_long_range_in"] = "18";
   o.settings["morale_pass_at_least"] = "10";
 
-  const Findings shortr = Analyze(GunScene(152.4), o);
+  const Findings shortr = AnalyzeYaml(GunScene(152.4), o);
   const json g = UnitOf(shortr, "G")["firing"]["artillery"];
   EXPECT_EQ(g["range"], "short");
   EXPECT_NEAR(g["distance_in"].get<double>(), 6.0, 1e-9);
@@ -186,7 +186,7 @@ TEST(FkoeArtillery, ShortAndLongRange) {
   EXPECT_EQ(Mod(u["morale"]["modifiers"], "fired on by Artillery at short range"), -2);
   EXPECT_TRUE(shortr.tests.empty());
 
-  const Findings longr = Analyze(GunScene(152.9), o);
+  const Findings longr = AnalyzeYaml(GunScene(152.9), o);
   EXPECT_EQ(UnitOf(longr, "G")["firing"]["artillery"]["range"], "long");
   EXPECT_EQ(Mod(UnitOf(longr, "U")["morale"]["modifiers"], "Artillery"), 0);
   ASSERT_EQ(longr.tests.size(), 1u);
@@ -194,14 +194,14 @@ TEST(FkoeArtillery, ShortAndLongRange) {
   EXPECT_NE(longr.tests[0].reason.find("Hit by Artillery at long range"), std::string::npos);
   EXPECT_DOUBLE_EQ(longr.tests[0].p_success, 11.0 / 20.0);  // 1D20 + 0 >= 10: faces 10..20
 
-  const Findings beyond = Analyze(GunScene(460), o);
+  const Findings beyond = AnalyzeYaml(GunScene(460), o);
   EXPECT_EQ(UnitOf(beyond, "G")["firing"]["artillery"]["range"], "beyond long range");
   EXPECT_TRUE(beyond.tests.empty());
 }
 
 // The sheet gives no ranges: without them the band is not judged, and the report says so.
 TEST(FkoeArtillery, RangesNotSetAreNotJudged) {
-  const Findings f = Analyze(GunScene(100));
+  const Findings f = AnalyzeYaml(GunScene(100));
   EXPECT_EQ(UnitOf(f, "G")["firing"]["artillery"]["range"], "not judged");
   bool said = false;
   const json u = UnitOf(f, "U");

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "rules/geometry/arcs.h"
+#include "tests/rules/geometry/geometry_test_util.h"
 
 namespace vedette::geom {
 namespace {
@@ -15,7 +16,7 @@ namespace {
 //  L  |        U          |  R
 //     +-------------------+
 //            rear (y < -10)
-const Base U{{0, 0}, 90, 40, 20};
+using geometry_test::U;
 
 TEST(Arcs, TotskJudgesAgainstEdgeLines) {
   EXPECT_EQ(ArcOfPoint(U, {0, 50}, ArcModel::kTotsk), Arc::kFront);

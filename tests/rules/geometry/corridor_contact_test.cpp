@@ -5,13 +5,14 @@
 
 #include "rules/geometry/contact.h"
 #include "rules/geometry/corridor.h"
+#include "tests/rules/geometry/geometry_test_util.h"
 
 namespace vedette::geom {
 namespace {
 
 // U: 40 x 20 at the origin facing +y; its front edge is y = 10, x -20..20. 1 BW = 40 mm, so the zone
 // of control is x -20..20, y 10..50.
-const Base U{{0, 0}, 90, 40, 20};
+using geometry_test::U;
 
 TEST(Corridor, ZoneOfControlDepthAndWidth) {
   const Base inside{{0, 55}, -90, 40, 20};   // rear... front edge at y = 45: 35 mm out

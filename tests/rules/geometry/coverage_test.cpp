@@ -4,14 +4,15 @@
 #include <random>
 
 #include "rules/geometry/coverage.h"
+#include "tests/rules/geometry/geometry_test_util.h"
 
 namespace vedette::geom {
 namespace {
 
 // B: 100 x 40 at (0, 0) facing +y: front edge from (-50, 20) to (50, 20), area 4000 mm^2.
-const Base B{{0, 0}, 90, 100, 40};
+using geometry_test::B;
 
-Polygon Rect(double x0, double y0, double x1, double y1) { return {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}}; }
+using geometry_test::Rect;
 
 TEST(Coverage, SegmentIntervals) {
   // Segment (0,0)-(10,0) through the square x 2..4 and x 6..8 of an L-free polygon: two pieces.

@@ -32,7 +32,8 @@ Polygon Star(double cx, double cy, int points, double r_out, double r_in) {
   return p;
 }
 
-Base RandomBase(std::mt19937& rng) {
+// A base centred within 150 mm of the origin (each axis), any heading, width and depth 10..80 mm.
+Base RandomBaseAroundOrigin(std::mt19937& rng) {
   std::uniform_real_distribution<double> pos(-150, 150), heading(-180, 180), size(10, 80);
   return {{pos(rng), pos(rng)}, heading(rng), size(rng), size(rng)};
 }
@@ -41,7 +42,7 @@ TEST(FastPaths, OverlapAreaInFixedBuffersIsTheClippedArea) {
   std::mt19937 rng(7);
   int overlapping = 0;
   for (int n = 0; n < 400; ++n) {
-    const Base b = RandomBase(rng);
+    const Base b = RandomBaseAroundOrigin(rng);
     // 6 tips: 12 vertices, clipped on the stack; 40 tips: 80 vertices, clipped in Polygons.
     for (int tips : {6, 40}) {
       const Polygon star = Star(0, 0, tips, 120, 45);
@@ -112,7 +113,7 @@ TEST(FastPaths, BaseGapMatchesTheClosestPointsOfTheOutlines) {
   std::mt19937 rng(11);
   int apart = 0, touching = 0;
   for (int n = 0; n < 2000; ++n) {
-    const Base a = RandomBase(rng), b = RandomBase(rng);
+    const Base a = RandomBaseAroundOrigin(rng), b = RandomBaseAroundOrigin(rng);
     const ClosestPoints c = PolygonToPolygon(PolygonCcw(a), PolygonCcw(b));
     const double expected = c.overlap ? 0.0 : c.distance_mm;
     EXPECT_NEAR(BaseGap(a, b), expected, 1e-9) << n;
@@ -131,7 +132,7 @@ TEST(FastPaths, BasesWithinAnswersAsTheExactDistance) {
   std::mt19937 rng(12);
   int near_limit = 0;
   for (int n = 0; n < 2000; ++n) {
-    const Base a = RandomBase(rng), b = RandomBase(rng);
+    const Base a = RandomBaseAroundOrigin(rng), b = RandomBaseAroundOrigin(rng);
     const double d = BaseToBase(a, b).distance_mm;
     for (double off : {-50.0, -1e-3, -2e-6, -1e-7, 0.0, 1e-7, 2e-6, 1e-3, 50.0}) {
       EXPECT_EQ(BasesWithin(a, b, d + off), d <= d + off) << n << " " << off;
@@ -202,7 +203,7 @@ TEST(FastPaths, TotskSharesOfAClearBaseAreTheAreasInTheArcRegions) {
   int clear = 0, straddling = 0;
   for (int n = 0; n < 3000; ++n) {
     const Base unit{{0, 0}, std::uniform_real_distribution<double>(-180, 180)(rng), 40, 20};
-    const Base other = RandomBase(rng);
+    const Base other = RandomBaseAroundOrigin(rng);
     if (BaseGap(unit, other) <= 0.0) continue;
     ++clear;
     const ArcShares s = ArcSharesOf(unit, other, ArcModel::kTotsk);

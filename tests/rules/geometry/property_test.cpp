@@ -12,7 +12,8 @@
 namespace vedette::geom {
 namespace {
 
-Base RandomBase(std::mt19937& rng) {
+// A base centred on a 300 x 300 mm table, any heading, width 15..60 mm, depth 7.5..30 mm.
+Base RandomBaseOnTable(std::mt19937& rng) {
   std::uniform_real_distribution<double> pos(0, 300), ang(-180, 180), size(15, 60);
   return {{pos(rng), pos(rng)}, ang(rng), size(rng), size(rng) / 2};
 }
@@ -26,7 +27,7 @@ TEST_P(GeometryProperties, RigidMotionSymmetryScale) {
   std::uniform_real_distribution<double> ang(-180, 180), shift(-500, 500);
   const double bw = 40.0;
   for (int trial = 0; trial < 40; ++trial) {
-    const Base a = RandomBase(rng), b = RandomBase(rng);
+    const Base a = RandomBaseOnTable(rng), b = RandomBaseOnTable(rng);
     const double angle = ang(rng);
     const Vec2 t(shift(rng), shift(rng));
     const Base ma = Transformed(a, angle, t), mb = Transformed(b, angle, t);

@@ -6,11 +6,12 @@
 
 #include "rules/geometry/base.h"
 #include "rules/geometry/sight.h"
+#include "tests/rules/geometry/geometry_test_util.h"
 
 namespace vedette::geom {
 namespace {
 
-Polygon Rect(double x0, double y0, double x1, double y1) { return {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}}; }
+using geometry_test::Rect;
 
 // Eye at the origin; target T: x -50..50 at y 100..140 (subtends 2 atan(0.5) = 53.13 deg).
 const Vec2 kEye(0, 0);

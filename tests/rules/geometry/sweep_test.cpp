@@ -2,14 +2,15 @@
 #include <gtest/gtest.h>
 
 #include "rules/geometry/sweep.h"
+#include "tests/rules/geometry/geometry_test_util.h"
 
 namespace vedette::geom {
 namespace {
 
 // B: 100 x 40 at (0, 0) facing +y; front edge y = 20 from x -50 to 50.
-const Base B{{0, 0}, 90, 100, 40};
+using geometry_test::B;
 
-Polygon Rect(double x0, double y0, double x1, double y1) { return {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}}; }
+using geometry_test::Rect;
 
 TEST(Sweep, MoveAndPivot) {
   const Base m = MovedForward(B, 30);

@@ -7,6 +7,7 @@
 #include "rules/kow/attack.h"
 #include "rules/ruleset.h"
 #include "rules/scene/scene_io.h"
+#include "tests/rules/kow/kow_test_util.h"
 
 namespace vedette {
 namespace {
@@ -73,11 +74,8 @@ TEST(KowAttackOdds, NerveAfterTheAttack) {
   EXPECT_NEAR(n.wavering, 0.0, 1e-12);
 }
 
-const json& UnitReport(const Findings& f, const std::string& id) {
-  for (const json& u : f.report["units"])
-    if (u["id"] == id) return u;
-  throw std::runtime_error("no unit " + id);
-}
+using kow_test::UnitReport;
+
 const json* Shot(const Findings& f, const std::string& shooter, const std::string& target) {
   for (const json& w : UnitReport(f, shooter)["shooting"])
     for (const json& t : w["targets"])

@@ -11,6 +11,7 @@
 #include "rules/kow/counter_charge.h"
 #include "rules/ruleset.h"
 #include "rules/scene/scene_io.h"
+#include "tests/rules/kow/kow_test_util.h"
 #include "tests/rules/report_util.h"
 
 namespace vedette {
@@ -18,7 +19,7 @@ namespace {
 
 using nlohmann::json;
 
-Findings Analyze(const Scene& s) { return MakeRuleset("kow")->Analyze(s); }
+using kow_test::Analyze;
 
 // Scene counter_charge.yaml (sketch and arithmetic in the file).
 TEST(KowCounterCharge, ExactlyAtRangeWithoutFrontArcOrSight) {

@@ -10,25 +10,21 @@
 #include "rules/kow/nerve.h"
 #include "rules/ruleset.h"
 #include "rules/scene/scene_io.h"
+#include "tests/rules/kow/kow_test_util.h"
 
 namespace vedette {
 namespace {
 
 using nlohmann::json;
 
-const json& UnitReport(const Findings& f, const std::string& id) {
-  for (const json& u : f.report["units"])
-    if (u["id"] == id) return u;
-  throw std::runtime_error("no unit " + id + " in the report");
-}
+using kow_test::Analyze;
+using kow_test::UnitReport;
 
 const json* ChargeOn(const json& unit, const std::string& target) {
   for (const json& c : unit["charges"])
     if (c["target"] == target) return &c;
   return nullptr;
 }
-
-Findings Analyze(const Scene& s) { return MakeRuleset("kow")->Analyze(s); }
 
 TEST(KowRuleset, DeclaresInchesAndKowArcs) {
   const RulesetInfo info = MakeRuleset("kow")->Info();

@@ -17,7 +17,7 @@ using nlohmann::json;
 
 // S: shaken infantry 100 x 40 at (500, 300) (x 450..550, y 280..320). A village V covers x village_left..700,
 // y 200..400: from x = 500 exactly half of S's base is in it (a Built-Up Area, seed 7); from 501, 49%.
-std::string Scene(const std::string& tags, const std::string& formation, double village_left, const std::string& decl) {
+std::string ShakenScene(const std::string& tags, const std::string& formation, double village_left, const std::string& decl) {
   char yaml[1024];
   std::snprintf(yaml, sizeof yaml, R"(
 bw_mm: 40
@@ -31,10 +31,10 @@ declarations:
   return yaml;
 }
 
-Findings Analyze(const std::string& yaml) { return MakeRuleset("states")->Analyze(ParseScene(yaml, "check")); }
+Findings AnalyzeYaml(const std::string& yaml) { return MakeRuleset("states")->Analyze(ParseScene(yaml, "check")); }
 
 TEST(StatesMoraleCheck, NoDiceOnlyTheModifierAndFactors) {
-  const Findings f = Analyze(Scene("veteran", "square", 500, ", general_attached: true"));
+  const Findings f = AnalyzeYaml(ShakenScene("veteran", "square", 500, ", general_attached: true"));
   const json m = UnitOf(f, "S")["morale_check"];
   EXPECT_EQ(m["modifier"], -1);
   EXPECT_TRUE(m["dice"].is_null());
@@ -49,7 +49,7 @@ TEST(StatesMoraleCheck, NoDiceOnlyTheModifierAndFactors) {
 }
 
 TEST(StatesMoraleCheck, RawTroopsOutsideTheBuiltUpArea) {
-  const json m = UnitOf(Analyze(Scene("raw", "line", 501, "")), "S")["morale_check"];
+  const json m = UnitOf(AnalyzeYaml(ShakenScene("raw", "line", 501, "")), "S")["morale_check"];
   EXPECT_TRUE(m["faster_for"].empty()) << m.dump();
   EXPECT_EQ(m["slower_for"], json::array({"raw troops"}));
 }

@@ -7,16 +7,12 @@
 
 #include "rules/ruleset.h"
 #include "rules/scene/scene_io.h"
+#include "tests/rules/states/states_test_util.h"
 
 namespace vedette {
 namespace {
 
-MoveRequest Move(const std::string& unit, double x, double y, double heading) {
-  MoveRequest m;
-  m.unit = unit;
-  m.to = {x, y, heading};
-  return m;
-}
+using states_test::Move;
 
 // Red guns G: 40 x 40 at (500, 500) facing -y (towards blue): front edge y = 520 - 40 = 480, x 480..520.
 // Blue cavalry C: 40 x 40 at (500, 300) facing +y (front edge at y = 320).

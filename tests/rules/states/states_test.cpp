@@ -7,17 +7,14 @@
 
 #include "rules/ruleset.h"
 #include "rules/scene/scene_io.h"
+#include "tests/rules/report_util.h"
+#include "tests/rules/states/states_test_util.h"
 
 namespace vedette {
 namespace {
 
 using nlohmann::json;
-
-json UnitReport(const Findings& f, const std::string& id) {
-  for (const json& u : f.report["units"])
-    if (u["id"] == id) return u;
-  throw std::runtime_error("no unit " + id + " in the report");
-}
+using states_test::Move;
 
 Findings Analyze(const Scene& s) { return MakeRuleset("states")->Analyze(s); }
 
@@ -32,7 +29,7 @@ units:
 }
 
 TEST(States, DefaultIsEagerWithNoEffects) {
-  const json i = UnitReport(Analyze(ParseScene(Scene1(""), "default")), "I");
+  const json i = UnitOf(Analyze(ParseScene(Scene1(""), "default")), "I");
   EXPECT_EQ(i["state"], "eager");
   EXPECT_EQ(i["state_source"], "default");
   EXPECT_TRUE(i["modifiers"].empty());
@@ -41,7 +38,7 @@ TEST(States, DefaultIsEagerWithNoEffects) {
 // Seed 7: shaken is -1 firing, -1 morale, +1 to a charger's morale roll; seed 13: a morale check.
 TEST(States, ShakenEffectsAndMorale) {
   const Findings f = Analyze(ParseScene(Scene1("declarations:\n  I: {state: shaken}\n"), "shaken"));
-  const json i = UnitReport(f, "I");
+  const json i = UnitOf(f, "I");
   EXPECT_EQ(i["state"], "shaken");
   EXPECT_EQ(i["modifiers"]["firing"], -1);
   EXPECT_EQ(i["modifiers"]["morale"], -1);
@@ -58,7 +55,7 @@ TEST(States, TokenWithinReachSetsTheState) {
     char extra[128];
     std::snprintf(extra, sizeof extra, "tokens:\n  - {marker: 42, x_mm: 500, y_mm: %.3f}\n", y);
     const Findings f = Analyze(ParseScene(Scene1(extra), "token"));
-    return std::make_pair(UnitReport(f, "I")["state"].get<std::string>(), f.report["tokens"][0]);
+    return std::make_pair(UnitOf(f, "I")["state"].get<std::string>(), f.report["tokens"][0]);
   };
   auto [at, token_at] = state(350);
   EXPECT_EQ(at, "routed");
@@ -78,14 +75,14 @@ TEST(States, TokenRulesAndPrecedence) {
   - {marker: 42, x_mm: 560, y_mm: 300}
   - {marker: 44, x_mm: 500, y_mm: 270}
 )"), "tokens"));
-  const json g = UnitReport(f, "G");
+  const json g = UnitOf(f, "G");
   EXPECT_EQ(g["state"], "eager");
   EXPECT_EQ(g["notes"].size(), 1u);
-  const json i = UnitReport(f, "I");
+  const json i = UnitOf(f, "I");
   EXPECT_EQ(i["state"], "routed");
   EXPECT_TRUE(i["firing"].get<bool>());  // token 44: firing marker
 
-  const json declared = UnitReport(
+  const json declared = UnitOf(
       Analyze(ParseScene(Scene1("tokens:\n  - {marker: 42, x_mm: 560, y_mm: 300}\ndeclarations:\n  I: {state: shaken}\n"), "d")), "I");
   EXPECT_EQ(declared["state"], "shaken");
   EXPECT_EQ(declared["state_source"], "declared");
@@ -105,21 +102,14 @@ TEST(States, DeclaredStateTheTypeCannotHaveNamesTheLine) {
 // Scene flight.yaml (sketch in the file).
 TEST(States, FleeingUnitChangesTheStatesOfUnitsItPassesThrough) {
   const Findings f = Analyze(LoadScene(std::string(VEDETTE_TEST_DATA) + "/rules/states/scenes/flight.yaml"));
-  EXPECT_EQ(UnitReport(f, "E")["state_after"], "shaken");
-  EXPECT_EQ(UnitReport(f, "S")["state"], "shaken");
-  EXPECT_EQ(UnitReport(f, "S")["state_source"], "token 41");
-  EXPECT_EQ(UnitReport(f, "S")["state_after"], "routed");
-  EXPECT_EQ(UnitReport(f, "A")["state_after"], "silenced");
-  EXPECT_FALSE(UnitReport(f, "N").contains("state_after"));
+  EXPECT_EQ(UnitOf(f, "E")["state_after"], "shaken");
+  EXPECT_EQ(UnitOf(f, "S")["state"], "shaken");
+  EXPECT_EQ(UnitOf(f, "S")["state_source"], "token 41");
+  EXPECT_EQ(UnitOf(f, "S")["state_after"], "routed");
+  EXPECT_EQ(UnitOf(f, "A")["state_after"], "silenced");
+  EXPECT_FALSE(UnitOf(f, "N").contains("state_after"));
   ASSERT_EQ(f.report["flights"].size(), 1u);
   EXPECT_EQ(f.report["flights"][0]["passes_through"].size(), 3u);
-}
-
-MoveRequest Move(const std::string& unit, double x, double y, double heading) {
-  MoveRequest m;
-  m.unit = unit;
-  m.to = {x, y, heading};
-  return m;
 }
 
 TEST(States, CheckMoveByState) {

@@ -13,27 +13,8 @@ namespace {
 using namespace totsk_test;
 using nlohmann::json;
 
-MoveCheck Move(const Scene& s, const std::string& unit, double x, double y, double h, bool second = false,
-               const std::map<std::string, std::string>& settings = {}) {
-  MoveRequest m;
-  m.unit = unit;
-  m.to = {x, y, h};
-  m.second_move = second;
-  return Totsk(settings)->CheckMove(s, m);
-}
-
 bool HasKind(const MoveCheck& c, const std::string& k) {
   return std::find(c.kinds.begin(), c.kinds.end(), k) != c.kinds.end();
-}
-
-std::vector<std::string> Actions(const MoveCheck& c) {
-  std::vector<std::string> out;
-  for (const auto& t : c.report["tests"]) out.push_back(t["action"].get<std::string>());
-  return out;
-}
-
-void Declare(Scene* s, const std::string& unit, const std::string& key, json value) {
-  s->declarations.units[unit][key] = Declared{std::move(value), 0};
 }
 
 // QRS 95: B1 failed in contact, no rear support: 6 BW (240 mm) to the rear facing away; hand placement

@@ -27,7 +27,7 @@ json ChoiceBy(const json& report, const std::string& by) {
   return json::object();
 }
 
-Scene Make(const std::string& units, const std::string& rest = "") {
+Scene AnalysisScene(const std::string& units, const std::string& rest = "") {
   return ParseScene("bw_mm: 40\nunits:\n" + units + rest, "test.yaml");
 }
 
@@ -39,7 +39,7 @@ Scene Make(const std::string& units, const std::string& rest = "") {
 //        +----++----+
 //          <|R |           R: (530,350) heading 180, x 510..530, y 330..370
 TEST(TotskThreats, FaqCase2FacingAway) {
-  const auto r = Analyze(Make(std::string(kB1) + U("B2", "blue", "infantry", 541, 400, 90) + U("R", "red", "infantry", 530, 350, 180)));
+  const auto r = Analyze(AnalysisScene(std::string(kB1) + U("B2", "blue", "infantry", 541, 400, 90) + U("R", "red", "infantry", 530, 350, 180)));
   EXPECT_EQ(UnitOf(r, "B1")["threats"]["rear"], json::array({"R"}));
   EXPECT_EQ(ModifierValue(UnitOf(r, "B1"), "At least one enemy BW entirely behind rear"), -2);
   EXPECT_TRUE(UnitOf(r, "B2")["threats"]["rear"].empty());
@@ -49,7 +49,7 @@ TEST(TotskThreats, FaqCase2FacingAway) {
 // FAQ "Flanking units", cases 1/3: R beside the line, behind both fronts, facing them: both flanked.
 //   R|> B1 B2      R: (440,380) heading 0, front edge x=450, y 360..400 (wholly behind y=410)
 TEST(TotskThreats, FaqCase1BothFlanked) {
-  const auto r = Analyze(Make(std::string(kB1) + U("B2", "blue", "infantry", 541, 400, 90) + U("R", "red", "infantry", 440, 380, 0)));
+  const auto r = Analyze(AnalysisScene(std::string(kB1) + U("B2", "blue", "infantry", 541, 400, 90) + U("R", "red", "infantry", 440, 380, 0)));
   EXPECT_EQ(UnitOf(r, "B1")["threats"]["left_flank"], json::array({"R"}));
   EXPECT_EQ(UnitOf(r, "B2")["threats"]["left_flank"], json::array({"R"}));
 }
@@ -58,21 +58,21 @@ TEST(TotskThreats, FaqCase1BothFlanked) {
 // and as light infantry (out of its 1 BW range, so only the passive modifier is in question).
 //   R|>  (60 mm)  B1      R: (410,395) heading 0, front edge x=420
 TEST(TotskThreats, LightTroopsGiveNoPassiveModifier) {
-  const auto line = UnitOf(Analyze(Make(std::string(kB1) + U("R", "red", "infantry", 410, 395, 0))), "B1");
+  const auto line = UnitOf(Analyze(AnalysisScene(std::string(kB1) + U("R", "red", "infantry", 410, 395, 0))), "B1");
   EXPECT_EQ(line["threats"]["left_flank"], json::array({"R"}));
   EXPECT_EQ(line["morale"]["total"], -1) << ModifierList(line);
-  const auto li = UnitOf(Analyze(Make(std::string(kB1) + U("R", "red", "infantry", 410, 395, 0, "tags: [light]"))), "B1");
+  const auto li = UnitOf(Analyze(AnalysisScene(std::string(kB1) + U("R", "red", "infantry", 410, 395, 0, "tags: [light]"))), "B1");
   EXPECT_TRUE(li["threats"]["left_flank"].empty());
   EXPECT_EQ(li["threats"]["light_troops"], json::array({"R"}));
   EXPECT_EQ(li["morale"]["total"], 0) << ModifierList(li);
-  const auto lh = UnitOf(Analyze(Make(std::string(kB1) + U("R", "red", "cavalry", 410, 395, 0, "tags: [lh]"))), "B1");
+  const auto lh = UnitOf(Analyze(AnalysisScene(std::string(kB1) + U("R", "red", "cavalry", 410, 395, 0, "tags: [lh]"))), "B1");
   EXPECT_TRUE(lh["threats"]["left_flank"].empty());
 }
 
 // Threat distance behind a flank: FAQ 2 BW (80 mm), QRS 4 BW (160 mm). R's front edge is 100 mm
 // (2.5 BW) from B1's left edge: only the QRS counts it; threat_distance_bw=2.5 is the boundary.
 TEST(TotskThreats, ThreatDistanceFaqVersusQrs) {
-  const Scene s = Make(std::string(kB1) + U("R", "red", "infantry", 370, 395, 0));
+  const Scene s = AnalysisScene(std::string(kB1) + U("R", "red", "infantry", 370, 395, 0));
   EXPECT_TRUE(UnitOf(Analyze(s), "B1")["threats"]["left_flank"].empty());
   EXPECT_EQ(UnitOf(Analyze(s, {{"threat_distance", "qrs"}}), "B1")["threats"]["left_flank"], json::array({"R"}));
   EXPECT_EQ(UnitOf(Analyze(s, {{"rules", "qrs"}}), "B1")["morale"]["total"], -1);
@@ -84,7 +84,7 @@ TEST(TotskThreats, ThreatDistanceFaqVersusQrs) {
 
 // Ranges that cause a morale test: FAQ 1/2 BW foot, QRS 1 BW. R faces B1's front 30 mm (0.75 BW) away.
 TEST(TotskMorale, FootRangeFaqVersusQrs) {
-  const Scene s = Make(std::string(kB1) + U("R", "red", "infantry", 500, 450, -90));
+  const Scene s = AnalysisScene(std::string(kB1) + U("R", "red", "infantry", 500, 450, -90));
   const auto faq = UnitOf(Analyze(s), "B1");
   EXPECT_TRUE(faq["morale"]["reasons"].empty());
   EXPECT_FALSE(faq["morale"]["tests"]);
@@ -95,14 +95,14 @@ TEST(TotskMorale, FootRangeFaqVersusQrs) {
   EXPECT_TRUE(qrs["morale"]["tests"]);
   EXPECT_EQ(qrs["morale"]["total"], 0);
   // Exactly 1/2 BW (20 mm) is in range under the FAQ.
-  const auto edge = UnitOf(Analyze(Make(std::string(kB1) + U("R", "red", "infantry", 500, 440, -90))), "B1");
+  const auto edge = UnitOf(Analyze(AnalysisScene(std::string(kB1) + U("R", "red", "infantry", 500, 440, -90))), "B1");
   EXPECT_EQ(edge["morale"]["reasons"].size(), 1u);
 }
 
 // Artillery: FAQ 3 BW, QRS 6 BW. One gun 160 mm (4 BW) straight ahead of B1: under the FAQ it does not
 // cause a test (a lone gun is no bombardment), but B1 is still under artillery fire for its action test.
 TEST(TotskMorale, ArtilleryRangeFaqVersusQrs) {
-  const Scene s = Make(std::string(kB1) + U("A", "red", "artillery", 500, 580, -90));
+  const Scene s = AnalysisScene(std::string(kB1) + U("A", "red", "artillery", 500, 580, -90));
   const auto faq = UnitOf(Analyze(s), "B1");
   EXPECT_TRUE(faq["morale"]["reasons"].empty());
   ASSERT_EQ(faq["action_tests"].size(), 1u);
@@ -116,8 +116,8 @@ TEST(TotskMorale, ArtilleryRangeFaqVersusQrs) {
 // QRS reason 4: bombardment by two guns 4 BW away (FAQ: beyond their 3 BW range) is one reason; the
 // action test under artillery fire takes -1 for the additional gun (Standard 3+ at -1: 50%).
 TEST(TotskMorale, BombardmentByTwoGuns) {
-  const auto b1 = UnitOf(Analyze(Make(std::string(kB1) + U("A1", "red", "artillery", 490, 580, -90) +
-                                      U("A2", "red", "artillery", 531, 580, -90))),
+  const auto b1 = UnitOf(Analyze(AnalysisScene(std::string(kB1) + U("A1", "red", "artillery", 490, 580, -90) +
+                                               U("A2", "red", "artillery", 531, 580, -90))),
                          "B1");
   ASSERT_EQ(b1["morale"]["reasons"].size(), 1u);
   EXPECT_EQ(b1["morale"]["reasons"][0]["kind"], "bombardment");
@@ -132,13 +132,13 @@ TEST(TotskMorale, BombardmentByTwoGuns) {
 //   R (cavalry) faces -y, front edge on y=410 (B1's front). Secure: S1, S2 beside B1 10 mm away.
 TEST(TotskMorale, InfantryChargedByCavalry) {
   const std::string cav = U("R", "red", "cavalry", 500, 420, -90);
-  const Scene open = Make(std::string(kB1) + cav);
+  const Scene open = AnalysisScene(std::string(kB1) + cav);
   const auto faq = UnitOf(Analyze(open), "B1");
   EXPECT_EQ(faq["morale"]["reasons"][0]["kind"], "contact_front");
   EXPECT_EQ(faq["secure"], false);
   EXPECT_EQ(faq["morale"]["total"], -1) << ModifierList(faq);
   EXPECT_EQ(UnitOf(Analyze(open, {{"charged_by_cavalry", "qrs"}}), "B1")["morale"]["total"], 1);
-  const Scene secure = Make(std::string(kB1) + cav + U("S1", "blue", "infantry", 450, 400, 90) + U("S2", "blue", "infantry", 550, 400, 90));
+  const Scene secure = AnalysisScene(std::string(kB1) + cav + U("S1", "blue", "infantry", 450, 400, 90) + U("S2", "blue", "infantry", 550, 400, 90));
   const auto s = UnitOf(Analyze(secure), "B1");
   EXPECT_EQ(s["secure"], true);
   EXPECT_EQ(s["morale"]["total"], 0) << ModifierList(s);
@@ -149,23 +149,23 @@ TEST(TotskMorale, InfantryChargedByCavalry) {
 // reason; on the open right flank (C at (540,400) facing -x, front edge x=530) it does.
 TEST(TotskMorale, CavalryThreatAndSecuredFlank) {
   const std::string woods = "terrain:\n  - {id: W, type: woods, polygon: [[300, 300], [470, 300], [470, 500], [300, 500]]}\n";
-  const auto left = UnitOf(Analyze(Make(std::string(kB1) + U("C", "red", "cavalry", 540, 400, 180), woods)), "B1");
+  const auto left = UnitOf(Analyze(AnalysisScene(std::string(kB1) + U("C", "red", "cavalry", 540, 400, 180), woods)), "B1");
   EXPECT_EQ(left["secure_flanks"]["left"], json::array({"W"}));
   ASSERT_EQ(left["morale"]["reasons"].size(), 1u);  // C on the right (x 530..550 after turning) is not secured
   EXPECT_EQ(left["morale"]["reasons"][0]["kind"], "cavalry_threat");
-  const Scene on_woods_side = Make(std::string(kB1) + U("C", "red", "cavalry", 460, 400, 0), woods);
+  const Scene on_woods_side = AnalysisScene(std::string(kB1) + U("C", "red", "cavalry", 460, 400, 0), woods);
   EXPECT_TRUE(UnitOf(Analyze(on_woods_side), "B1")["morale"]["reasons"].empty());
   // Exactly 1/2 BW away counts (FAQ range), 21 mm does not.
-  EXPECT_EQ(UnitOf(Analyze(Make(std::string(kB1) + U("C", "red", "cavalry", 550, 400, 180))), "B1")["morale"]["reasons"].size(), 1u);
-  EXPECT_TRUE(UnitOf(Analyze(Make(std::string(kB1) + U("C", "red", "cavalry", 551, 400, 180))), "B1")["morale"]["reasons"].empty());
+  EXPECT_EQ(UnitOf(Analyze(AnalysisScene(std::string(kB1) + U("C", "red", "cavalry", 550, 400, 180))), "B1")["morale"]["reasons"].size(), 1u);
+  EXPECT_TRUE(UnitOf(Analyze(AnalysisScene(std::string(kB1) + U("C", "red", "cavalry", 551, 400, 180))), "B1")["morale"]["reasons"].empty());
 }
 
 // Zone of control: 1 BW ahead of the enemy's front edge; 40 mm in, 41 mm out.
 TEST(TotskZoc, OneBwBoundary) {
-  EXPECT_EQ(UnitOf(Analyze(Make(std::string(kB1) + U("R", "red", "infantry", 500, 460, -90))), "B1")["zoc_of"], json::array({"R"}));
-  EXPECT_TRUE(UnitOf(Analyze(Make(std::string(kB1) + U("R", "red", "infantry", 500, 461, -90))), "B1")["zoc_of"].empty());
+  EXPECT_EQ(UnitOf(Analyze(AnalysisScene(std::string(kB1) + U("R", "red", "infantry", 500, 460, -90))), "B1")["zoc_of"], json::array({"R"}));
+  EXPECT_TRUE(UnitOf(Analyze(AnalysisScene(std::string(kB1) + U("R", "red", "infantry", 500, 461, -90))), "B1")["zoc_of"].empty());
   // Beside the ZOC (flush with its side line): not in it.
-  EXPECT_TRUE(UnitOf(Analyze(Make(std::string(kB1) + U("R", "red", "infantry", 540, 440, -90))), "B1")["zoc_of"].empty());
+  EXPECT_TRUE(UnitOf(Analyze(AnalysisScene(std::string(kB1) + U("R", "red", "infantry", 540, 440, -90))), "B1")["zoc_of"].empty());
 }
 
 // Rear support: infantry within 1 BW, cavalry within 2 BW behind; a supporter in contact gives none.
@@ -173,7 +173,7 @@ TEST(TotskZoc, OneBwBoundary) {
 TEST(TotskSupport, RearSupportDistances) {
   auto support = [](const std::string& type, double gap, const std::string& more = "") {
     const std::string s = U("S", "blue", type, 500, 390 - gap - 10, 90);
-    return UnitOf(Analyze(Make(std::string(kB1) + s + more)), "B1")["rear_support"];
+    return UnitOf(Analyze(AnalysisScene(std::string(kB1) + s + more)), "B1")["rear_support"];
   };
   EXPECT_EQ(support("infantry", 40), json::array({"S"}));
   EXPECT_TRUE(support("infantry", 41).empty());
@@ -182,7 +182,7 @@ TEST(TotskSupport, RearSupportDistances) {
   EXPECT_TRUE(support("artillery", 10).empty());
   // S in contact with an enemy behind it: "A unit in contact can't provide rear support".
   EXPECT_TRUE(support("infantry", 10, U("R", "red", "infantry", 500, 350, 90)).empty());
-  const auto b1 = UnitOf(Analyze(Make(std::string(kB1) + U("S", "blue", "infantry", 500, 370, 90) + U("R", "red", "infantry", 500, 440, -90))), "B1");
+  const auto b1 = UnitOf(Analyze(AnalysisScene(std::string(kB1) + U("S", "blue", "infantry", 500, 370, 90) + U("R", "red", "infantry", 500, 440, -90))), "B1");
   EXPECT_EQ(ModifierValue(b1, "Rear sup."), 1);
   EXPECT_EQ(b1["morale"]["total"], 1);
 }
@@ -192,7 +192,7 @@ TEST(TotskSupport, SecureBoundary) {
   auto secure = [](double left_gap) {
     const std::string f = U("F", "blue", "infantry", 480 - left_gap - 20, 400, 90);
     const std::string t = "terrain:\n  - {id: T, type: town, polygon: [[530, 380], [600, 380], [600, 420], [530, 420]]}\n";
-    return UnitOf(Analyze(Make(std::string(kB1) + f, t)), "B1")["secure"];
+    return UnitOf(Analyze(AnalysisScene(std::string(kB1) + f, t)), "B1")["secure"];
   };
   EXPECT_EQ(secure(40), true);
   EXPECT_EQ(secure(41), false);
@@ -202,15 +202,15 @@ TEST(TotskSupport, SecureBoundary) {
 // declared, the other.   R faces -y, front edge y=420, x 500..540; B2 at (541,395): front 405.
 TEST(TotskMorale, OneTestPerEnemyClosestOrDeclared) {
   const std::string units = std::string(kB1) + U("B2", "blue", "infantry", 541, 395, 90) + U("R", "red", "infantry", 520, 430, -90);
-  auto r = Analyze(Make(units));
+  auto r = Analyze(AnalysisScene(units));
   EXPECT_TRUE(UnitOf(r, "B1")["morale"]["tests"]);
   EXPECT_FALSE(UnitOf(r, "B2")["morale"]["tests"]);
   EXPECT_EQ(ChoiceBy(r, "R")["why"], "the closest");
-  r = Analyze(Make(units, "declarations:\n  R: {target: B2}\n"));
+  r = Analyze(AnalysisScene(units, "declarations:\n  R: {target: B2}\n"));
   EXPECT_FALSE(UnitOf(r, "B1")["morale"]["tests"]);
   EXPECT_TRUE(UnitOf(r, "B2")["morale"]["tests"]);
   EXPECT_EQ(ChoiceBy(r, "R")["why"], "declared target");
-  EXPECT_THROW(Analyze(Make(units, "declarations:\n  R: {target: 7}\n")), InputError);
+  EXPECT_THROW(Analyze(AnalysisScene(units, "declarations:\n  R: {target: 7}\n")), InputError);
 }
 
 // FAQ: "if a unit is in range on the flank of 2 or more units, only one will have the -2". R faces +x
@@ -219,7 +219,7 @@ TEST(TotskMorale, OneTestPerEnemyClosestOrDeclared) {
 //   R|> B1 (y 390..410)
 //   R|> B2 (y 362..382)        R: (460,380) heading 0, front edge x=470, y 360..400
 TEST(TotskMorale, InRangeOfFlankGoesToOneUnit) {
-  const auto r = Analyze(Make(std::string(kB1) + U("B2", "blue", "infantry", 500, 372, 90) + U("R", "red", "infantry", 460, 380, 0)));
+  const auto r = Analyze(AnalysisScene(std::string(kB1) + U("B2", "blue", "infantry", 500, 372, 90) + U("R", "red", "infantry", 460, 380, 0)));
   const auto b1 = UnitOf(r, "B1"), b2 = UnitOf(r, "B2");
   EXPECT_EQ(ModifierValue(b2, "Enemy in contact with or in range of flank OR rear"), -2) << ModifierList(b2);
   EXPECT_EQ(ModifierValue(b1, "Enemy in contact with or in range of flank OR rear"), 0) << ModifierList(b1);
@@ -230,7 +230,7 @@ TEST(TotskMorale, InRangeOfFlankGoesToOneUnit) {
 // FAQ "Flank support": blue B2 beside B1 (5 mm to its right, no target of its own) gives red R1, in
 // contact with B1's front, a -1 when R1 tests. R1 faces -y with its front edge on y=410.
 TEST(TotskMorale, EnemyFlankSupportIsAnAdditionalReason) {
-  const auto r1 = UnitOf(Analyze(Make(std::string(kB1) + U("B2", "blue", "infantry", 545, 400, 90) + U("R1", "red", "infantry", 500, 420, -90))), "R1");
+  const auto r1 = UnitOf(Analyze(AnalysisScene(std::string(kB1) + U("B2", "blue", "infantry", 545, 400, 90) + U("R1", "red", "infantry", 500, 420, -90))), "R1");
   EXPECT_TRUE(r1["morale"]["tests"]);
   EXPECT_EQ(ModifierValue(r1, "Ea. reason to test above one"), -1) << ModifierList(r1);
 }
@@ -240,11 +240,11 @@ TEST(TotskMorale, EnemyFlankSupportIsAnAdditionalReason) {
 TEST(TotskMorale, ArtilleryInEntrenchmentsContactedByInfantry) {
   const std::string a = "  - {id: A, side: blue, type: artillery, base: {width_mm: 40, depth_mm: 40}, pose: {x_mm: 500, y_mm: 400, heading_deg: 90}}\n";
   const std::string works = "terrain:\n  - {id: E, type: works, polygon: [[470, 370], [530, 370], [530, 425], [470, 425]]}\n";
-  const auto art = UnitOf(Analyze(Make(a + U("R", "red", "infantry", 500, 430, -90), works)), "A");
+  const auto art = UnitOf(Analyze(AnalysisScene(a + U("R", "red", "infantry", 500, 430, -90), works)), "A");
   EXPECT_EQ(ModifierValue(art, "Art in contact with Inf"), -1) << ModifierList(art);
   EXPECT_EQ(ModifierValue(art, "In fortification"), 1) << ModifierList(art);
   EXPECT_EQ(art["morale"]["total"], 0) << ModifierList(art);
-  const auto cav = UnitOf(Analyze(Make(a + U("R", "red", "cavalry", 500, 430, -90), works)), "A");
+  const auto cav = UnitOf(Analyze(AnalysisScene(a + U("R", "red", "cavalry", 500, 430, -90), works)), "A");
   EXPECT_EQ(cav["morale"]["total"], -1) << ModifierList(cav);  // -2 cavalry, +1 fortification
 }
 
@@ -253,10 +253,10 @@ TEST(TotskMorale, ArtilleryInEntrenchmentsContactedByInfantry) {
 TEST(TotskMorale, FortificationOnAStream) {
   const std::string t = "terrain:\n  - {id: S, type: stream, polygon: [[400, 410], [600, 410], [600, 418], [400, 418]]}\n"
                         "  - {id: E, type: works, polygon: [[470, 385], [530, 385], [530, 412], [470, 412]]}\n";
-  const auto contact = UnitOf(Analyze(Make(std::string(kB1) + U("R", "red", "infantry", 500, 420, -90), t)), "B1");
+  const auto contact = UnitOf(Analyze(AnalysisScene(std::string(kB1) + U("R", "red", "infantry", 500, 420, -90), t)), "B1");
   EXPECT_EQ(contact["morale"]["terrain_column"], "in_contact");
   EXPECT_EQ(contact["morale"]["total"], 2) << ModifierList(contact);
-  const auto fire = UnitOf(Analyze(Make(std::string(kB1) + U("R", "red", "infantry", 500, 430, -90), t)), "B1");
+  const auto fire = UnitOf(Analyze(AnalysisScene(std::string(kB1) + U("R", "red", "infantry", 500, 430, -90), t)), "B1");
   EXPECT_EQ(fire["morale"]["terrain_column"], "under_fire");
   EXPECT_EQ(fire["morale"]["total"], 1) << ModifierList(fire);
 }
@@ -267,7 +267,7 @@ TEST(TotskMorale, QualityAndFormationLines) {
   const std::string r = U("R", "red", "infantry", 500, 430, -90);
   auto total = [&](const std::string& extra) {
     const std::string b = "  - {id: B1, side: blue, type: infantry, base: {width_mm: 40, depth_mm: 20}, pose: {x_mm: 500, y_mm: 400, heading_deg: 90}, " + extra + "}\n";
-    return UnitOf(Analyze(Make(b + r)), "B1")["morale"]["total"].get<int>();
+    return UnitOf(Analyze(AnalysisScene(b + r)), "B1")["morale"]["total"].get<int>();
   };
   EXPECT_EQ(total("tags: [elite]"), 1);
   EXPECT_EQ(total("tags: [raw]"), -1);
@@ -279,23 +279,23 @@ TEST(TotskMorale, QualityAndFormationLines) {
 
 // Fired on by LI or inferior firepower +1; by artillery within 1 BW -1; by small artillery +1.
 TEST(TotskMorale, FiredOnLines) {
-  EXPECT_EQ(UnitOf(Analyze(Make(std::string(kB1) + U("R", "red", "infantry", 500, 430, -90, "tags: [light]"))), "B1")["morale"]["total"], 1);
-  EXPECT_EQ(UnitOf(Analyze(Make(std::string(kB1) + U("R", "red", "infantry", 500, 430, -90, "tags: [inferior_fp]"))), "B1")["morale"]["total"], 1);
-  EXPECT_EQ(UnitOf(Analyze(Make(std::string(kB1) + U("A", "red", "artillery", 500, 440, -90))), "B1")["morale"]["total"], -1);
-  EXPECT_EQ(UnitOf(Analyze(Make(std::string(kB1) + U("A", "red", "artillery", 500, 480, -90, "tags: [small]"))), "B1")["morale"]["total"], 1);
+  EXPECT_EQ(UnitOf(Analyze(AnalysisScene(std::string(kB1) + U("R", "red", "infantry", 500, 430, -90, "tags: [light]"))), "B1")["morale"]["total"], 1);
+  EXPECT_EQ(UnitOf(Analyze(AnalysisScene(std::string(kB1) + U("R", "red", "infantry", 500, 430, -90, "tags: [inferior_fp]"))), "B1")["morale"]["total"], 1);
+  EXPECT_EQ(UnitOf(Analyze(AnalysisScene(std::string(kB1) + U("A", "red", "artillery", 500, 440, -90))), "B1")["morale"]["total"], -1);
+  EXPECT_EQ(UnitOf(Analyze(AnalysisScene(std::string(kB1) + U("A", "red", "artillery", 500, 480, -90, "tags: [small]"))), "B1")["morale"]["total"], 1);
   // Cavalry under fire -1 (not light horse).
   const std::string c = "  - {id: C, side: blue, type: cavalry, base: {width_mm: 40, depth_mm: 20}, pose: {x_mm: 500, y_mm: 400, heading_deg: 90}";
-  EXPECT_EQ(UnitOf(Analyze(Make(c + "}\n" + U("R", "red", "infantry", 500, 430, -90))), "C")["morale"]["total"], -1);
-  EXPECT_EQ(UnitOf(Analyze(Make(c + ", tags: [lh]}\n" + U("R", "red", "infantry", 500, 430, -90))), "C")["morale"]["total"], 0);
+  EXPECT_EQ(UnitOf(Analyze(AnalysisScene(c + "}\n" + U("R", "red", "infantry", 500, 430, -90))), "C")["morale"]["total"], -1);
+  EXPECT_EQ(UnitOf(Analyze(AnalysisScene(c + ", tags: [lh]}\n" + U("R", "red", "infantry", 500, 430, -90))), "C")["morale"]["total"], 0);
 }
 
 // With an active side declared, only the passive side's morale tests are required.
 TEST(TotskMorale, ActiveSideDecidesWhoTests) {
   const std::string units = std::string(kB1) + U("R", "red", "infantry", 500, 420, -90);
-  const auto r = Analyze(Make(units, "declarations:\n  active_side: red\n"));
+  const auto r = Analyze(AnalysisScene(units, "declarations:\n  active_side: red\n"));
   EXPECT_TRUE(UnitOf(r, "B1")["morale"]["tests"]);
   EXPECT_FALSE(UnitOf(r, "R")["morale"]["tests"]);
-  const auto f = Totsk()->Analyze(Make(units, "declarations:\n  active_side: red\n"));
+  const auto f = Totsk()->Analyze(AnalysisScene(units, "declarations:\n  active_side: red\n"));
   ASSERT_EQ(f.tests.size(), 1u);
   EXPECT_EQ(f.tests[0].unit, "B1");
   EXPECT_EQ(f.tests[0].kind, "morale");

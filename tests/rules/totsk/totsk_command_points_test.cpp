@@ -23,10 +23,6 @@ MoveCheck SecondMove(const Scene& s, const std::string& unit, double x, double y
   return Totsk()->CheckMove(s, m);
 }
 
-void Declare(Scene* s, const std::string& unit, const std::string& key, json value) {
-  s->declarations.units[unit][key] = Declared{std::move(value), 0};
-}
-
 bool Says(const std::string& text, const std::string& fragment) { return text.find(fragment) != std::string::npos; }
 
 // Rating 2: the second bonus move of the turn is served, the third is not.

@@ -10,13 +10,6 @@ namespace {
 
 using namespace totsk_test;
 
-MoveCheck Move(const Scene& s, const std::string& unit, double x, double y, double h) {
-  MoveRequest m;
-  m.unit = unit;
-  m.to = {x, y, h};
-  return Totsk()->CheckMove(s, m);
-}
-
 bool Notes(const MoveCheck& c, const std::string& fragment) { return c.text.find(fragment) != std::string::npos; }
 
 // Square and centred on R1's front: nothing to align. 20 mm off centre (more than the 10 mm pivot

@@ -43,12 +43,6 @@ MoveCheck Check(const Scene& s, double x, double y, double h, bool second = fals
   return Totsk(settings)->CheckMove(s, m);
 }
 
-std::vector<std::string> Actions(const MoveCheck& c) {
-  std::vector<std::string> out;
-  for (const auto& t : c.report["tests"]) out.push_back(t["action"].get<std::string>());
-  return out;
-}
-
 const char* kRoughEverywhere = "terrain:\n  - {id: G, type: rough, polygon: [[0, 0], [1800, 0], [1800, 1200], [0, 1200]]}\n";
 const char* kRoadEverywhere = "terrain:\n  - {id: Rd, type: road, polygon: [[0, 0], [1800, 0], [1800, 1200], [0, 1200]]}\n";
 

@@ -1,10 +1,13 @@
 #pragma once
 // Shared helpers of the TotSK tests: the ruleset with settings, scenes from text or tests/.../scenes,
-// and lookups into the analysis JSON that explain a failure in table terms.
+// declarations and moves checked on a scene, and lookups into the analysis JSON that explain a failure
+// in table terms.
 #include <gtest/gtest.h>
 
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "rules/ruleset.h"
 #include "rules/scene/scene_io.h"
@@ -23,6 +26,28 @@ inline std::string ScenePath(const std::string& name) {
 
 inline nlohmann::json Analyze(const Scene& scene, const std::map<std::string, std::string>& settings = {}) {
   return Totsk(settings)->Analyze(scene).report;
+}
+
+// Declares `key: value` for `unit` in the scene, as a scene file's declarations would.
+inline void Declare(Scene* s, const std::string& unit, const std::string& key, nlohmann::json value) {
+  s->declarations.units[unit][key] = Declared{std::move(value), 0};
+}
+
+// CheckMove of `unit` to (x, y) facing h, a second move when `second`, under the ruleset with `settings`.
+inline MoveCheck Move(const Scene& s, const std::string& unit, double x, double y, double h, bool second = false,
+                      const std::map<std::string, std::string>& settings = {}) {
+  MoveRequest m;
+  m.unit = unit;
+  m.to = {x, y, h};
+  m.second_move = second;
+  return Totsk(settings)->CheckMove(s, m);
+}
+
+// The action of each test a move check requires, in order.
+inline std::vector<std::string> Actions(const MoveCheck& c) {
+  std::vector<std::string> out;
+  for (const auto& t : c.report["tests"]) out.push_back(t["action"].get<std::string>());
+  return out;
 }
 
 inline nlohmann::json UnitOf(const nlohmann::json& report, const std::string& id) {
