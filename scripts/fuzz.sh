@@ -18,7 +18,9 @@ JOBS=${JOBS:-$(nproc)}
 ASAN=${FUZZ_ASAN:-1}
 BUILD="$ROOT/build-fuzz"
 [ "$ASAN" = 0 ] && BUILD="$ROOT/build-fuzz-fast"
-CXX=${FUZZ_CXX:-clang++-14} CC=${FUZZ_CC:-clang-14} cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+GENERATOR=()
+[ -f "$BUILD/CMakeCache.txt" ] || GENERATOR=(-G Ninja)  # a new folder: Ninja keeps both cores busy across libraries
+CXX=${FUZZ_CXX:-clang++-14} CC=${FUZZ_CC:-clang-14} cmake -S "$ROOT" -B "$BUILD" "${GENERATOR[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DVEDETTE_FUZZ=ON -DVEDETTE_FUZZ_ASAN=$([ "$ASAN" = 0 ] && echo OFF || echo ON) -DVEDETTE_BUILD_TESTS=OFF -DVEDETTE_BUILD_BENCH=OFF >/dev/null
 cmake --build "$BUILD" -j"$JOBS" --target fuzzers
 
