@@ -599,7 +599,7 @@ class KowRuleset : public Ruleset {
         });
         for (int ti : *chunk.charge_targets) {
           const Unit& t = scene.units[ti];
-          const kow::ChargeCheck ch = rules.Charge(scene, k.table, k.changes, ui, ti, w.prev, &chunk, &w.sights, MayShootAt(ti));
+          const kow::ChargeCheck& ch = rules.Charge(scene, k.table, k.changes, ui, ti, w.prev, &chunk, &w.sights, MayShootAt(ti));
           json jc = k.want_report ? rules.ChargeJson(ch, t.id) : json();
           // Seed 51, 53, 74, 77: the melee the charge leads to (no values for a charge that cannot be made).
           Melee m;
@@ -783,7 +783,7 @@ class KowRuleset : public Ruleset {
           for (int ti : *chunk.shot_targets[wi]) {
             const Unit& t = scene.units[ti];
             if (!k.engaged[ti].empty()) continue;
-            const kow::ShotCheck s = rules.Shot(scene, k.table, k.changes, ui, ti, weapon, range_in, w.prev, &chunk, &w.sights);
+            const kow::ShotCheck& s = rules.Shot(scene, k.table, k.changes, ui, ti, weapon, range_in, w.prev, &chunk, &w.sights);
             if (!s.in_arc || !s.visible || !s.in_range) continue;
             // Seed 36: -1 for having moved (any order but halt), -1 for cover; seed 77: -1 shooting at an
             // individual, and individuals (Nimble) do not suffer the -1 for moving.
@@ -922,8 +922,9 @@ class KowRuleset : public Ruleset {
     return *s.fan;
   }
 
-  // CheckShot, or the same shot's check from the unit's last chunk when its key is unchanged.
-  kow::ShotCheck Shot(const Scene& scene, const kow::KowTable& table, const Changes& changes, int ui, int ti, const std::string& weapon,
+  // CheckShot, or the same shot's check from the unit's last chunk when its key is unchanged. The
+  // check lives in the chunk (its map's elements stay where they are as it grows).
+  const kow::ShotCheck& Shot(const Scene& scene, const kow::KowTable& table, const Changes& changes, int ui, int ti, const std::string& weapon,
                       double range_in, UnitChunk* prev, UnitChunk* chunk, Sights* sights) const {
     const std::string name = scene.units[ti].id + "/" + weapon;
     if (prev && !changes.all && !changes.unit[ui] && !changes.unit[ti])
@@ -938,7 +939,8 @@ class KowRuleset : public Ruleset {
 
   // CheckCharge, or the same charge's check from the unit's last chunk when nothing it read changed.
   // `may_shoot`: a shot may read this sight too (UnitWriter::MayShootAt): trace it for the shot.
-  kow::ChargeCheck Charge(const Scene& scene, const kow::KowTable& table, const Changes& changes, int ui, int ti, UnitChunk* prev,
+  // The check lives in the chunk, as Shot's.
+  const kow::ChargeCheck& Charge(const Scene& scene, const kow::KowTable& table, const Changes& changes, int ui, int ti, UnitChunk* prev,
                           UnitChunk* chunk, Sights* sights, bool may_shoot) const {
     const std::string& id = scene.units[ti].id;
     // The last check, when the two units stand where they stood and its route read nothing that moved:
