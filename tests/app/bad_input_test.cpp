@@ -44,7 +44,7 @@ class Inputs {
  private:
   Inputs() {
     scene = ReadFile(kAssetsPath / "scenes/sample_totsk.yaml");
-    roster = ReadFile(kAssetsPath / "rosters/totsk_small.yaml");
+    roster = ReadFile(testing::kSampleRoster);
     std::ofstream(dir_ / "clip.yaml") << "roster: " << (kAssetsPath / "scenes/totsk_small_table.yaml").string()
                                       << "\nfps: 10\nduration_s: 0.3\ncamera: {image_size: [960, 540]}\n"
                                          "render: {supersample: 1, jpeg_quality: 0}\n";

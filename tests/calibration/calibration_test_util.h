@@ -1,6 +1,6 @@
 #pragma once
-// Small helpers shared by the calibration tests: paths to the real data and sample roster, and a
-// substring search over lists of messages.
+// Small helpers shared by the calibration tests: paths to the real data, and a substring search over
+// lists of messages (the sample roster is tests/app/run_command.h's kSampleRoster).
 #include <string>
 #include <vector>
 
@@ -8,9 +8,6 @@ namespace vedette::calib::testing {
 
 // A file under tests/data/realdata (see tests/data/realdata/SOURCES.md).
 inline std::string RealData(const std::string& name) { return std::string(VEDETTE_REALDATA) + "/" + name; }
-
-// The shipped sample roster, assets/rosters/totsk_small.yaml.
-inline std::string TotskRoster() { return std::string(VEDETTE_TEST_DATA) + "/../assets/rosters/totsk_small.yaml"; }
 
 // Whether any of `lines` contains `text`.
 inline bool AnyHas(const std::vector<std::string>& lines, const std::string& text) {

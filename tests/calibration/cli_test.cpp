@@ -18,7 +18,7 @@ using vedette::testing::ReadFile;
 using vedette::testing::RunVedette;
 using vedette::testing::ScopedTempDir;
 using testing::RealData;
-using testing::TotskRoster;
+using vedette::testing::kSampleRoster;
 
 int Count(const std::string& text, const std::string& what) {
   int n = 0;
@@ -102,7 +102,7 @@ TEST(PrintCli, MarkersAndBoard) {
 TEST(PrintCli, RosterSheetHoldsTheRostersMarkers) {
   const ScopedTempDir dir("cli_print_roster");
   const std::string svg_path = dir.File("markers.svg");
-  auto r = RunVedette("print markers --roster " + TotskRoster() + " --out " + svg_path);
+  auto r = RunVedette("print markers --roster " + kSampleRoster + " --out " + svg_path);
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("wrote " + svg_path), std::string::npos) << r.out;
   const std::string svg = ReadFile(svg_path);
@@ -114,13 +114,13 @@ TEST(PrintCli, RosterSheetHoldsTheRostersMarkers) {
   EXPECT_NE(svg.find(">RA \u00b7 21</text>"), std::string::npos);
   EXPECT_NE(svg.find("totsk_small.yaml \u00b7 page 1 of 1</text>"), std::string::npos);
 
-  r = RunVedette("print markers --roster " + TotskRoster() + " --paper letter --png-dpi 100 --out " + dir.File("m.png"));
+  r = RunVedette("print markers --roster " + kSampleRoster + " --paper letter --png-dpi 100 --out " + dir.File("m.png"));
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(std::filesystem::exists(dir.File("m.png")));
 
   // A roster names its own dictionary, IDs and sizes: giving them too is refused.
   for (const std::string extra : {"--ids 1-3", "--dict DICT_4X4_50", "--size-mm 20"}) {
-    r = RunVedette("print markers --roster " + TotskRoster() + " " + extra + " --out " + dir.File("x.svg"));
+    r = RunVedette("print markers --roster " + kSampleRoster + " " + extra + " --out " + dir.File("x.svg"));
     EXPECT_EQ(r.status, 2) << extra;
     EXPECT_NE(r.err.find("--roster excludes " + extra.substr(0, extra.find(' '))), std::string::npos) << r.err;
   }

@@ -21,13 +21,14 @@
 #include "calibration/dictionary.h"
 #include "rules/input_error.h"
 #include "rules/scene/scene.h"
+#include "tests/app/run_command.h"
 #include "tests/calibration/calibration_test_util.h"
 #include "tests/calibration/scoped_temp_dir.h"
 
 namespace vedette::calib {
 namespace {
 
-using testing::TotskRoster;
+using vedette::testing::kSampleRoster;
 using vedette::testing::ScopedTempDir;
 
 std::string ReadFile(const std::string& path) {
@@ -235,7 +236,7 @@ std::map<int, std::pair<double, std::string>> TotskSmallMarkers() {
 class TotskRosterSheet : public ::testing::TestWithParam<Paper> {};
 
 TEST_P(TotskRosterSheet, HoldsExactlyItsMarkersAtTheirSizesLabelledInsideTheMargins) {
-  MarkerSheetOptions o = LoadRosterMarkerSheet(TotskRoster());
+  MarkerSheetOptions o = LoadRosterMarkerSheet(kSampleRoster);
   o.paper = GetParam();
   const auto pages = LayoutMarkerSheet(o);
   const auto expected = TotskSmallMarkers();
@@ -262,7 +263,7 @@ TEST_P(TotskRosterSheet, HoldsExactlyItsMarkersAtTheirSizesLabelledInsideTheMarg
   // 16 tiles fit one page of either paper; its footer names the roster.
   ASSERT_EQ(pages.size(), 1u);
   const auto footer = std::find_if(pages[0].labels.begin(), pages[0].labels.end(), [](const SheetLabel& l) {
-    return l.text == TotskRoster() + " \u00b7 page 1 of 1";
+    return l.text == kSampleRoster + " \u00b7 page 1 of 1";
   });
   EXPECT_NE(footer, pages[0].labels.end());
   EXPECT_FALSE(pages[0].scale_bar_mm.empty());
@@ -336,7 +337,7 @@ TEST(RosterSheet, BadRostersNameTheFileAndTheUnit) {
 }
 
 TEST(RosterSheet, PngDetectsEveryMarkerAtItsSizeInPixels) {
-  const MarkerSheetOptions o = LoadRosterMarkerSheet(TotskRoster());
+  const MarkerSheetOptions o = LoadRosterMarkerSheet(kSampleRoster);
   const double dpi = 300;
   const ScopedTempDir dir("print_roster_png");
   const auto files = WritePages(LayoutMarkerSheet(o), dir.File("roster.png"), dpi);

@@ -39,7 +39,7 @@ using vedette::testing::ReadFile;
 using vedette::testing::RunVedette;
 namespace fs = std::filesystem;
 
-const std::string kTotskRosterPath = std::string(VEDETTE_TEST_DATA) + "/../assets/rosters/totsk_small.yaml";
+using vedette::testing::kSampleRoster;
 // 1920x1440 straight down: the 18 mm markers at about 26 px (the 1080p table of
 // assets/clips/totsk_small.clip.yaml has them at 20 px; the docs tests check that one).
 constexpr const char* kCamera = "1920x1440";
@@ -49,7 +49,7 @@ class SetupCli : public ::testing::Test {
   static fs::path dir_;
 
   static Scene Placed() {
-    Scene s = calib::LoadRoster(kTotskRosterPath);
+    Scene s = calib::LoadRoster(kSampleRoster);
     for (size_t i = 0; i < s.units.size(); ++i) {
       const bool blue = s.units[i].side == "blue";
       s.units[i].pose = Pose{250.0 + 150.0 * (i % 6), blue ? 200.0 : 700.0, blue ? 90.0 : -90.0};
@@ -109,7 +109,7 @@ class SetupCli : public ::testing::Test {
 
   static vedette::testing::CommandResult Check(const std::string& image, const std::string& camera, bool json = true) {
     return RunVedette("check --image " + (dir_ / (image + ".png")).string() + " --calib " + (dir_ / (camera + ".yaml")).string() +
-                      " --roster " + kTotskRosterPath + (json ? " --json" : ""));
+                      " --roster " + kSampleRoster + (json ? " --json" : ""));
   }
 };
 fs::path SetupCli::dir_;
@@ -194,7 +194,7 @@ TEST_F(SetupCli, VideoIsCheckedOnItsLastFrame) {
     for (int i = 0; i < 4; ++i) writer.write(dark);
     writer.write(right);
   }
-  const std::string args = "check --video " + video.string() + " --calib " + (dir_ / "table.yaml").string() + " --roster " + kTotskRosterPath;
+  const std::string args = "check --video " + video.string() + " --calib " + (dir_ / "table.yaml").string() + " --roster " + kSampleRoster;
   auto r = RunVedette(args);
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   r = RunVedette(args + " --settle-s 0 --json");
@@ -204,11 +204,11 @@ TEST_F(SetupCli, VideoIsCheckedOnItsLastFrame) {
 
 TEST_F(SetupCli, CheckBadInputIsStatusTwo) {
   auto r = RunVedette("check --image " + (dir_ / "missing.png").string() + " --calib " + (dir_ / "table.yaml").string() +
-                      " --roster " + kTotskRosterPath);
+                      " --roster " + kSampleRoster);
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(r.out.empty());
   EXPECT_NE(r.err.find("missing.png"), std::string::npos) << r.err;
-  r = RunVedette("check --calib " + (dir_ / "table.yaml").string() + " --roster " + kTotskRosterPath);
+  r = RunVedette("check --calib " + (dir_ / "table.yaml").string() + " --roster " + kSampleRoster);
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("--image"), std::string::npos) << r.err;
 }
@@ -216,9 +216,9 @@ TEST_F(SetupCli, CheckBadInputIsStatusTwo) {
 TEST_F(SetupCli, RosterFromTheSampleKeepsEveryUnit) {
   const fs::path out = dir_ / "from.yaml";
   const auto r = RunVedette("roster --image " + (dir_ / "table.png").string() + " --calib " + (dir_ / "table.yaml").string() +
-                            " --from " + kTotskRosterPath + " --out " + out.string());
+                            " --from " + kSampleRoster + " --out " + out.string());
   ASSERT_EQ(r.status, 0) << r.err;
-  const Scene sample = calib::LoadRoster(kTotskRosterPath);
+  const Scene sample = calib::LoadRoster(kSampleRoster);
   const Scene got = calib::LoadRoster(out.string());
   ASSERT_EQ(got.units.size(), sample.units.size());
   for (size_t i = 0; i < got.units.size(); ++i) {
@@ -255,7 +255,7 @@ TEST_F(SetupCli, RosterWithoutFromMeasuresEveryMarker) {
 TEST_F(SetupCli, RosterFlagsADuplicateAndAMarkerBeyondTheDictionary) {
   const fs::path out = dir_ / "odd_roster.yaml";
   const auto r = RunVedette("roster --image " + (dir_ / "odd.png").string() + " --calib " + (dir_ / "odd.yaml").string() +
-                            " --from " + kTotskRosterPath + " --out " + out.string());
+                            " --from " + kSampleRoster + " --out " + out.string());
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string text = ReadFile(out);
   EXPECT_NE(text.find("# FLAG B1: marker 10 seen at 2 spots"), std::string::npos) << text;
@@ -269,7 +269,7 @@ TEST_F(SetupCli, RosterRefusesToOverwriteWithoutForce) {
   const fs::path out = dir_ / "kept.yaml";
   std::ofstream(out) << "# the player's own roster\n";
   const std::string args = "roster --image " + (dir_ / "table.png").string() + " --calib " + (dir_ / "table.yaml").string() +
-                           " --from " + kTotskRosterPath + " --out " + out.string();
+                           " --from " + kSampleRoster + " --out " + out.string();
   auto r = RunVedette(args);
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("--force"), std::string::npos) << r.err;
