@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <string>
 
 #include <opencv2/imgproc.hpp>
 
@@ -13,19 +14,27 @@
 namespace vedette::pipeline {
 
 std::string StatusLine(const PipelineFrame& frame) {
-  int seen = 0, on_table = 0;
+  // Counted by state, not by this frame's measurements: the tracker re-measures a resting marker only
+  // every few frames (TrackerOptions::rest_refine_every), so "seen this frame" halved and doubled
+  // from frame to frame while every unit stood in plain view.
+  int on_table = 0, hidden = 0, lifted = 0;
   for (const vision::TrackedUnit& u : frame.track.units) {
-    seen += u.measured ? 1 : 0;
     on_table += u.has_pose && vision::OnTable(u.state) ? 1 : 0;
+    hidden += vision::Remembered(u.state) ? 1 : 0;
+    lifted += u.state == vision::UnitState::kLifted ? 1 : 0;
   }
   char buf[256];
   const vision::TrackRegistration& r = frame.track.registration;
-  if (r.ok)
-    std::snprintf(buf, sizeof buf, "frame %d  t %.2f s  units %d on table, %d seen  tests %zu  anchors %d  rms %.2f px",
-                  frame.track.frame, frame.track.t, on_table, seen, frame.findings.tests.size(), r.anchors_seen, r.rms_px);
-  else
+  if (!r.ok) {
     std::snprintf(buf, sizeof buf, "frame %d  t %.2f s  TABLE NOT REGISTERED (%d anchors seen)", frame.track.frame,
                   frame.track.t, r.anchors_seen);
+    return buf;
+  }
+  std::string units = "units " + std::to_string(on_table) + " on table";
+  if (hidden > 0) units += " (" + std::to_string(hidden) + " hidden)";
+  if (lifted > 0) units += ", " + std::to_string(lifted) + " lifted";
+  std::snprintf(buf, sizeof buf, "frame %d  t %.2f s  %s  tests %zu  anchors %d  rms %.2f px", frame.track.frame, frame.track.t,
+                units.c_str(), frame.findings.tests.size(), r.anchors_seen, r.rms_px);
   return buf;
 }
 

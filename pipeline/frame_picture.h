@@ -17,7 +17,8 @@ namespace vedette::pipeline {
 double AnnotateFrame(const overlay::AnnotateOptions& options, const PipelineFrame& frame, const calib::CameraIntrinsics& intrinsics,
                      cv::Mat* bgr, overlay::AnnotateScratch* scratch, const std::vector<DrawPrimitive>* extra = nullptr);
 
-// One line of status: "frame 12  t 0.80 s  units 18/20 seen  tests 3  registration 4 anchors 0.21 px".
+// One line of status: "frame 12  t 0.80 s  units 19 on table (1 hidden), 1 lifted  tests 3  anchors 4  rms 0.21 px"
+// ("hidden": occluded, kept at its last pose; no count is shown when it is 0).
 std::string StatusLine(const PipelineFrame& frame);
 
 }  // namespace vedette::pipeline

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
 
 #include "overlay/contrast.h"
 #include "pipeline/frame_picture.h"
@@ -51,6 +52,33 @@ TEST(StatusLine, ReadableOverWhiteAndBlackAt1080p) {
     EXPECT_GE(m.text_rows, 14) << "over " << picture;
     EXPECT_GE(m.contrast, 4.5) << "over " << picture;
   }
+}
+
+// The units are counted by their state: a resting unit the tracker did not re-measure this frame (it
+// re-measures resting markers every other frame) is still on the table, in plain view; a hand over
+// one makes it "hidden"; one picked up is "lifted" and no longer on the table.
+TEST(StatusLine, CountsUnitsByStateNotByThisFramesMeasurements) {
+  PipelineFrame frame;
+  frame.track.frame = 75;
+  frame.track.t = 5.0;
+  frame.track.registration.ok = true;
+  frame.track.registration.anchors_seen = 4;
+  frame.track.registration.rms_px = 0.2;
+  for (int i = 0; i < 20; ++i) {
+    vision::TrackedUnit u;
+    u.id = "U" + std::to_string(i);
+    u.has_pose = true;
+    u.state = vision::UnitState::kAtRest;
+    u.measured = i % 2 == 0;
+    frame.track.units.push_back(u);
+  }
+  EXPECT_EQ(StatusLine(frame), "frame 75  t 5.00 s  units 20 on table  tests 0  anchors 4  rms 0.20 px");
+  frame.track.units[3].state = vision::UnitState::kOccluded;
+  frame.track.units[3].measured = false;
+  EXPECT_EQ(StatusLine(frame), "frame 75  t 5.00 s  units 20 on table (1 hidden)  tests 0  anchors 4  rms 0.20 px");
+  frame.track.units[4].state = vision::UnitState::kLifted;
+  frame.track.units[5].state = vision::UnitState::kRemoved;
+  EXPECT_EQ(StatusLine(frame), "frame 75  t 5.00 s  units 18 on table (1 hidden), 1 lifted  tests 0  anchors 4  rms 0.20 px");
 }
 
 }  // namespace
