@@ -3,7 +3,10 @@
 // and run through the whole pipeline: the live window when there is a display, else demo.mkv and
 // demo.jsonl.
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+
+#include <nlohmann/json.hpp>
 
 #include "app/command.h"
 #include "app/output_paths.h"
@@ -25,6 +28,18 @@ struct DemoArgs {
   int frames = -1;
   bool headless = false;
 };
+
+// Whether `log` is the log of an earlier run of this demo: its first line is a Vedette log header
+// naming the same clip. A new run replaces such a run's video and log, so that the documented first
+// command (`scripts/setup.sh demo`, which writes them in the project's folder) works every time; a
+// file of the same name that is anything else is kept unless --force.
+bool EarlierDemoLog(const std::string& log, const std::string& source_name) {
+  std::ifstream in(log);
+  std::string first;
+  if (!in || !std::getline(in, first)) return false;
+  const nlohmann::json j = nlohmann::json::parse(first, nullptr, false);
+  return j.is_object() && j.contains("log") && j["log"] == "vedette" && j.contains("source") && j["source"] == source_name;
+}
 
 void SetupDemo(CLI::App& root) {
   auto args = std::make_shared<DemoArgs>();
@@ -67,7 +82,9 @@ void SetupDemo(CLI::App& root) {
     pipeline::HeadlessOptions ho;
     ho.video_path = (std::filesystem::path(args->out) / "demo.mkv").string();
     ho.log_path = (std::filesystem::path(args->out) / "demo.jsonl").string();
-    CheckOutputs({{ho.video_path, "--out (demo.mkv)"}, {ho.log_path, "--out (demo.jsonl)"}}, {script_path});
+    const bool earlier = EarlierDemoLog(ho.log_path, source.name());
+    CheckOutputs({{ho.video_path, "--out (demo.mkv)", earlier}, {ho.log_path, "--out (demo.jsonl)", earlier}}, {script_path});
+    if (earlier) std::cerr << "demo: replacing the last demo's " << ho.video_path << " and " << ho.log_path << "\n";
     const pipeline::RunSummary s = pipeline::RunHeadless(ho, source, pipeline);
     std::cout << pipeline::SummaryText(s);
     FailOnWriteError(s.write_error);

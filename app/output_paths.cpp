@@ -56,7 +56,7 @@ void CheckOutputs(const std::vector<OutputFile>& outputs, const std::vector<std:
                                       "' is not writable (choose another path)");
     if (fs::is_directory(o.path, ec))
       throw InputError(o.path, 0, o.option + " names a folder; give a file name");
-    if (fs::exists(fs::symlink_status(o.path, ec)) && !g_force)
+    if (fs::exists(fs::symlink_status(o.path, ec)) && !g_force && !o.replaceable)
       throw InputError(o.path, 0, "already exists and would be overwritten by " + o.option +
                                       ": choose another name, or give --force to overwrite it");
   }

@@ -4,7 +4,8 @@
 //   - its folder exists and can be written to;
 //   - it is not one of the command's inputs (compared as canonical paths: `--video X.mkv --out
 //     ./X.mkv` is caught), nor another of its outputs;
-//   - an existing file is not overwritten unless the global `--force` was given.
+//   - an existing file is not overwritten unless the global `--force` was given, or the command
+//     knows it for its own earlier output (OutputFile::replaceable).
 // Each refusal is an InputError naming the file and what to do (exit 2).
 //
 // Files written in one go at the end go through AtomicOutput: written to a temporary file in the
@@ -19,6 +20,9 @@ namespace vedette::app {
 struct OutputFile {
   std::string path;    // "" or "-" (stdout): nothing to check
   std::string option;  // the option that named it, for messages: "--out"
+  // An earlier output of this very command that a new run replaces without --force (the demo's own
+  // video and log): the other checks still apply.
+  bool replaceable = false;
 };
 
 // Throws InputError for the first output that fails a check. `inputs` are the files the command

@@ -210,6 +210,28 @@ TEST(NeverLose, ExistingOutputsAreKeptWithoutForce) {
   EXPECT_EQ(files, 10);
 }
 
+// The first of the README's two commands, `scripts/setup.sh demo`, writes demo.mkv and demo.jsonl in
+// the project's folder: run again, the demo replaces its own earlier outputs (recognised by the log's
+// header, which names the demo's clip) instead of refusing; a demo.jsonl that is anything else is kept.
+TEST(NeverLose, TheDemoReplacesOnlyItsOwnEarlierOutputs) {
+  TestFolder dir;
+  const std::string out = Q(dir / "demo");
+  const auto first = RunVedette("demo --headless --frames 2 --out " + out);
+  ASSERT_EQ(first.status, 0) << first.err;
+  const auto again = RunVedette("demo --headless --frames 3 --out " + out);
+  ASSERT_EQ(again.status, 0) << again.err;
+  EXPECT_TRUE(Has(again.err, "replacing the last demo's")) << again.err;
+  cv::VideoCapture cap(dir / "demo/demo.mkv", cv::CAP_FFMPEG);
+  EXPECT_EQ(static_cast<int>(cap.get(cv::CAP_PROP_FRAME_COUNT)), 3) << "the second run's video";
+  // Not the demo's: a log of another clip, then not a log at all.
+  const std::string other = Write(dir / "demo/demo.jsonl", R"({"log":"vedette","log_version":2,"source":"my_game.mkv"})" "\n");
+  ExpectRefused(RunVedette("demo --headless --frames 2 --out " + out), {"demo.mkv", "already exists", "--force"});
+  EXPECT_EQ(ReadFile(other), R"({"log":"vedette","log_version":2,"source":"my_game.mkv"})" "\n");
+  Write(dir / "demo/demo.jsonl", "last week's notes");
+  ExpectRefused(RunVedette("demo --headless --frames 2 --out " + out), {"demo.mkv", "already exists", "--force"});
+  EXPECT_EQ(ReadFile(dir / "demo/demo.jsonl"), "last week's notes");
+}
+
 TEST(NeverLose, ForceReplacesAFinishedFileInOnePiece) {
   TestFolder dir;
   const std::string img = Write(dir / "img.png", "an earlier result");
