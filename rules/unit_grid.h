@@ -27,6 +27,9 @@ class UnitGrid {
   // Near(index, reach_mm) into *out (cleared first): a caller listing every unit's neighbours keeps
   // one buffer instead of allocating a list per unit.
   void NearInto(int index, double reach_mm, std::vector<int>* out) const;
+  // Appends the indices Near(centre, radius_mm, reach_mm) gives, unsorted, `skip` left out (-1: none),
+  // for a caller to whom their order does not matter (it saves Near's sort and its new list).
+  void Collect(const geom::Vec2& centre, double radius_mm, double reach_mm, int skip, std::vector<int>* out) const;
   // Whether Near(i, reach_mm) would list unit j (placed, not i): the same test, for one pair.
   bool Lists(int i, int j, double reach_mm) const {
     const double limit = reach_mm + 1e-6 + radius_[j] + radius_[i];
@@ -70,8 +73,6 @@ class UnitGrid {
   };
   std::vector<int> cell_start_;
   std::vector<Entry> entries_;
-  // Appends the indices Near(centre, radius_mm, reach_mm) gives, unsorted, `skip` left out.
-  void Collect(const geom::Vec2& centre, double radius_mm, double reach_mm, int skip, std::vector<int>* out) const;
 };
 
 }  // namespace vedette

@@ -50,15 +50,21 @@ void ClipHalfPlaneInto(const Poly& subject, const Vec2& a, const Vec2& b, Poly* 
   if (n == 0) return;
   const Vec2 d = b - a;
   auto side = [&](const Vec2& p) { return Cross(d, p - a); };
+  // Each vertex's side once (it is the next edge's start), and no division to wrap round: the charge
+  // search clips millions of times a frame.
+  const double s0 = side(subject[0]);
+  double sc = s0;
   for (size_t i = 0; i < n; ++i) {
     const Vec2& cur = subject[i];
-    const Vec2& nxt = subject[(i + 1) % n];
-    const double sc = side(cur), sn = side(nxt);
+    const bool last = i + 1 == n;
+    const Vec2& nxt = subject[last ? 0 : i + 1];
+    const double sn = last ? s0 : side(nxt);
     if (sc >= 0) out->push_back(cur);
     if ((sc >= 0) != (sn >= 0)) {
       const double t = sc / (sc - sn);
       out->push_back(cur + t * (nxt - cur));
     }
+    sc = sn;
   }
 }
 

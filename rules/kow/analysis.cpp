@@ -53,6 +53,17 @@ std::string OccluderName(const Scene& scene, int tag) {
   return scene.terrain.at(-1 - tag).id;
 }
 
+namespace {
+
+KowTable::TerrainSight SightOfTerrain(const KowConfig& c, const Terrain& t) {
+  KowTable::TerrainSight ts;
+  ts.blocks = c.blocking_terrain.count(t.type) > 0;
+  if (auto h = c.terrain_heights.find(t.type); !ts.blocks && h != c.terrain_heights.end()) ts.height = h->second;
+  return ts;
+}
+
+}  // namespace
+
 KowTable::KowTable(const Scene& s, const KowConfig& c) : scene(&s), grid(s) {
   const size_t n = s.units.size();
   profile.resize(n);
@@ -68,7 +79,10 @@ KowTable::KowTable(const Scene& s, const KowConfig& c) : scene(&s), grid(s) {
     }
   }
   first_outline[n] = outline_convex.size();
-  for (const Terrain& t : s.terrain) terrain_convex.push_back(geom::ConvexForSight(t.polygon));
+  for (const Terrain& t : s.terrain) {
+    terrain_convex.push_back(geom::ConvexForSight(t.polygon));
+    terrain_sight.push_back(SightOfTerrain(c, t));
+  }
   for (const Terrain& t : s.terrain)
     if (c.difficult_terrain.count(t.type)) difficult.push_back(t.polygon);
   in_terrain.assign(n, std::vector<char>(s.terrain.size(), 0));
@@ -221,9 +235,13 @@ struct SightOccluders {
 
 void SightOccluders::AddUnits(const KowTable* table, const UnitView& vv, const UnitView& tv) {
   if (table && vv.index >= 0 && tv.index >= 0) {
-    // The grid's candidates near the box (its centre and half diagonal), in scene order.
+    // The grid's candidates near the box (its centre and half diagonal). In no particular order: a
+    // trace's answer does not depend on its occluders' order (its tags come out sorted).
     const geom::Vec2 mid = (bounds.lo + bounds.hi) / 2.0;
-    for (int i : table->grid.Near(mid, (bounds.hi - bounds.lo).norm() / 2.0, 1.0))
+    thread_local std::vector<int> candidates;
+    candidates.clear();
+    table->grid.Collect(mid, (bounds.hi - bounds.lo).norm() / 2.0, 1.0, -1, &candidates);
+    for (int i : candidates)
       Consider(i, table->grid.FootprintOf(i), table->profile[i], &table->outlines[i], table->outline_convex.data() + table->first_outline[i]);
     return;
   }
@@ -237,22 +255,23 @@ void SightOccluders::AddUnits(const KowTable* table, const UnitView& vv, const U
 }
 
 void SightOccluders::AddTerrain(const KowTable* table, const UnitView& vv, const UnitView& tv) {
+  const bool own_table = table && table->scene == &scene;
   for (size_t i = 0; i < scene.terrain.size(); ++i) {
     const Terrain& t = scene.terrain[i];
     const int tag = -1 - static_cast<int>(i);
-    const char* convex = table && table->scene == &scene ? &table->terrain_convex[i] : nullptr;
-    if (c.blocking_terrain.count(t.type)) {
+    const char* convex = own_table ? &table->terrain_convex[i] : nullptr;
+    const KowTable::TerrainSight ts = own_table ? table->terrain_sight[i] : SightOfTerrain(c, t);
+    if (ts.blocks) {
       Add(t.polygon, geom::SightEffect::kBlocks, tag, convex);
       continue;
     }
-    auto h = c.terrain_heights.find(t.type);
-    if (h == c.terrain_heights.end()) continue;
+    if (!ts.height) continue;
     // Units standing in a piece (woods, on a hill) see out of it and are seen in it.
     const bool holds_unit = table && vv.index >= 0 && tv.index >= 0
                                 ? table->in_terrain[vv.index][i] || table->in_terrain[tv.index][i]
                                 : geom::PolygonToPolygon(t.polygon, geom::PolygonCcw(vv.base)).overlap ||
                                       geom::PolygonToPolygon(t.polygon, geom::PolygonCcw(tv.base)).overlap;
-    if (!holds_unit) Add(t.polygon, EffectOf(h->second), tag, convex);
+    if (!holds_unit) Add(t.polygon, EffectOf(*ts.height), tag, convex);
   }
 }
 

@@ -46,6 +46,13 @@ struct KowTable {
   std::vector<char> outline_convex;
   std::vector<size_t> first_outline;
   std::vector<char> terrain_convex;
+  // What each terrain piece does to sight (kow.yaml's blocking_terrain and terrain_heights, looked up
+  // by type name once here rather than in every trace): blocks it, or has this height, or neither.
+  struct TerrainSight {
+    bool blocks = false;
+    std::optional<double> height;  // KoW height, when not blocking and given one
+  };
+  std::vector<TerrainSight> terrain_sight;
   std::vector<geom::Polygon> difficult;              // difficult terrain pieces
   std::vector<std::vector<char>> in_terrain;         // [unit][terrain piece]: the unit's footprint overlaps it
   std::vector<double> difficult_share;               // of each placed unit's footprint area in difficult terrain, 0..1
