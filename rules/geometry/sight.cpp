@@ -91,10 +91,6 @@ TargetExtent ExtentSeen(const Vec2& eye, const Vec2& ref, const Polygon& target)
   return e;
 }
 
-// Occluders that could stand between. Each occluder's angular span seen from the eye (the range of its
-// corners' angles, which holds every direction that meets it; an occluder across the direction
-// opposite the target, or holding the eye, gets the whole circle). A line meets only occluders whose
-// span holds its direction.
 // Whether every corner of `poly` lies clearly beyond one edge of the target's angular extent, on the
 // near side of the direction opposite the target: beyond e.hi and below +180 deg, or below e.lo and
 // above -180 deg, each by a micro-radian. The angles' test below then finds the polygon aside too (its
@@ -105,6 +101,9 @@ bool ClearlyAside(const Vec2& eye, const Vec2& ref, const Vec2& hi_edge, const V
   bool beyond_hi = true, beyond_lo = true;
   for (const Vec2& v : poly) {
     const Vec2 d = v - eye;
+    // A corner within 0.01 mm of the eye is left to the angles' test (which counts an eye within
+    // 1e-9 mm of an outline as inside it); beyond that, the margin keeps the eye farther off.
+    if (d.squaredNorm() < 1e-4) return false;
     const double m = kMargin * d.norm();
     beyond_hi = beyond_hi && Cross(hi_edge, d) > m && Cross(ref, d) > m;
     beyond_lo = beyond_lo && Cross(d, lo_edge) > m && Cross(d, ref) > m;
@@ -113,6 +112,10 @@ bool ClearlyAside(const Vec2& eye, const Vec2& ref, const Vec2& hi_edge, const V
   return true;
 }
 
+// Occluders that could stand between. Each occluder's angular span seen from the eye (the range of its
+// corners' angles, which holds every direction that meets it; an occluder across the direction
+// opposite the target, or holding the eye, gets the whole circle). A line meets only occluders whose
+// span holds its direction.
 void CollectNearOccluders(const Vec2& eye, const Vec2& ref, const TargetExtent& e, const std::vector<OccluderRef>& occluders,
                           SightScratch* s) {
   const Vec2 hi_edge = Rotated(ref, e.hi), lo_edge = Rotated(ref, e.lo);  // the extent's two edges, unit vectors
