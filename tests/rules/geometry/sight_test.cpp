@@ -140,18 +140,35 @@ std::vector<Polygon> RandomOccluders(std::mt19937& rng, const Vec2& eye, const B
   return out;
 }
 
+// A random table for the tests below: the eye at the origin, a target 150-400 mm ahead of it turned
+// any way, and RandomOccluders' occluders, three in four blocking.
+struct SightTable {
+  Vec2 eye{0, 0};
+  Base tb;
+  Polygon target;
+  std::vector<Polygon> polys;
+  std::vector<OccluderRef> refs;  // into polys
+};
+void MakeSightTable(std::mt19937& rng, SightTable* t) {
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  t->tb = Turned({-60 + 120 * u(rng), 150 + 250 * u(rng)}, -180 + 360 * u(rng), 40 + 110 * u(rng), 20 + 60 * u(rng));
+  t->target = PolygonCcw(t->tb);
+  t->polys = RandomOccluders(rng, t->eye, t->tb);
+  t->refs.clear();
+  for (size_t i = 0; i < t->polys.size(); ++i)
+    t->refs.push_back({&t->polys[i], u(rng) < 0.75 ? SightEffect::kBlocks : SightEffect::kObscures, static_cast<int>(i),
+                       ConvexForSight(t->polys[i])});
+}
+
 TEST(Sight, TracingForLessKeepsWhatIsRead) {
   std::mt19937 rng(18);
-  std::uniform_real_distribution<double> u(0.0, 1.0);
   int early = 0, hidden = 0, visible = 0;
+  SightTable t;
   for (int k = 0; k < 20000; ++k) {
-    const Vec2 eye(0, 0);
-    const Base tb = Turned({-60 + 120 * u(rng), 150 + 250 * u(rng)}, -180 + 360 * u(rng), 40 + 110 * u(rng), 20 + 60 * u(rng));
-    const Polygon target = PolygonCcw(tb);
-    const std::vector<Polygon> polys = RandomOccluders(rng, eye, tb);
-    std::vector<OccluderRef> refs;
-    for (size_t i = 0; i < polys.size(); ++i)
-      refs.push_back({&polys[i], u(rng) < 0.75 ? SightEffect::kBlocks : SightEffect::kObscures, static_cast<int>(i), ConvexForSight(polys[i])});
+    MakeSightTable(rng, &t);
+    const Vec2& eye = t.eye;
+    const Polygon& target = t.target;
+    const std::vector<OccluderRef>& refs = t.refs;
     SightOptions all, when, only;
     when.need = SightNeed::kWhenVisible;
     only.need = SightNeed::kVisible;
@@ -180,16 +197,13 @@ TEST(Sight, TracingForLessKeepsWhatIsRead) {
 // with its occluders in order and shuffled, for every need.
 TEST(Sight, TheOccludersOrderChangesNothing) {
   std::mt19937 rng(5);
-  std::uniform_real_distribution<double> u(0.0, 1.0);
   int visible = 0;
+  SightTable t;
   for (int k = 0; k < 5000; ++k) {
-    const Vec2 eye(0, 0);
-    const Base tb = Turned({-60 + 120 * u(rng), 150 + 250 * u(rng)}, -180 + 360 * u(rng), 40 + 110 * u(rng), 20 + 60 * u(rng));
-    const Polygon target = PolygonCcw(tb);
-    const std::vector<Polygon> polys = RandomOccluders(rng, eye, tb);
-    std::vector<OccluderRef> refs;
-    for (size_t i = 0; i < polys.size(); ++i)
-      refs.push_back({&polys[i], u(rng) < 0.75 ? SightEffect::kBlocks : SightEffect::kObscures, static_cast<int>(i), ConvexForSight(polys[i])});
+    MakeSightTable(rng, &t);
+    const Vec2& eye = t.eye;
+    const Polygon& target = t.target;
+    const std::vector<OccluderRef>& refs = t.refs;
     std::vector<OccluderRef> shuffled = refs;
     std::shuffle(shuffled.begin(), shuffled.end(), rng);
     for (SightNeed need : {SightNeed::kAll, SightNeed::kWhenVisible, SightNeed::kVisible}) {
