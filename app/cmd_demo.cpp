@@ -3,14 +3,12 @@
 // and run through the whole pipeline: the live window when there is a display, else demo.mkv and
 // demo.jsonl.
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-
-#include <nlohmann/json.hpp>
 
 #include "app/command.h"
 #include "app/output_paths.h"
 #include "app/scene_args.h"
+#include "pipeline/event_log_reader.h"
 #include "pipeline/frame_source.h"
 #include "pipeline/headless.h"
 #include "ui/live_window.h"
@@ -29,16 +27,19 @@ struct DemoArgs {
   bool headless = false;
 };
 
-// Whether `log` is the log of an earlier run of this demo: its first line is a Vedette log header
-// naming the same clip. A new run replaces such a run's video and log, so that the documented first
-// command (`scripts/setup.sh demo`, which writes them in the project's folder) works every time; a
-// file of the same name that is anything else is kept unless --force.
+// Whether `log` is the log of an earlier run of this demo: a Vedette event log (ReadEventLogFile's
+// checks; a run killed part-way still counts) whose header names the same clip. A new run replaces
+// such a run's video and log, so that the documented first command (`scripts/setup.sh demo`, which
+// writes them in the project's folder) works every time; a file of the same name that is anything
+// else is kept unless --force.
 bool EarlierDemoLog(const std::string& log, const std::string& source_name) {
-  std::ifstream in(log);
-  std::string first;
-  if (!in || !std::getline(in, first)) return false;
-  const nlohmann::json j = nlohmann::json::parse(first, nullptr, false);
-  return j.is_object() && j.contains("log") && j["log"] == "vedette" && j.contains("source") && j["source"] == source_name;
+  if (!PathExists(log)) return false;
+  try {
+    const pipeline::EventLogSummary s = pipeline::ReadEventLogFile(log);
+    return s.header.contains("source") && s.header["source"] == source_name;
+  } catch (const InputError&) {
+    return false;
+  }
 }
 
 void SetupDemo(CLI::App& root) {
