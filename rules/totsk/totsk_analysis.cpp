@@ -45,10 +45,12 @@ struct Cause {
 struct AnalysisMemo::State {
   using Cause = analysis_detail::Cause;
   bool made = false;             // by a call that finished: only then may the next reuse it
+  PairReach pair_reach;          // which pairs are looked at (the same for every call on this state)
   std::vector<std::string> ids;  // the placed units' ids
   std::vector<uint64_t> own;     // per unit: its own data and BW (UnitKey)
   uint64_t rest = 0;             // the terrain and every declaration
-  double reach_mm = 0.0;         // the neighbour lists' reach, mm
+  double reach_mm = 0.0;         // the neighbour lists' reach for a pair with a gun in it, mm
+  double near_reach_mm = 0.0;    // and for any other pair (no gun: no fire or bombardment at 3-6 BW), mm
   std::vector<geom::Base> fp;    // footprints
   std::vector<std::vector<geom::Base>> bases;
   std::vector<double> bw;        // mm
@@ -161,9 +163,11 @@ class Analyzer {
   bool Far(size_t a, size_t b, double reach_mm) const {
     return (fp_[a].centre_mm - fp_[b].centre_mm).norm() - radius_[a] - radius_[b] > reach_mm + 1.0;
   }
-  // UnitGrid's test, in its order of sums: b's bounding circle within the reach of a's.
+  // UnitGrid's test, in its order of sums: b's bounding circle within the reach of a's, the reach of
+  // the rules that pair can have.
   bool Within(size_t a, size_t b) const {
-    const double limit = st_.reach_mm + 1e-6 + radius_[b] + radius_[a];
+    const double reach = gun_[a] || gun_[b] ? st_.reach_mm : st_.near_reach_mm;
+    const double limit = reach + 1e-6 + radius_[b] + radius_[a];
     return (fp_[b].centre_mm - fp_[a].centre_mm).squaredNorm() <= limit * limit;
   }
   bool Redo(size_t u) const { return dirty_.all || dirty_.near[u]; }
@@ -180,7 +184,8 @@ class Analyzer {
   // Set-up: what the last call read is compared with this call's; the units' footprints and the
   // neighbour lists are worked out where they changed.
   void KeysAndPlaces(const Scene& scene);
-  double NeighbourReach(const std::vector<double>& bw) const;  // mm, from each unit's BW (mm)
+  // The neighbour lists' reaches (mm) from each unit's BW (mm): pairs with a gun, then other pairs.
+  std::pair<double, double> NeighbourReach(const std::vector<double>& bw) const;
   void Neighbours(const Scene& scene);
   void NeighboursOfMoved();
   void Reset();            // everything to be worked out: the state sized and emptied
@@ -242,6 +247,7 @@ class Analyzer {
   // times a frame, and most units have none.
   std::vector<const Declarations::Keys*> declared_;
   std::vector<int> side_;  // the units' sides numbered, so telling enemies apart compares no strings
+  std::vector<char> gun_;  // per unit: artillery (its pairs reach as far as fire and bombardment)
   size_t n_ = 0;
   // The state's vectors under the names the rules read them by.
   std::vector<geom::Base>& fp_;
@@ -316,6 +322,7 @@ Analyzer::Analyzer(const TotskData& d, const TotskSettings& s, const Scene& scen
   for (const Unit* u : units_) declared_.push_back(scene.declarations.Of(u->id));
   std::map<std::string, int> sides;
   for (const Unit* u : units_) side_.push_back(sides.emplace(u->side, int(sides.size())).first->second);
+  for (const Unit* u : units_) gun_.push_back(u->type == UnitType::kArtillery);
   for (const Terrain& t : scene.terrain) {
     const geom::Box box = geom::BoxOf(t.polygon);  // (0, 0) for an empty polygon
     const geom::Vec2 centre = (box.lo + box.hi) / 2.0;
@@ -346,8 +353,9 @@ void Analyzer::KeysAndPlaces(const Scene& scene) {
   }
   KeyMix rest;
   rest.U(TerrainKey(scene)), rest.U(DeclarationsKey(scene.declarations));
-  const double reach_mm = NeighbourReach(bw);
-  dirty_.all = !st_.made || st_.ids != ids || st_.rest != rest.h || st_.reach_mm != reach_mm;
+  const auto [reach_mm, near_reach_mm] = NeighbourReach(bw);
+  dirty_.all = !st_.made || st_.ids != ids || st_.rest != rest.h || st_.reach_mm != reach_mm ||
+               st_.near_reach_mm != near_reach_mm;
   st_.made = false;  // until this call finishes: a call that throws leaves nothing to reuse
   dirty_.Size(n_);
   if (dirty_.all) Reset();
@@ -376,23 +384,26 @@ void Analyzer::KeysAndPlaces(const Scene& scene) {
   st_.bw = std::move(bw);
   st_.rest = rest.h;
   st_.reach_mm = reach_mm;
+  st_.near_reach_mm = near_reach_mm;
 }
 
-// Step 0: who is near whom. No rule reaches further than the longest of its distances (artillery
-// and bombardment 6 BW, the threat distance, rear support, the generals' 2 BW) in the largest BW on
-// the table: every pair further apart is skipped without a look, and every loop over "each other
-// unit" runs over these neighbours (in scene order).
-double Analyzer::NeighbourReach(const std::vector<double>& bw) const {
+// Step 0: who is near whom. No rule reaches further than the longest of its distances in the largest
+// BW on the table: every pair further apart is skipped without a look, and every loop over "each
+// other unit" runs over these neighbours (in scene order). Only a gun reaches beyond 2 BW (fire at
+// 3 or 6 BW, bombardment at 6 BW): a pair without one is listed only within the other rules' reach
+// (the ranges, threat distance, zone of control, rear and flank support, security, a general's
+// re-roll, of these settings), which is most pairs and a fraction of the area.
+std::pair<double, double> Analyzer::NeighbourReach(const std::vector<double>& bw) const {
   double max_bw = 0.0;
   for (double b : bw) max_bw = std::max(max_bw, b);
-  const MoraleRanges& qrs = d_.ranges_qrs;
-  const MoraleRanges& faq = d_.ranges_faq;
-  const double reach_bw = std::max({d_.bombardment_range_bw, qrs.artillery, qrs.foot, qrs.light_infantry, qrs.cavalry, faq.artillery,
-                                    faq.foot, faq.light_infantry, faq.cavalry, s_.ThreatBw(d_), d_.threat_distance_qrs_bw,
-                                    d_.threat_distance_faq_bw, d_.zoc_depth_bw, d_.rear_support_infantry_bw,
-                                    d_.rear_support_cavalry_bw, d_.secure_distance_bw, d_.flank_support_distance_bw,
-                                    d_.general_reroll_bw, d_.artillery_far_bw});
-  return reach_bw * max_bw + tol_.contact_mm + 2.0;
+  const MoraleRanges& r = ranges_;
+  const double near_bw = std::max({r.foot, r.light_infantry, r.cavalry, s_.ThreatBw(d_), d_.zoc_depth_bw,
+                                   d_.rear_support_infantry_bw, d_.rear_support_cavalry_bw, d_.secure_distance_bw,
+                                   d_.flank_support_distance_bw, d_.general_reroll_bw});
+  const double gun_bw = std::max({near_bw, r.artillery, d_.bombardment_range_bw, d_.artillery_far_bw});
+  const double margin = tol_.contact_mm + 2.0;
+  const double gun_mm = gun_bw * max_bw + margin;
+  return {gun_mm, st_.pair_reach.gun_reach_for_every_pair ? gun_mm : near_bw * max_bw + margin};
 }
 
 void Analyzer::Reset() {
@@ -434,7 +445,8 @@ void Analyzer::Neighbours(const Scene& scene) {
     if (!scene.units[i].pose) continue;
     grid.NearInto(static_cast<int>(i), st_.reach_mm, &near);
     nbr_[k].reserve(near.size());
-    for (int j : near) nbr_[k].push_back(static_cast<size_t>(placed_index[j]));
+    for (int j : near)
+      if (const size_t v = static_cast<size_t>(placed_index[j]); gun_[k] || gun_[v] || Within(k, v)) nbr_[k].push_back(v);
     ++k;
   }
 }
@@ -1340,6 +1352,14 @@ ActionTest MakeActionTest(const TotskData& data, const std::string& unit, const 
 TotskAnalysis AnalyzeTotsk(const TotskData& data, const TotskSettings& settings, const Scene& scene) {
   AnalysisMemo memo;
   return AnalyzeTotsk(data, settings, scene, &memo);
+}
+
+TotskAnalysis AnalyzeTotsk(const TotskData& data, const TotskSettings& settings, const Scene& scene, PairReach reach) {
+  State state;
+  state.pair_reach = reach;
+  Analyzer a(data, settings, scene, &state);
+  a.Run();
+  return std::move(state.out);
 }
 
 const TotskAnalysis& AnalyzeTotsk(const TotskData& data, const TotskSettings& settings, const Scene& scene,
