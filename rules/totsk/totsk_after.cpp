@@ -233,21 +233,22 @@ void AfterCombatWriter::MoraleFailsOf(const Unit& u) {
       throw InputError(scene_.source, lost_d->line, "declarations: " + u.id + ".fails_lost must be a whole number >= 0");
     lost_fails = static_cast<int>(v);
   }
+  std::vector<Modifier> mods;
+  for (const auto& [tag, v] : a_.morale_fails_tags)
+    if (u.HasTag(tag)) mods.push_back({tag, v, {}});
+  const auto stat = u.stats.find("morale_fails");
+  // Listed: units with something to say (a loss declared, a tag or a stat changing the number); every
+  // other infantry unit has the FAQ's 3.
+  if (!lost_d && mods.empty() && stat == u.stats.end()) return;
   std::optional<int> base;
   std::string source;
-  if (auto st = u.stats.find("morale_fails"); st != u.stats.end()) {
-    base = static_cast<int>(std::lround(st->second));
+  if (stat != u.stats.end()) {
+    base = static_cast<int>(std::lround(stat->second));
     source = "stats";
   } else if (auto b = a_.morale_fails_base.find(std::string(ToString(u.type))); b != a_.morale_fails_base.end()) {
     base = b->second;
     source = "FAQ";
   }
-  std::vector<Modifier> mods;
-  for (const auto& [tag, v] : a_.morale_fails_tags)
-    if (u.HasTag(tag)) mods.push_back({tag, v, {}});
-  // Listed: units with something to say (a loss declared, a tag or a stat changing the number); every
-  // other infantry unit has the FAQ's 3.
-  if (!lost_d && mods.empty() && source != "stats") return;
   nlohmann::json j = JsonObject("unit", u.id, "fails_lost", lost_fails);
   if (!base) {
     j["fails"] = nullptr;

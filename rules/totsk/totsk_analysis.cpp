@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <sstream>
 
 #include "rules/geometry/contact.h"
@@ -52,7 +53,7 @@ struct AnalysisMemo::State {
   double reach_mm = 0.0;         // the neighbour lists' reach for a pair with a gun in it, mm
   double near_reach_mm = 0.0;    // and for any other pair (no gun: no fire or bombardment at 3-6 BW), mm
   std::vector<geom::Base> fp;    // footprints
-  std::vector<std::vector<geom::Base>> bases;
+  std::vector<std::vector<geom::Base>> bases;  // a unit's bases when it has several (one: its footprint)
   std::vector<double> bw;        // mm
   std::vector<double> radius;    // half the footprint's diagonal, mm
   std::vector<std::vector<size_t>> nbr;  // the units within every rule's reach, ascending (not itself)
@@ -174,6 +175,10 @@ class Analyzer {
   bool Targets(size_t e, size_t u) const { return target_[e] == static_cast<long>(u); }
   bool HasTarget(size_t e) const { return target_[e] >= 0; }
   const std::string& Id(size_t i) const { return units_[i]->id; }
+  // Unit i's bases: most units have one, which is its footprint (not kept twice).
+  std::span<const geom::Base> BasesIn(size_t i) const {
+    return bases_[i].empty() ? std::span<const geom::Base>(&fp_[i], 1) : std::span<const geom::Base>(bases_[i]);
+  }
   std::optional<bool> Flag(size_t i, std::string_view key) const;
   std::string DeclaredString(size_t i, std::string_view key) const;
   const Declared* DeclaredOf(size_t i, std::string_view key) const { return Declarations::Find(declared_[i], key); }
@@ -225,7 +230,7 @@ class Analyzer {
     std::vector<size_t> firers;   // enemies whose fire targets this unit
   };
   void Morale(size_t u, UnitAnalysis* a) const;
-  void Add(UnitAnalysis* a, const std::string& key, std::vector<std::string> by, int times = 1) const;
+  void Add(UnitAnalysis* a, std::string_view key, std::vector<std::string> by, int times = 1) const;
   void Reasons(size_t u, UnitAnalysis* a) const;
   MoraleContext ContextOf(size_t u, const UnitAnalysis& a) const;
   void PassiveModifiers(size_t u, UnitAnalysis* a) const;
@@ -365,7 +370,7 @@ void Analyzer::KeysAndPlaces(const Scene& scene) {
     dirty_.moved[i] = 1;
     ++moved;
     fp_[i] = Footprint(*units_[i]);
-    bases_[i] = BasesOf(*units_[i]);
+    bases_[i] = units_[i]->bases.size() > 1 ? BasesOf(*units_[i]) : std::vector<geom::Base>{};
     radius_[i] = std::hypot(fp_[i].width_mm, fp_[i].depth_mm) / 2.0;
     if (dirty_.all) continue;  // Reset() has just emptied every unit's results
     // Its results start again from nothing: it may have become a general, who takes no test.
@@ -433,6 +438,9 @@ void Analyzer::Reset() {
   }
 }
 
+// A gun's list is every unit within the guns' reach; any other unit's, the units without a gun within
+// the shorter reach, and the guns whose lists hold it (asking the grid at the shorter reach scans a
+// ninth of the cells).
 void Analyzer::Neighbours(const Scene& scene) {
   if (!dirty_.all) return NeighboursOfMoved();
   const UnitGrid grid(scene);
@@ -443,12 +451,22 @@ void Analyzer::Neighbours(const Scene& scene) {
   std::vector<int> near;
   for (size_t i = 0, k = 0; i < scene.units.size(); ++i) {
     if (!scene.units[i].pose) continue;
-    grid.NearInto(static_cast<int>(i), st_.reach_mm, &near);
+    grid.NearInto(static_cast<int>(i), gun_[k] ? st_.reach_mm : st_.near_reach_mm, &near);
     nbr_[k].reserve(near.size());
     for (int j : near)
-      if (const size_t v = static_cast<size_t>(placed_index[j]); gun_[k] || gun_[v] || Within(k, v)) nbr_[k].push_back(v);
+      if (const size_t v = static_cast<size_t>(placed_index[j]); gun_[k] || !gun_[v]) nbr_[k].push_back(v);
     ++k;
   }
+  // Each list has its units without a gun in order; the guns, appended in order, are merged in.
+  std::vector<size_t> guns_from(n_);
+  for (size_t k = 0; k < n_; ++k) guns_from[k] = nbr_[k].size();
+  for (size_t g = 0; g < n_; ++g)
+    if (gun_[g])
+      for (size_t v : nbr_[g])
+        if (!gun_[v]) nbr_[v].push_back(g);
+  for (size_t k = 0; k < n_; ++k)
+    if (guns_from[k] != nbr_[k].size())
+      std::inplace_merge(nbr_[k].begin(), nbr_[k].begin() + static_cast<long>(guns_from[k]), nbr_[k].end());
 }
 
 // A moved unit's list is measured again against every unit; any other unit's list loses the moved
@@ -581,7 +599,7 @@ bool Analyzer::ComputeBombard(size_t e, size_t u) const {
 std::optional<Side> Analyzer::ThreatSide(size_t e, size_t u) const {
   if (FacesAway(fp_[e], fp_[u], tol_.line_mm)) return std::nullopt;
   std::optional<Side> best;
-  for (const geom::Base& b : bases_[e]) {
+  for (const geom::Base& b : BasesIn(e)) {
     const auto side = BehindSide(fp_[u], b, tol_.line_mm);
     if (side && (!best || *side == Side::kRear)) best = side;
   }
@@ -615,6 +633,7 @@ void Analyzer::Validate() const {
     }
   }
   for (size_t i = 0; i < n_; ++i) {
+    if (!declared_[i]) continue;  // most units declare nothing
     for (const char* key : {"failed_morale", "moved", "bonus_move", "pursued", "pivoted", "passed_morale", "broke_off", "lost"})
       Flag(i, key);
     for (const char* key : {"target", "general_attached", "crew_with"}) DeclaredString(i, key);
@@ -707,6 +726,17 @@ void Analyzer::RearSupports() {
 // QRS "Secure Infantry = Infantry that has a friendly unit or terrain within 1 BW of both flanks".
 void Analyzer::Secure(size_t u, UnitAnalysis* a) const {
   const double reach = d_.secure_distance_bw * bw_[u] + tol_.line_mm;
+  // The friends within reach of the unit at all, found once for both flanks (most neighbours are
+  // enemies or further away).
+  size_t friends[64];
+  size_t n_friends = 0;
+  bool more = false;  // more than fit: each flank looks at every neighbour
+  for (size_t f : nbr_[u]) {
+    if (f == u || Enemy(f, u) || IsGeneral(*units_[f]) || Far(f, u, reach)) continue;
+    if (n_friends == std::size(friends)) more = true;
+    else friends[n_friends++] = f;
+  }
+  const std::span<const size_t> near = more ? std::span<const size_t>(nbr_[u]) : std::span<const size_t>(friends, n_friends);
   for (const auto& [edge, line, list] :
        {std::tuple{geom::Edge::kLeft, geom::OutsideLeftLine(fp_[u]), &a->secure_left},
         std::tuple{geom::Edge::kRight, geom::OutsideRightLine(fp_[u]), &a->secure_right}}) {
@@ -716,7 +746,7 @@ void Analyzer::Secure(size_t u, UnitAnalysis* a) const {
     auto beyond_reach = [&](const geom::Vec2& centre, double radius) {
       return geom::PointToSegment(centre, seg).distance_mm - radius > reach + 1e-6;
     };
-    for (size_t f : nbr_[u]) {
+    for (size_t f : near) {
       if (f == u || Enemy(f, u) || IsGeneral(*units_[f])) continue;
       if (line.SignedDistance(fp_[f].centre_mm) <= 0.0 || Far(f, u, reach)) continue;  // not on that side / far
       if (beyond_reach(fp_[f].centre_mm, radius_[f])) continue;
@@ -725,7 +755,10 @@ void Analyzer::Secure(size_t u, UnitAnalysis* a) const {
     for (size_t ti = 0; ti < scene_.terrain.size(); ++ti) {
       const Terrain& t = scene_.terrain[ti];
       if (!secures_[ti]) continue;
-      if (beyond_reach(terrain_circle_[ti].first, terrain_circle_[ti].second)) continue;
+      // The unit's circle first: most pieces are far from both flanks, and a distance is cheaper than two.
+      const auto& [centre, radius] = terrain_circle_[ti];
+      if ((centre - fp_[u].centre_mm).norm() - radius - radius_[u] > reach + 1e-3) continue;
+      if (beyond_reach(centre, radius)) continue;
       // Only the part of the terrain beyond the flank's line secures that flank.
       const geom::Polygon beyond = geom::ClipHalfPlane(geom::MakeCcw(t.polygon), line.point,
                                                        line.point + geom::Vec2(line.normal.y(), -line.normal.x()));
@@ -830,7 +863,7 @@ void Analyzer::Morale(size_t u, UnitAnalysis* a) const {
   a->odds = MoraleOddsFor(a->total, d_.morale_pass_at_least, d_.morale_rout_at_most);
 }
 
-void Analyzer::Add(UnitAnalysis* a, const std::string& key, std::vector<std::string> by, int times) const {
+void Analyzer::Add(UnitAnalysis* a, std::string_view key, std::vector<std::string> by, int times) const {
   const MoraleModifierSpec& m = d_.Morale(key);
   a->modifiers.push_back({m.rule, m.value * times, std::move(by)});
 }
@@ -1081,7 +1114,7 @@ std::vector<std::string> Analyzer::ZocOf(size_t u) const {
   for (size_t e : nbr_[u]) {
     if (!Enemy(e, u) || IsGeneral(*units_[e])) continue;
     if (Far(e, u, d_.zoc_depth_bw * bw_[e])) continue;
-    for (const geom::Base& b : bases_[e])
+    for (const geom::Base& b : BasesIn(e))
       if (geom::InsideCorridor(b, geom::Edge::kFront, d_.zoc_depth_bw * bw_[e], fp_[u], tol_.line_mm)) {
         out.push_back(Id(e));
         break;
@@ -1192,7 +1225,7 @@ void Analyzer::Threats(size_t u, UnitAnalysis* a) const {
     if (!side) continue;
     const double limit = threat_bw * bw_[u] + tol_.line_mm;
     double dist = kInf;
-    for (const geom::Base& b : bases_[e])
+    for (const geom::Base& b : BasesIn(e))
       if (BehindSide(fp_[u], b, tol_.line_mm)) dist = std::min(dist, DistanceWithin(fp_[u], b, limit));
     if (dist > limit) continue;
     if (IsLightTroops(*units_[e])) {

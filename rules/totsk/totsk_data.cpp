@@ -5,6 +5,7 @@
 #include <cmath>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 #include "rules/input_error.h"
 #include "rules/yaml_reader.h"
@@ -45,7 +46,11 @@ MoraleModifierSpec ReadModifier(const YamlReader& r, const YAML::Node& n, const 
 
 }  // namespace
 
-const MoraleModifierSpec& TotskData::Morale(const std::string& key) const { return morale_modifiers.at(key); }
+const MoraleModifierSpec& TotskData::Morale(std::string_view key) const {
+  const auto it = morale_modifiers.find(key);
+  if (it == morale_modifiers.end()) throw std::out_of_range("no TotSK morale modifier '" + std::string(key) + "'");
+  return it->second;
+}
 
 namespace {
 

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace vedette::totsk {
@@ -98,14 +99,14 @@ struct TotskData {
   std::map<std::string, int> action_modifiers;   // name -> value
   std::map<std::string, MoveTest> move_tests;    // action -> test
   int morale_pass_at_least = 8, morale_rout_at_most = 3;
-  std::map<std::string, MoraleModifierSpec> morale_modifiers;
+  std::map<std::string, MoraleModifierSpec, std::less<>> morale_modifiers;  // by key, looked up by any string
   MoraleModifierSpec charged_by_cavalry_faq, charged_by_cavalry_qrs;
   std::map<std::string, TerrainCap> under_fire, in_contact;  // by unit type
   std::string rule_cover, rule_defending_terrain, rule_fortification;
   Tolerances tolerances;
   AfterCombat after;
 
-  const MoraleModifierSpec& Morale(const std::string& key) const;  // throws std::out_of_range on a bug
+  const MoraleModifierSpec& Morale(std::string_view key) const;  // throws std::out_of_range on a bug
 };
 
 // Reads the ruleset file; throws InputError naming file:line and what is wrong.
