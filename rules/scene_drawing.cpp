@@ -55,49 +55,43 @@ void AppendStateGlyph(const Unit& unit, Glyph glyph, std::vector<DrawPrimitive>*
 
 namespace {
 
+// A primitive of a unit's outline, made in place at the end of *out (not made, moved and destroyed).
+DrawPrimitive& AddPrimitive(DrawKind kind, DrawStyle style, std::uint32_t rgba, const char* layer, const Unit& u,
+                            std::vector<DrawPrimitive>* out) {
+  DrawPrimitive& p = out->emplace_back();
+  p.kind = kind;
+  p.style = style;
+  p.rgba = rgba;
+  p.layer = layer;
+  p.unit_id = u.id;
+  return p;
+}
+
 // A unit's base(s), its facing arrow and its id label, in its side's colour.
 void AppendUnitOutline(const Unit& u, std::uint32_t colour, std::vector<DrawPrimitive>* out) {
   const geom::Base fp = Footprint(u);
   const geom::Vec2 forward = geom::Forward(fp);
   auto add_base = [&](const geom::Base& b) {
-    DrawPrimitive p;
-    p.kind = DrawKind::kPolygon;
-    p.style = DrawStyle::kBase;
     const auto c = geom::Corners(b);
-    p.points_mm.assign(c.begin(), c.end());
-    p.rgba = colour;
-    p.layer = "bases";
-    p.unit_id = u.id;
-    out->push_back(std::move(p));
+    AddPrimitive(DrawKind::kPolygon, DrawStyle::kBase, colour, "bases", u, out).points_mm.assign(c.begin(), c.end());
   };
   // A single base is its footprint (the usual case): not worked out twice.
   if (u.bases.size() == 1) add_base(fp);
   else
     for (const geom::Base& b : BasesOf(u)) add_base(b);
-  DrawPrimitive arrow;
-  arrow.kind = DrawKind::kArrow;
-  arrow.style = DrawStyle::kFacing;
   const geom::Vec2 leader = fp.centre_mm + (fp.depth_mm / 2.0) * forward;  // geom::LeaderPoint(fp)
-  arrow.points_mm = {fp.centre_mm, leader + forward * (fp.depth_mm * 0.5)};
-  arrow.rgba = colour;
-  arrow.layer = "bases";
-  arrow.unit_id = u.id;
-  out->push_back(std::move(arrow));
+  AddPrimitive(DrawKind::kArrow, DrawStyle::kFacing, colour, "bases", u, out).points_mm = {fp.centre_mm,
+                                                                                       leader + forward * (fp.depth_mm * 0.5)};
   // The id behind the base, not over its marker (the camera must keep seeing it), in a light tint
   // of the side's colour: dark side colours on the label's dark backing could not be read.
-  DrawPrimitive label;
-  label.kind = DrawKind::kLabel;
-  label.style = DrawStyle::kBase;
-  label.points_mm = {fp.centre_mm - forward * (fp.depth_mm * 0.5 + 7.0)};
-  label.text = u.id;
   auto lighten = [](std::uint32_t c, int shift) {
     const int v = static_cast<int>((c >> shift) & 0xFF);
     return static_cast<std::uint32_t>(v + (255 - v) * 3 / 5) << shift;
   };
-  label.rgba = lighten(colour, 24) | lighten(colour, 16) | lighten(colour, 8) | 0xFFu;
-  label.layer = "labels";
-  label.unit_id = u.id;
-  out->push_back(std::move(label));
+  const std::uint32_t light = lighten(colour, 24) | lighten(colour, 16) | lighten(colour, 8) | 0xFFu;
+  DrawPrimitive& label = AddPrimitive(DrawKind::kLabel, DrawStyle::kBase, light, "labels", u, out);
+  label.points_mm = {fp.centre_mm - forward * (fp.depth_mm * 0.5 + 7.0)};
+  label.text = u.id;
 }
 
 }  // namespace
@@ -115,6 +109,11 @@ void AppendSceneOutlines(const Scene& scene, std::vector<DrawPrimitive>* out) {
     p.text = t.id;
     out->push_back(std::move(p));
   }
+  // The routed units, from the declarations (in id order): most units declare nothing, and a look-up
+  // of every unit's declarations by id cost more than its outline's numbers.
+  std::vector<std::string_view> routed;
+  for (const auto& [id, keys] : scene.declarations.units)
+    if (Declarations::Routed(&keys)) routed.push_back(id);
   std::map<std::string, std::uint32_t, std::less<>> colours;  // one look-up per side, not per unit
   for (const Unit& u : scene.units) {
     if (!u.pose) continue;
@@ -122,7 +121,8 @@ void AppendSceneOutlines(const Scene& scene, std::vector<DrawPrimitive>* out) {
     if (it == colours.end()) it = colours.emplace(u.side, SideColour(scene, u.side)).first;
     AppendUnitOutline(u, it->second, out);
     // States every ruleset reads from the scene: a routed unit, limbered guns.
-    if (scene.declarations.Routed(u.id)) AppendStateGlyph(u, Glyph::kRouted, out);
+    if (!routed.empty() && std::binary_search(routed.begin(), routed.end(), std::string_view(u.id)))
+      AppendStateGlyph(u, Glyph::kRouted, out);
     if (u.type == UnitType::kArtillery && u.formation == "limbered") AppendStateGlyph(u, Glyph::kLimbered, out);
   }
 }

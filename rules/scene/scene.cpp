@@ -77,7 +77,10 @@ bool Declarations::Flag(const Keys* keys, std::string_view key) {
 }
 
 bool Declarations::Routed(std::string_view unit) const {
-  const Keys* keys = Of(unit);  // asked of every unit every frame, and most declare nothing
+  return Routed(Of(unit));  // asked of every unit every frame, and most declare nothing
+}
+
+bool Declarations::Routed(const Keys* keys) {
   if (!keys) return false;
   const Declared* state = Find(keys, "state");
   return Flag(keys, "routed") || (state && state->value == "routed");

@@ -125,6 +125,7 @@ struct Declarations {
   // Declared routed (`routed: true`, or `state: routed` as the overlay's state menu sets it): its
   // next move is a flight, not an order.
   bool Routed(std::string_view unit) const;
+  static bool Routed(const Keys* keys);  // the same, of a unit's declarations (null: none)
 };
 
 struct Scene {

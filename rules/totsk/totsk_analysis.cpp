@@ -150,7 +150,7 @@ double DistanceWithin(const geom::Base& a, const geom::Base& b, double limit_mm)
 class Analyzer {
  public:
   // state: the last call's, reused where nothing it read changed (an empty State: nothing is).
-  Analyzer(const TotskData& d, const TotskSettings& s, const Scene& scene, State* state);
+  Analyzer(const TotskData& d, const TotskSettings& s, const Scene& scene, State* state, const UnitGrid* grid = nullptr);
 
   // Fills the state's `out`, and marks the state made.
   void Run();
@@ -191,7 +191,7 @@ class Analyzer {
   void KeysAndPlaces(const Scene& scene);
   // The neighbour lists' reaches (mm) from each unit's BW (mm): pairs with a gun, then other pairs.
   std::pair<double, double> NeighbourReach(const std::vector<double>& bw) const;
-  void Neighbours(const Scene& scene);
+  void Neighbours(const Scene& scene, const UnitGrid* grid);  // grid: the scene's, if the caller has one
   void NeighboursOfMoved();
   void Reset();            // everything to be worked out: the state sized and emptied
   void CacheUnits();       // who acts, who can fire
@@ -315,7 +315,7 @@ void Analyzer::Mirrors() {
   }
 }
 
-Analyzer::Analyzer(const TotskData& d, const TotskSettings& s, const Scene& scene, State* state)
+Analyzer::Analyzer(const TotskData& d, const TotskSettings& s, const Scene& scene, State* state, const UnitGrid* grid)
     : d_(d), s_(s), ranges_(s.Ranges(d)),
       scene_(scene), st_(*state), tol_(d.tolerances), fp_(state->fp), bases_(state->bases),
       bw_(state->bw), radius_(state->radius), nbr_(state->nbr), cause_(state->cause), target_(state->target),
@@ -338,7 +338,7 @@ Analyzer::Analyzer(const TotskData& d, const TotskSettings& s, const Scene& scen
     terrain_kind_.push_back(FindTerrainKind(t.type));
   }
   KeysAndPlaces(scene);
-  Neighbours(scene);
+  Neighbours(scene, grid);
   Mirrors();
 }
 
@@ -441,9 +441,10 @@ void Analyzer::Reset() {
 // A gun's list is every unit within the guns' reach; any other unit's, the units without a gun within
 // the shorter reach, and the guns whose lists hold it (asking the grid at the shorter reach scans a
 // ninth of the cells).
-void Analyzer::Neighbours(const Scene& scene) {
+void Analyzer::Neighbours(const Scene& scene, const UnitGrid* given) {
   if (!dirty_.all) return NeighboursOfMoved();
-  const UnitGrid grid(scene);
+  std::optional<UnitGrid> own;
+  const UnitGrid& grid = given ? *given : own.emplace(scene);
   std::vector<int> placed_index(scene.units.size(), -1);
   for (size_t i = 0, k = 0; i < scene.units.size(); ++i)
     if (scene.units[i].pose) placed_index[i] = static_cast<int>(k++);
@@ -1396,8 +1397,8 @@ TotskAnalysis AnalyzeTotsk(const TotskData& data, const TotskSettings& settings,
 }
 
 const TotskAnalysis& AnalyzeTotsk(const TotskData& data, const TotskSettings& settings, const Scene& scene,
-                                  AnalysisMemo* memo) {
-  Analyzer a(data, settings, scene, memo->state_.get());
+                                  AnalysisMemo* memo, const UnitGrid* grid) {
+  Analyzer a(data, settings, scene, memo->state_.get(), grid);
   a.Run();
   return memo->state_->out;
 }

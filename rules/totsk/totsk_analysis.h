@@ -12,6 +12,10 @@
 #include "rules/totsk/totsk_data.h"
 #include "rules/totsk/totsk_dice.h"
 
+namespace vedette {
+class UnitGrid;
+}
+
 namespace vedette::totsk {
 
 // One enemy that could make the unit test.
@@ -93,14 +97,16 @@ class AnalysisMemo {
   struct State;
 
  private:
-  friend const TotskAnalysis& AnalyzeTotsk(const TotskData&, const TotskSettings&, const Scene&, AnalysisMemo*);
+  friend const TotskAnalysis& AnalyzeTotsk(const TotskData&, const TotskSettings&, const Scene&, AnalysisMemo*,
+                                           const UnitGrid*);
   std::unique_ptr<State> state_;
 };
 
 // AnalyzeTotsk, starting from the last call's memo; the answer lives in the memo until its next call.
-// A call that throws leaves nothing for the next to reuse.
+// A call that throws leaves nothing for the next to reuse. grid: the scene's UnitGrid when the caller
+// has one (a call that measures every unit again asks it instead of making its own).
 const TotskAnalysis& AnalyzeTotsk(const TotskData& data, const TotskSettings& settings, const Scene& scene,
-                                  AnalysisMemo* memo);
+                                  AnalysisMemo* memo, const UnitGrid* grid = nullptr);
 
 // What judging a move of `unit` reads from AnalyzeTotsk, worked out for that unit alone: one entry
 // (none when the unit is not placed) whose zoc_of and action_tests equal the whole analysis's; the

@@ -13,6 +13,7 @@
 #include "rules/totsk/totsk_group_move.h"
 #include "rules/totsk/totsk_move.h"
 #include "rules/totsk/totsk_report.h"
+#include "rules/unit_grid.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -35,7 +36,8 @@ class TotskRuleset : public Ruleset {
 
   Findings Analyze(const Scene& scene, const AnalyzeOptions& options) const override {
     std::lock_guard<std::mutex> lock(memo_mutex_);
-    Findings f = totsk::MakeFindings(data_, settings_, scene, totsk::AnalyzeTotsk(data_, settings_, scene, &memo_), options);
+    const UnitGrid grid(scene);  // for the overlaps, and for the analysis when it measures every unit
+    Findings f = totsk::MakeFindings(data_, settings_, scene, totsk::AnalyzeTotsk(data_, settings_, scene, &memo_, &grid), options);
     // QRS 97, 103, 105: pursuit, the generals' bonus moves, wing and army morale.
     totsk::AfterCombatFindings after = totsk::AnalyzeAfterCombat(data_, settings_, scene, options.report || options.text);
     if (options.report)
@@ -43,7 +45,7 @@ class TotskRuleset : public Ruleset {
     if (options.text) f.text += after.text;
     f.tests.insert(f.tests.end(), after.tests.begin(), after.tests.end());
     f.drawing.insert(f.drawing.end(), after.drawing.begin(), after.drawing.end());
-    AppendOverlaps(scene, data_.tolerances.contact_mm, options, &f);
+    AppendOverlaps(scene, grid, data_.tolerances.contact_mm, options, &f);
     return f;
   }
 
