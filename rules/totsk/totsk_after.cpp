@@ -385,12 +385,13 @@ void AfterCombatWriter::BonusMoves() {
   for (const CommandPoints::General& cg : cp.generals) {
     const Unit& g = *cg.unit;
     const int rating = Rating(g);
-    out_.report["bonus_moves"].push_back(JsonObject("general", g.id,
-                                                    "side", g.side,
-                                                    "rating", rating,
-                                                    "reach_bw", a_.bonus_general_bw,
-                                                    "units_within", cg.in_reach,
-                                                    "declared_bonus_moves", cg.used_by));
+    if (words_)  // the frame path reads the cards, not the report
+      out_.report["bonus_moves"].push_back(JsonObject("general", g.id,
+                                                      "side", g.side,
+                                                      "rating", rating,
+                                                      "reach_bw", a_.bonus_general_bw,
+                                                      "units_within", cg.in_reach,
+                                                      "declared_bonus_moves", cg.used_by));
     if ((!active_.empty() && g.side != active_) || rating <= 0) continue;
     CardLine(g, DrawStyle::kInfo,
              std::to_string(rating) + " bonus move" + (rating == 1 ? "" : "s") + " (QRS 103)" +
