@@ -26,7 +26,7 @@ void SetupAnalyze(CLI::App& root) {
   cmd->callback([args] {
     const Scene scene = LoadScene(args->scene);
     const auto ruleset = MakeRuleset(args->ruleset, MakeRulesetOptions(scene, args->set));
-    const Findings f = ruleset->Analyze(scene, {.text = !args->json, .report = args->json});
+    const Findings f = ruleset->Analyze(scene, {.text = !args->json, .report = args->json, .picture = false});
     if (args->json) std::cout << f.report.dump(2) << "\n";
     else std::cout << f.text;
   });

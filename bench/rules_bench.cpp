@@ -11,8 +11,8 @@
 // from where the last call saw it, every other unit where it was (the pipeline holds resting units'
 // poses, pipeline/table_scene.h), on the same ruleset instance. --frame-path asks Analyze for what
 // the frame path (live window, process) reads: the drawing and the tests, without text or report.
-// --text asks for the text and not the report (what `vedette analyze` asks for), --report for the
-// report and not the text (`vedette analyze --json`); without any of the three, both are built.
+// --text asks for the text and not the report nor the picture (what `vedette analyze` asks for),
+// --report for the report alone (`vedette analyze --json`); without any of the three, all are built.
 //
 //   rules_bench [--seeds N] [--min-ms M] [--json FILE] [--only RULESET] [--units N] [--print] [--fresh|--moving]
 //               [--frame-path|--text|--report] [--calls N]
@@ -125,8 +125,8 @@ bool ParseOptions(int argc, char** argv, BenchOptions* o) {
     else if (a == "--fresh") o->fresh = true;
     else if (a == "--moving") o->moving = true;
     else if (a == "--frame-path") o->asked = vedette::kFramePath;
-    else if (a == "--text") o->asked = {.text = true, .report = false};
-    else if (a == "--report") o->asked = {.text = false, .report = true};
+    else if (a == "--text") o->asked = {.text = true, .report = false, .picture = false};
+    else if (a == "--report") o->asked = {.text = false, .report = true, .picture = false};
     else if (a == "--calls" && i + 1 < argc) o->fixed_calls = std::atoi(argv[++i]);
     else return false;
   }

@@ -184,7 +184,7 @@ const PipelineFrame& Pipeline::Process(const cv::Mat& image, double t, const std
 
 const nlohmann::json& Pipeline::Report() const {
   if (report_of_ != analyses_) {
-    report_ = ruleset_ && analyses_ > 0 ? ruleset_->Analyze(last_.scene, {.text = false, .report = true}).report : nlohmann::json();
+    report_ = ruleset_ && analyses_ > 0 ? ruleset_->Analyze(last_.scene, {.text = false, .report = true, .picture = false}).report : nlohmann::json();
     report_of_ = analyses_;
   }
   return report_;

@@ -125,7 +125,7 @@ void AppendOverlapDrawing(const Scene& scene, const UnitOverlap& o, std::vector<
 void AppendOverlaps(const Scene& scene, const UnitGrid& grid, double tolerance_mm, const AnalyzeOptions& options, Findings* f) {
   nlohmann::json list = nlohmann::json::array();
   for (const UnitOverlap& o : FindOverlaps(scene, grid, tolerance_mm)) {
-    AppendOverlapDrawing(scene, o, &f->drawing);
+    if (options.picture) AppendOverlapDrawing(scene, o, &f->drawing);
     if (options.report) list.push_back(ToJson(o));
     if (options.text) f->text += "  OVERLAP: " + Describe(o) + ": bases may not stand on one another\n";
   }

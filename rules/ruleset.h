@@ -128,15 +128,17 @@ struct DeclarationChoice {
   std::vector<std::string> value_words;  // each value for the player ("at the double"), as many as values
 };
 
-// What a caller wants of an analysis besides the tests and the drawing, which every caller gets. The
-// frame path (live window, process, track) draws the findings and lists the tests and reads neither
-// the text nor the JSON report: on a 300-unit table building them was a seventh of a TotSK analysis
-// and nine tenths of the table geometry's (rules_bench --frame-path).
+// What a caller wants of an analysis. The frame path (live window, process, track) draws the findings
+// and lists the tests and reads neither the text nor the JSON report: on a 300-unit table building
+// them was a seventh of a TotSK analysis and nine tenths of the table geometry's (rules_bench
+// --frame-path). `vedette analyze` and a game's final report show no picture: the drawing and its
+// cards were an eighth of TotSK's text.
 struct AnalyzeOptions {
-  bool text = true;    // Findings::text
-  bool report = true;  // Findings::report
+  bool text = true;     // Findings::text
+  bool report = true;   // Findings::report
+  bool picture = true;  // Findings::drawing and ::tests; false: a ruleset may leave them empty
 };
-inline constexpr AnalyzeOptions kFramePath{false, false};
+inline constexpr AnalyzeOptions kFramePath{.text = false, .report = false, .picture = true};
 
 class Ruleset {
  public:

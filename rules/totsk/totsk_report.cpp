@@ -339,33 +339,43 @@ void RangeDrawing(const TotskData& data, const TotskSettings& settings, const Sc
 
 }  // namespace
 
+namespace {
+
+// The picture: outlines, each unit's zone, threats and test cards (and its tests), the fire zones and
+// who makes whom test.
+void AppendPicture(const TotskData& data, const TotskSettings& settings, const Scene& scene, const TotskAnalysis& analysis,
+                   const std::unordered_map<std::string_view, const Unit*>& by_id, Findings* f) {
+  f->drawing.reserve(scene.terrain.size() + 6 * scene.units.size());  // outlines, zones, threats: about what a table draws
+  AppendSceneOutlines(scene, &f->drawing);
+  for (const UnitAnalysis& a : analysis.units) UnitDrawing(data, scene, *by_id.at(a.id), a, by_id, f);
+  RangeDrawing(data, settings, scene, f);
+  for (const TargetChoice& c : analysis.choices) {
+    DrawPrimitive p = Prim(DrawKind::kArrow, DrawStyle::kThreat,
+                           {Footprint(*by_id.at(c.by)).centre_mm, Footprint(*by_id.at(c.target)).centre_mm}, "threats", c.by);
+    f->drawing.push_back(std::move(p));  // the arrow says who makes whom test; why is in the report
+  }
+}
+
+}  // namespace
+
 Findings MakeFindings(const TotskData& data, const TotskSettings& settings, const Scene& scene,
                       const TotskAnalysis& analysis, const AnalyzeOptions& options) {
   Findings f;
   f.ruleset = "totsk";
   const std::string& active = scene.declarations.active_side;
-  nlohmann::json units = nlohmann::json::array();
-  if (options.text) f.text = Heading(data, settings, active);
-  f.drawing.reserve(scene.terrain.size() + 6 * scene.units.size());  // outlines, zones, threats: about what a table draws
-  AppendSceneOutlines(scene, &f.drawing);
   // Units by id, looked up once each (Scene::FindUnit scans the scene: on a 300-unit table that was
   // most of the report's time).
   std::unordered_map<std::string_view, const Unit*> by_id;
   for (const Unit& x : scene.units) by_id.emplace(x.id, &x);
-  for (const UnitAnalysis& a : analysis.units) {
-    const Unit& u = *by_id.at(a.id);
-    if (options.report) units.push_back(UnitReport(data, scene, u, a));
-    if (options.text) f.text += UnitText(data, scene, u, a);
-    UnitDrawing(data, scene, u, a, by_id, &f);
-  }
-  RangeDrawing(data, settings, scene, &f);
-  // Target links: who makes whom test.
-  for (const TargetChoice& c : analysis.choices) {
-    DrawPrimitive p = Prim(DrawKind::kArrow, DrawStyle::kThreat,
-                           {Footprint(*by_id.at(c.by)).centre_mm, Footprint(*by_id.at(c.target)).centre_mm}, "threats", c.by);
-    f.drawing.push_back(std::move(p));  // the arrow says who makes whom test; why is in the report
+  if (options.picture) AppendPicture(data, settings, scene, analysis, by_id, &f);
+  if (options.text) {
+    f.text = Heading(data, settings, active);
+    for (const UnitAnalysis& a : analysis.units) f.text += UnitText(data, scene, *by_id.at(a.id), a);
+    for (const std::string& n : analysis.notes) f.text += "  note: " + n + "\n";
   }
   if (options.report) {
+    nlohmann::json units = nlohmann::json::array();
+    for (const UnitAnalysis& a : analysis.units) units.push_back(UnitReport(data, scene, *by_id.at(a.id), a));
     nlohmann::json choices = nlohmann::json::array();
     for (const TargetChoice& c : analysis.choices) choices.push_back(JsonObject("by", c.by,
                                                                                 "target", c.target,
@@ -377,8 +387,6 @@ Findings MakeFindings(const TotskData& data, const TotskSettings& settings, cons
                 {"notes", analysis.notes},
                 {"units", std::move(units)}};  // moved, not copied: a large list on a big table
   }
-  if (options.text)
-    for (const std::string& n : analysis.notes) f.text += "  note: " + n + "\n";
   return f;
 }
 

@@ -43,8 +43,10 @@ class TotskRuleset : public Ruleset {
     if (options.report)
       for (auto& [k, v] : after.report.items()) f.report[k] = std::move(v);
     if (options.text) f.text += after.text;
-    f.tests.insert(f.tests.end(), after.tests.begin(), after.tests.end());
-    f.drawing.insert(f.drawing.end(), after.drawing.begin(), after.drawing.end());
+    if (options.picture) {
+      f.tests.insert(f.tests.end(), after.tests.begin(), after.tests.end());
+      f.drawing.insert(f.drawing.end(), after.drawing.begin(), after.drawing.end());
+    }
     AppendOverlaps(scene, grid, data_.tolerances.contact_mm, options, &f);
     return f;
   }

@@ -323,6 +323,30 @@ TEST(FramePath, DrawsAndTestsWhatAnalyzeDoesWithoutTheWords) {
   }
 }
 
+// `vedette analyze` and a game's final report show no picture: asked without it, every ruleset gives
+// the same words, and TotSK (whose picture was an eighth of its text's cost) leaves it out.
+TEST(FramePath, WordsWithoutThePictureAreTheWordsWithIt) {
+  for (const std::string& name : RulesetNames()) {
+    auto scenes = FramePathScenes(name);
+    // And two bases overlapping, which every ruleset reports and draws.
+    Scene overlap = scenes.back().second;
+    overlap.units[1].pose = overlap.units[0].pose;
+    overlap.units[1].pose->x_mm += 5.0;
+    scenes.emplace_back("synthetic 60, an overlap", overlap);
+    for (const auto& [scene_name, scene] : scenes) {
+      const Findings full = MakeRuleset(name)->Analyze(scene);
+      const Findings words = MakeRuleset(name)->Analyze(scene, {.text = true, .report = true, .picture = false});
+      EXPECT_EQ(words.text, full.text) << name << " " << scene_name;
+      EXPECT_EQ(words.report, full.report) << name << " " << scene_name;
+      if (scene_name.find("overlap") != std::string::npos) EXPECT_NE(full.text.find("OVERLAP"), std::string::npos) << name;
+      if (name == "totsk") {
+        EXPECT_TRUE(words.drawing.empty()) << scene_name;
+        EXPECT_TRUE(words.tests.empty()) << scene_name;
+      }
+    }
+  }
+}
+
 // Kings of War keeps each unit's findings between calls: a chunk made for the frame path (no words)
 // must not answer a call that asks for them, and one made with words serves the frame path.
 TEST(FramePath, KowReuseGivesTheWordsAskedForWhateverTheLastCallAsked) {
