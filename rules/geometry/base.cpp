@@ -41,15 +41,19 @@ std::array<Vec2, 4> Corners(const Base& b) {
   return {c - rw + fw, c + rw + fw, c + rw - fw, c - rw - fw};
 }
 
+// Two of Corners' corners by the same sums (the same bits), without the other two.
 Segment EdgeSegment(const Base& b, Edge e) {
-  const auto c = Corners(b);
+  const Vec2 f = Forward(b);
+  const Vec2 r(f.y(), -f.x());
+  const Vec2 fw = (b.depth_mm / 2.0) * f, rw = (b.width_mm / 2.0) * r;
+  const Vec2& c = b.centre_mm;
   switch (e) {
-    case Edge::kFront: return {c[0], c[1]};
-    case Edge::kRight: return {c[1], c[2]};
-    case Edge::kRear: return {c[2], c[3]};
-    case Edge::kLeft: return {c[3], c[0]};
+    case Edge::kFront: return {c - rw + fw, c + rw + fw};
+    case Edge::kRight: return {c + rw + fw, c + rw - fw};
+    case Edge::kRear: return {c + rw - fw, c - rw - fw};
+    case Edge::kLeft: return {c - rw - fw, c - rw + fw};
   }
-  return {c[0], c[1]};
+  return {c - rw + fw, c + rw + fw};
 }
 
 Vec2 LeaderPoint(const Base& b) { return b.centre_mm + (b.depth_mm / 2.0) * Forward(b); }

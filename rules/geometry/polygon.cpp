@@ -27,7 +27,10 @@ double SignedArea(const Polygon& p) { return SignedAreaOf(p); }
 
 double Area(const Polygon& p) { return std::abs(SignedArea(p)); }
 
-bool IsConvex(const Polygon& p) {
+namespace {
+
+template <class Poly>
+bool IsConvexOf(const Poly& p) {
   const size_t n = p.size();
   if (n < 3) return false;
   int sign = 0;
@@ -40,6 +43,10 @@ bool IsConvex(const Polygon& p) {
   }
   return true;
 }
+
+}  // namespace
+
+bool IsConvex(const Polygon& p) { return IsConvexOf(p); }
 
 Polygon MakeCcw(Polygon p) {
   if (SignedArea(p) < 0) std::reverse(p.begin(), p.end());
@@ -159,9 +166,25 @@ double BoxGap(const Segment& s, const Segment& t) {
   return std::sqrt(dx * dx + dy * dy);
 }
 
-// A vertex list as a Polygon for the rare steps that take one: a copy only of a quadrilateral.
-const Polygon& AsPolygon(const Polygon& p) { return p; }
-Polygon AsPolygon(const std::array<Vec2, 4>& p) { return {p.begin(), p.end()}; }
+// Whether a (any simple polygon) and the convex b share an area: Area(ClipConvex(MakeCcw(a),
+// MakeCcw(b))) > 1e-6.
+bool SharesArea(const Polygon& a, const Polygon& b) { return Area(ClipConvex(MakeCcw(a), MakeCcw(b))) > 1e-6; }
+
+// The same steps for two quadrilaterals in fixed buffers: two bases that touch are measured thousands
+// of times a frame (every contact), and the copies and clips in vectors were most of their cost.
+bool SharesArea(std::array<Vec2, 4> a, std::array<Vec2, 4> b) {
+  if (SignedAreaOf(a) < 0) std::reverse(a.begin(), a.end());
+  if (SignedAreaOf(b) < 0) std::reverse(b.begin(), b.end());
+  FixedPolygon<16> out, next;  // a quadrilateral clipped by four half-planes has at most eight corners
+  for (const Vec2& v : a) out.push_back(v);
+  for (size_t i = 0; i < b.size() && !out.empty(); ++i) {
+    ClipHalfPlaneInto(out, b[i], b[(i + 1) % b.size()], &next);
+    std::swap(out, next);
+  }
+  if (out.overflowed || next.overflowed)  // not two bases (a crossed quadrilateral): the general steps
+    return SharesArea(Polygon(a.begin(), a.end()), Polygon(b.begin(), b.end()));
+  return std::abs(SignedAreaOf(out)) > 1e-6;
+}
 
 template <class Poly>
 ClosestPoints PolygonToPolygonOf(const Poly& a, const Poly& b) {
@@ -184,10 +207,8 @@ ClosestPoints PolygonToPolygonOf(const Poly& a, const Poly& b) {
   const bool b_in_a = !b.empty() && PolygonContainsOf(a, b[0], -1.0);
   if (best.distance_mm == 0.0 || a_in_b || b_in_a) {
     // Touching along edges is distance 0 without overlap; overlap needs a positive shared area.
-    const Polygon& pa = AsPolygon(a);
-    const Polygon& pb = AsPolygon(b);
-    if (IsConvex(pb)) {
-      best.overlap = Area(ClipConvex(MakeCcw(pa), MakeCcw(pb))) > 1e-6;
+    if (IsConvexOf(b)) {
+      best.overlap = SharesArea(a, b);
     } else {
       best.overlap = true;  // a concave shape: any crossing counts as reaching in
     }

@@ -57,8 +57,8 @@ struct AnalysisMemo::State {
   std::vector<double> bw;        // mm
   std::vector<double> radius;    // half the footprint's diagonal, mm
   std::vector<std::vector<size_t>> nbr;  // the units within every rule's reach, ascending (not itself)
-  std::vector<std::vector<geom::Contact>> contact;  // FindContact(unit, other)
-  std::vector<std::vector<char>> bombard;           // [gun][slot]: the unit is a bombardment candidate
+  std::vector<std::vector<geom::Contact>> contact;  // FindContact(unit, other); empty: none touches it
+  std::vector<std::vector<char>> bombard;           // [gun][slot]: the unit is a bombardment candidate (empty: no gun)
   std::vector<std::vector<Cause>> cause;            // [enemy][slot]: its reason to make the unit test
   std::vector<char> acts, can_fire, enemy_contact;
   std::vector<std::vector<size_t>> rear_support;    // per unit: the friends giving it rear support, by id
@@ -289,10 +289,14 @@ class Analyzer {
   bool BombardFrom(size_t u, size_t k) const {
     if (!pairs_cached_) return ComputeBombard(nbr_[u][k], u);
     const int m = mirror_[u][k];
-    return m >= 0 && bombard_[nbr_[u][k]][m];
+    return m >= 0 && BombardIn(nbr_[u][k], static_cast<size_t>(m));
   }
   // FindContact(u, its k-th neighbour).
-  geom::Contact ContactIn(size_t u, size_t k) const { return pairs_cached_ ? contact_[u][k] : ContactOf(u, nbr_[u][k]); }
+  geom::Contact ContactIn(size_t u, size_t k) const { return pairs_cached_ ? ContactAt(u, k) : ContactOf(u, nbr_[u][k]); }
+  // Pairs()' rows: empty for a unit with no neighbour near enough to touch, and for one that does not
+  // bombard (most units): all none without a list to fill.
+  geom::Contact ContactAt(size_t u, size_t k) const { return contact_[u].empty() ? geom::Contact{} : contact_[u][k]; }
+  bool BombardIn(size_t e, size_t k) const { return !bombard_[e].empty() && bombard_[e][k]; }
   void Mirrors();
   // mirror_[u][k]: the slot of u in the list of its k-th neighbour, -1 when u is not there (the lists
   // are symmetric but for the last bit of the reach test's sums).
@@ -586,7 +590,7 @@ Cause Analyzer::CauseOn(size_t e, size_t u) const {
 bool Analyzer::BombardCandidate(size_t e, size_t u) const {
   if (!pairs_cached_) return ComputeBombard(e, u);
   const int k = Slot(e, u);
-  return k >= 0 && bombard_[e][k];
+  return k >= 0 && BombardIn(e, static_cast<size_t>(k));
 }
 
 bool Analyzer::ComputeBombard(size_t e, size_t u) const {
@@ -612,7 +616,7 @@ bool Analyzer::InContactWithEnemy(size_t i) const { return enemy_contact_[i]; }
 geom::Contact Analyzer::ContactOf(size_t a, size_t b) const {
   if (pairs_cached_) {
     const int k = Slot(a, b);
-    return k < 0 ? geom::Contact{} : contact_[a][k];
+    return k < 0 ? geom::Contact{} : ContactAt(a, static_cast<size_t>(k));
   }
   return a != b && !Far(a, b, tol_.contact_mm) ? geom::FindContact(fp_[a], fp_[b], tol_.contact_mm) : geom::Contact{};
 }
@@ -653,15 +657,17 @@ void Analyzer::Pairs() {
   pairs_cached_ = true;
   for (size_t i = 0; i < n_; ++i) {
     if (!Redo(i)) continue;
-    contact_[i].assign(nbr_[i].size(), geom::Contact{});
+    contact_[i].clear();
     for (size_t k = 0; k < nbr_[i].size(); ++k) {
       const size_t j = nbr_[i][k];
-      if (!Far(i, j, tol_.contact_mm) && geom::BaseGap(fp_[i], fp_[j]) <= tol_.contact_mm + 1e-6)
-        contact_[i][k] = geom::FindContact(fp_[i], fp_[j], tol_.contact_mm);
+      if (Far(i, j, tol_.contact_mm) || geom::BaseGap(fp_[i], fp_[j]) > tol_.contact_mm + 1e-6) continue;
+      if (contact_[i].empty()) contact_[i].assign(nbr_[i].size(), geom::Contact{});
+      contact_[i][k] = geom::FindContact(fp_[i], fp_[j], tol_.contact_mm);
     }
     // Only a gun that acts and can fire bombards: every other row is all false without a look.
     const bool gun = Acts(i) && units_[i]->type == UnitType::kArtillery && CanFire(i);
-    bombard_[i].assign(nbr_[i].size(), 0);
+    bombard_[i].clear();
+    if (gun) bombard_[i].assign(nbr_[i].size(), 0);
     for (size_t k = 0; gun && k < nbr_[i].size(); ++k) bombard_[i][k] = ComputeBombard(i, nbr_[i][k]);
   }
   for (size_t i = 0; i < n_; ++i) {
@@ -669,7 +675,7 @@ void Analyzer::Pairs() {
     bool engaged = false;
     for (size_t k = 0; k < nbr_[i].size(); ++k) {
       const size_t j = nbr_[i][k];
-      if (Enemy(i, j) && !IsGeneral(*units_[j]) && contact_[i][k].in_contact) engaged = true;
+      if (Enemy(i, j) && !IsGeneral(*units_[j]) && ContactAt(i, k).in_contact) engaged = true;
     }
     if (engaged != static_cast<bool>(enemy_contact_[i])) dirty_.enemy_contact[i] = 1;
     enemy_contact_[i] = engaged;
@@ -818,7 +824,7 @@ std::optional<Pick> Analyzer::ChooseTarget(size_t e, std::vector<std::string>* n
     const size_t u = nbr_[e][k];
     const Cause& c = CauseIn(e, k);
     if (c.Any()) cands.push_back({u, c.Rank(), c.distance_mm, LateralOffset(fp_[e], fp_[u])});
-    else if (pairs_cached_ ? bool(bombard_[e][k]) : ComputeBombard(e, u))
+    else if (pairs_cached_ ? BombardIn(e, k) : ComputeBombard(e, u))
       cands.push_back({u, 2, geom::BaseToBase(fp_[e], fp_[u]).distance_mm, LateralOffset(fp_[e], fp_[u])});
   }
   if (cands.empty()) return std::nullopt;

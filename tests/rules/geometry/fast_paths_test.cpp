@@ -126,6 +126,60 @@ TEST(FastPaths, BaseGapMatchesTheClosestPointsOfTheOutlines) {
   EXPECT_GT(touching, 100);
 }
 
+// Two bases' outlines measured in fixed buffers (PolygonToPolygon of two quadrilaterals, whose shared
+// area is clipped without a vector when they touch) give what the same outlines as polygons give, to
+// the bit: apart, flush along an edge or a corner, and overlapping by a little or a lot.
+TEST(FastPaths, TwoBasesMeasureAsTheirOutlinesAsPolygons) {
+  std::mt19937 rng(13);
+  std::uniform_real_distribution<double> nudge(-0.5, 0.5);
+  int overlapping = 0, flush = 0;
+  auto expect_same = [&](const Base& a, const Base& b, int n) {
+    const ClosestPoints quad = PolygonToPolygon(CornersCcw(a), CornersCcw(b));
+    const ClosestPoints poly = PolygonToPolygon(PolygonCcw(a), PolygonCcw(b));
+    ASSERT_EQ(quad.distance_mm, poly.distance_mm) << n;
+    ASSERT_EQ(quad.overlap, poly.overlap) << n;
+    ASSERT_EQ(quad.on_a, poly.on_a) << n;
+    ASSERT_EQ(quad.on_b, poly.on_b) << n;
+    overlapping += poly.overlap;
+    flush += !poly.overlap && poly.distance_mm == 0.0;
+  };
+  for (int n = 0; n < 3000; ++n) {
+    const Base a = RandomBaseAroundOrigin(rng);
+    expect_same(a, RandomBaseAroundOrigin(rng), n);
+    // Beside a along its right edge, flush or a fraction of a millimetre in or out, maybe turned a little.
+    Base b = a;
+    b.width_mm = 10 + 70 * (nudge(rng) + 0.5);
+    const double gap = n % 3 == 0 ? 0.0 : nudge(rng);
+    b.centre_mm = a.centre_mm + Right(a) * ((a.width_mm + b.width_mm) / 2.0 + gap) + Forward(a) * (20 * nudge(rng));
+    if (n % 5 == 0) b.heading_deg += nudge(rng);
+    expect_same(a, b, n);
+  }
+  EXPECT_GT(overlapping, 1000);
+  EXPECT_GT(flush, 200);
+  // Crossed outlines (not bases): the general steps answer, and both ways agree.
+  const std::array<Vec2, 4> bow{Vec2(0, 0), Vec2(10, 10), Vec2(10, 0), Vec2(0, 10)};
+  const std::array<Vec2, 4> square{Vec2(2, 2), Vec2(8, 2), Vec2(8, 8), Vec2(2, 8)};
+  const Polygon bow_polygon(bow.begin(), bow.end()), square_polygon(square.begin(), square.end());
+  EXPECT_EQ(PolygonToPolygon(bow, square).overlap, PolygonToPolygon(bow_polygon, square_polygon).overlap);
+  EXPECT_TRUE(PolygonToPolygon(square, bow).overlap == PolygonToPolygon(square_polygon, bow_polygon).overlap);
+}
+
+// An edge is worked out without the other two corners, by the same sums: Corners' pair to the bit.
+TEST(FastPaths, AnEdgeIsTwoOfTheCorners) {
+  std::mt19937 rng(14);
+  for (int n = 0; n < 2000; ++n) {
+    const Base b = RandomBaseAroundOrigin(rng);
+    const auto c = Corners(b);
+    const std::pair<Edge, std::pair<int, int>> edges[] = {
+        {Edge::kFront, {0, 1}}, {Edge::kRight, {1, 2}}, {Edge::kRear, {2, 3}}, {Edge::kLeft, {3, 0}}};
+    for (const auto& [edge, ends] : edges) {
+      const Segment s = EdgeSegment(b, edge);
+      ASSERT_EQ(s.a, c[ends.first]) << n;
+      ASSERT_EQ(s.b, c[ends.second]) << n;
+    }
+  }
+}
+
 TEST(FastPaths, BasesWithinAnswersAsTheExactDistance) {
   // Limits far from the distance and within a few micrometres of it, on both sides and exactly at it:
   // the answer is BaseToBase's comparison every time.
