@@ -33,19 +33,29 @@ Vec2 ToBaseFrame(const Base& b, const Vec2& p) {
   return {d.dot(Vec2(f.y(), -f.x())), d.dot(f)};
 }
 
-std::array<Vec2, 4> Corners(const Base& b) {
+namespace {
+
+// Half the base's depth along its heading and half its width to its right, from its centre.
+struct HalfAxes {
+  Vec2 fw, rw;
+};
+HalfAxes HalfAxesOf(const Base& b) {
   const Vec2 f = Forward(b);
   const Vec2 r(f.y(), -f.x());
-  const Vec2 fw = (b.depth_mm / 2.0) * f, rw = (b.width_mm / 2.0) * r;
+  return {(b.depth_mm / 2.0) * f, (b.width_mm / 2.0) * r};
+}
+
+}  // namespace
+
+std::array<Vec2, 4> Corners(const Base& b) {
+  const auto [fw, rw] = HalfAxesOf(b);
   const Vec2& c = b.centre_mm;
   return {c - rw + fw, c + rw + fw, c + rw - fw, c - rw - fw};
 }
 
 // Two of Corners' corners by the same sums (the same bits), without the other two.
 Segment EdgeSegment(const Base& b, Edge e) {
-  const Vec2 f = Forward(b);
-  const Vec2 r(f.y(), -f.x());
-  const Vec2 fw = (b.depth_mm / 2.0) * f, rw = (b.width_mm / 2.0) * r;
+  const auto [fw, rw] = HalfAxesOf(b);
   const Vec2& c = b.centre_mm;
   switch (e) {
     case Edge::kFront: return {c - rw + fw, c + rw + fw};

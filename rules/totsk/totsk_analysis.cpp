@@ -667,8 +667,9 @@ void Analyzer::Pairs() {
     // Only a gun that acts and can fire bombards: every other row is all false without a look.
     const bool gun = Acts(i) && units_[i]->type == UnitType::kArtillery && CanFire(i);
     bombard_[i].clear();
-    if (gun) bombard_[i].assign(nbr_[i].size(), 0);
-    for (size_t k = 0; gun && k < nbr_[i].size(); ++k) bombard_[i][k] = ComputeBombard(i, nbr_[i][k]);
+    if (!gun) continue;
+    bombard_[i].resize(nbr_[i].size());
+    for (size_t k = 0; k < nbr_[i].size(); ++k) bombard_[i][k] = ComputeBombard(i, nbr_[i][k]);
   }
   for (size_t i = 0; i < n_; ++i) {
     if (!Redo(i)) continue;
@@ -733,17 +734,6 @@ void Analyzer::RearSupports() {
 // QRS "Secure Infantry = Infantry that has a friendly unit or terrain within 1 BW of both flanks".
 void Analyzer::Secure(size_t u, UnitAnalysis* a) const {
   const double reach = d_.secure_distance_bw * bw_[u] + tol_.line_mm;
-  // The friends within reach of the unit at all, found once for both flanks (most neighbours are
-  // enemies or further away).
-  size_t friends[64];
-  size_t n_friends = 0;
-  bool more = false;  // more than fit: each flank looks at every neighbour
-  for (size_t f : nbr_[u]) {
-    if (f == u || Enemy(f, u) || IsGeneral(*units_[f]) || Far(f, u, reach)) continue;
-    if (n_friends == std::size(friends)) more = true;
-    else friends[n_friends++] = f;
-  }
-  const std::span<const size_t> near = more ? std::span<const size_t>(nbr_[u]) : std::span<const size_t>(friends, n_friends);
   for (const auto& [edge, line, list] :
        {std::tuple{geom::Edge::kLeft, geom::OutsideLeftLine(fp_[u]), &a->secure_left},
         std::tuple{geom::Edge::kRight, geom::OutsideRightLine(fp_[u]), &a->secure_right}}) {
@@ -753,7 +743,7 @@ void Analyzer::Secure(size_t u, UnitAnalysis* a) const {
     auto beyond_reach = [&](const geom::Vec2& centre, double radius) {
       return geom::PointToSegment(centre, seg).distance_mm - radius > reach + 1e-6;
     };
-    for (size_t f : near) {
+    for (size_t f : nbr_[u]) {
       if (f == u || Enemy(f, u) || IsGeneral(*units_[f])) continue;
       if (line.SignedDistance(fp_[f].centre_mm) <= 0.0 || Far(f, u, reach)) continue;  // not on that side / far
       if (beyond_reach(fp_[f].centre_mm, radius_[f])) continue;
@@ -1387,11 +1377,6 @@ ActionTest MakeActionTest(const TotskData& data, const std::string& unit, const 
   if (t.test.total != 0) odds += " (" + std::string(t.test.total > 0 ? "+" : "") + std::to_string(t.test.total) + ")";
   odds += ": " + std::to_string(static_cast<int>(std::lround(t.test.p_success * 100))) + "%";
   return t;
-}
-
-TotskAnalysis AnalyzeTotsk(const TotskData& data, const TotskSettings& settings, const Scene& scene) {
-  AnalysisMemo memo;
-  return AnalyzeTotsk(data, settings, scene, &memo);
 }
 
 TotskAnalysis AnalyzeTotsk(const TotskData& data, const TotskSettings& settings, const Scene& scene, PairReach reach) {

@@ -70,10 +70,6 @@ struct TotskAnalysis {
   const UnitAnalysis* Find(const std::string& id) const;
 };
 
-// Requires every unit to have a pose (unplaced units are skipped). Never throws on geometry; throws
-// InputError for a declaration of the wrong type (naming the scene file and line).
-TotskAnalysis AnalyzeTotsk(const TotskData& data, const TotskSettings& settings, const Scene& scene);
-
 // Which pairs of units the analysis looks at. Only a gun's rules reach beyond 2 BW (fire and
 // bombardment up to 6 BW), so by default a pair without a gun is looked at only within the reach of
 // the other rules; `gun_reach_for_every_pair` looks at every pair as far as a gun's, which must
@@ -81,7 +77,10 @@ TotskAnalysis AnalyzeTotsk(const TotskData& data, const TotskSettings& settings,
 struct PairReach {
   bool gun_reach_for_every_pair = false;
 };
-TotskAnalysis AnalyzeTotsk(const TotskData& data, const TotskSettings& settings, const Scene& scene, PairReach reach);
+
+// Requires every unit to have a pose (unplaced units are skipped). Never throws on geometry; throws
+// InputError for a declaration of the wrong type (naming the scene file and line).
+TotskAnalysis AnalyzeTotsk(const TotskData& data, const TotskSettings& settings, const Scene& scene, PairReach reach = {});
 
 // What one analysis worked out and read, for the next call on a table watched frame after frame: a
 // unit's results are worked out again only when something they read changed (a neighbour within the

@@ -337,10 +337,6 @@ void RangeDrawing(const TotskData& data, const TotskSettings& settings, const Sc
   }
 }
 
-}  // namespace
-
-namespace {
-
 // The picture: outlines, each unit's zone, threats and test cards (and its tests), the fire zones and
 // who makes whom test.
 void AppendPicture(const TotskData& data, const TotskSettings& settings, const Scene& scene, const TotskAnalysis& analysis,

@@ -166,15 +166,12 @@ TEST(Sight, TracingForLessKeepsWhatIsRead) {
   SightTable t;
   for (int k = 0; k < 20000; ++k) {
     MakeSightTable(rng, &t);
-    const Vec2& eye = t.eye;
-    const Polygon& target = t.target;
-    const std::vector<OccluderRef>& refs = t.refs;
     SightOptions all, when, only;
     when.need = SightNeed::kWhenVisible;
     only.need = SightNeed::kVisible;
-    const SightResult full = TraceSightByRef(eye, target, refs, all);
-    const SightResult w = TraceSightByRef(eye, target, refs, when);
-    ASSERT_EQ(TraceSightByRef(eye, target, refs, only).visible, full.visible) << "table " << k;
+    const SightResult full = TraceSightByRef(t.eye, t.target, t.refs, all);
+    const SightResult w = TraceSightByRef(t.eye, t.target, t.refs, when);
+    ASSERT_EQ(TraceSightByRef(t.eye, t.target, t.refs, only).visible, full.visible) << "table " << k;
     ASSERT_EQ(w.visible, full.visible) << "table " << k;
     (full.visible ? visible : hidden) += 1;
     if (!full.visible && w.subtended_deg == 0.0) ++early;  // settled before the intervals were cut
@@ -201,15 +198,12 @@ TEST(Sight, TheOccludersOrderChangesNothing) {
   SightTable t;
   for (int k = 0; k < 5000; ++k) {
     MakeSightTable(rng, &t);
-    const Vec2& eye = t.eye;
-    const Polygon& target = t.target;
-    const std::vector<OccluderRef>& refs = t.refs;
-    std::vector<OccluderRef> shuffled = refs;
+    std::vector<OccluderRef> shuffled = t.refs;
     std::shuffle(shuffled.begin(), shuffled.end(), rng);
     for (SightNeed need : {SightNeed::kAll, SightNeed::kWhenVisible, SightNeed::kVisible}) {
       SightOptions o;
       o.need = need;
-      const SightResult a = TraceSightByRef(eye, target, refs, o), b = TraceSightByRef(eye, target, shuffled, o);
+      const SightResult a = TraceSightByRef(t.eye, t.target, t.refs, o), b = TraceSightByRef(t.eye, t.target, shuffled, o);
       ASSERT_EQ(a.visible, b.visible) << "table " << k;
       EXPECT_EQ(a.subtended_deg, b.subtended_deg) << "table " << k;
       EXPECT_EQ(a.clear_share, b.clear_share) << "table " << k;
