@@ -4,6 +4,7 @@
 // pair finds, and the frame path (no text, no report) draws and tests exactly what `analyze` does.
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
 
 #include "rules/geometry/arcs.h"
@@ -344,6 +345,31 @@ TEST(FramePath, WordsWithoutThePictureAreTheWordsWithIt) {
         EXPECT_TRUE(words.tests.empty()) << scene_name;
       }
     }
+  }
+}
+
+// Every ruleset marks the routed units on the picture (`routed: true`, or `state: routed` as the
+// state menu sets it), and only those, whatever else the other units declare.
+TEST(FramePath, TheRoutedUnitsAndOnlyThoseCarryTheRoutedMark) {
+  SyntheticTableOptions o;
+  o.units = 60;
+  o.seed = 7;
+  Scene s = MakeSyntheticTable(o);
+  std::set<std::string> routed;
+  for (size_t i = 0; i < s.units.size(); ++i) {
+    const Unit& u = s.units[i];
+    if (!u.pose || i % 4 == 3) continue;
+    auto& d = s.declarations.units[u.id];
+    if (i % 4 == 0) d["routed"] = Declared{true, 0}, routed.insert(u.id);
+    else if (i % 4 == 1 && u.type == UnitType::kInfantry) d["state"] = Declared{"routed", 0}, routed.insert(u.id);  // a state guns lack
+    else d["routed"] = Declared{false, 0};
+  }
+  ASSERT_GT(routed.size(), 20u);
+  for (const std::string& name : RulesetNames()) {
+    std::set<std::string> marked;
+    for (const DrawPrimitive& p : MakeRuleset(name)->Analyze(s, kFramePath).drawing)
+      if (p.kind == DrawKind::kGlyph && p.glyph == Glyph::kRouted) marked.insert(p.unit_id);
+    EXPECT_EQ(marked, routed) << name;
   }
 }
 
