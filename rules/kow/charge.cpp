@@ -202,13 +202,22 @@ ChargeRoute FindChargeRouteByRef(const Base& charger, const Base& target, geom::
     const Vec2 fa = geom::HeadingVector(charger.heading_deg + angle);
     const double heading = geom::NormalizeDeg(charger.heading_deg + angle);  // every pose of this angle
     if (best.found && bound(0.0, arc, fa) > best.length_mm + 1e-9) continue;
-    for (int i = 0; i <= steps + 1; ++i) {
+    // Where this angle's search ends: past the last pivot point, or where the leader point's travel
+    // is at least the first leg and the pivot's arc (and then at least the gap to the target) and
+    // that passes the best route: no later pivot point of this angle can win.
+    auto stops = [&](int i, double a) {
+      return (i == steps + 1 && std::abs(first_leg - steps * o.advance_step_mm) < 1e-9) || a >= best.length_mm ||
+             a + arc > best.length_mm + 1e-9 || (best.found && bound(a, arc, fa) > best.length_mm + 1e-9);
+    };
+    // Only the pivot points with the target in the lane can touch it (the first exact test below);
+    // the search would have stopped before them if it stops at any earlier one.
+    const PoseSpan span = InLaneSpan(charger, f0, fa, target_circle.c, target_circle.r, first_leg, o.advance_step_mm, steps);
+    bool stopped = span.first > span.last;
+    for (int i = 0; i < span.first && !stopped; ++i) stopped = stops(i, i <= steps ? i * o.advance_step_mm : first_leg);
+    if (stopped) continue;
+    for (int i = span.first; i <= span.last; ++i) {
       const double a = i <= steps ? i * o.advance_step_mm : first_leg;
-      if (i == steps + 1 && std::abs(first_leg - steps * o.advance_step_mm) < 1e-9) break;
-      // The leader point travels at least the first leg and the pivot's arc (and then at least the gap
-      // to the target): once that passes the best route, no later pivot point of this angle can win.
-      if (a >= best.length_mm || a + arc > best.length_mm + 1e-9) break;
-      if (best.found && bound(a, arc, fa) > best.length_mm + 1e-9) break;
+      if (stops(i, a)) break;
       Base pivoted = charger;  // geom::PivotedAboutCentre(geom::MovedForward(charger, a), angle)
       pivoted.centre_mm += a * f0;
       pivoted.heading_deg = heading;
@@ -280,6 +289,31 @@ ChargeRoute FindChargeRouteByRef(const Base& charger, const Base& target, geom::
 bool EdgeOutOfReach(const Base& b, const geom::Segment& edge, double tol_mm) {
   const Vec2 f = geom::Forward(b);
   return EdgeOutOfReach(b, Vec2(f.y(), -f.x()), f, edge, tol_mm);
+}
+
+PoseSpan InLaneSpan(const Base& b, const Vec2& f0, const Vec2& fa, const Vec2& centre, double radius, double first_leg,
+                    double step, int steps) {
+  const Vec2 ra{fa.y(), -fa.x()};
+  const Vec2 d0 = centre - b.centre_mm;
+  const double slack = 1e-6 + 1e-4;  // the exact test's micrometre, and 0.1 um for rounding
+  double lo = 0.0, hi = first_leg;
+  // Beside the lane: |d(a).ra| > w, with d(a).ra = u0 - a * qu.
+  const double u0 = d0.dot(ra), qu = f0.dot(ra), w = b.width_mm / 2.0 + radius + slack;
+  if (qu == 0.0) {
+    if (std::abs(u0) > w) return {};
+  } else {
+    const double x = (u0 - w) / qu, y = (u0 + w) / qu;
+    lo = std::max(lo, std::min(x, y)), hi = std::min(hi, std::max(x, y));
+  }
+  // Behind the base: d(a).fa < -h, with d(a).fa = v0 - a * qv.
+  const double v0 = d0.dot(fa), qv = f0.dot(fa), h = b.depth_mm / 2.0 + radius + slack;
+  if (qv > 0.0) hi = std::min(hi, (v0 + h) / qv);
+  else if (qv < 0.0) lo = std::max(lo, (v0 + h) / qv);
+  else if (v0 < -h) return {};
+  if (!(lo <= hi)) return {};
+  const double top = static_cast<double>(steps + 1);
+  return {static_cast<int>(std::clamp(std::floor(lo / step) - 1.0, 0.0, top)),
+          static_cast<int>(std::clamp(std::ceil(hi / step) + 1.0, 0.0, top))};
 }
 
 bool ApartFromBase(const Base& b, const Polygon& shape, double ahead_mm) {

@@ -67,6 +67,19 @@ bool ApartFromBase(const geom::Base& b, const geom::Polygon& shape, double ahead
 // charge search skips such poses before measuring the contact (it would turn the touch away).
 bool EdgeOutOfReach(const geom::Base& b, const geom::Segment& edge, double tol_mm);
 
+// The pivot points a route search visits for one pivot angle: base `b` (the charger as it stands,
+// forward `f0`) moved forward a = i * step (i = 0..steps; i = steps + 1 for a = first_leg) and turned
+// to forward `fa`. Those from `first` to `last` (empty when first > last) are the ones that may have
+// the circle (centre, radius) in the lane ahead: the others' poses have it more than a micrometre
+// beside the lane or behind the base (by the pose's own axes), so none of them can touch the target
+// it bounds. Both tests are linear in a: the interval is worked out with 0.1 um to spare and widened
+// by a step each way, so rounding cannot leave out a pose the exact test keeps.
+struct PoseSpan {
+  int first = 0, last = -1;
+};
+PoseSpan InLaneSpan(const geom::Base& b, const geom::Vec2& f0, const geom::Vec2& fa, const geom::Vec2& centre, double radius,
+                    double first_leg, double step, int steps);
+
 // The rectangles of a ChargeRoute's read_in, for the quick question "may this base reach into one of
 // them": no when the base's bounding circle (1 mm to spare) misses their bounding box or every one of
 // them. Much tighter than the region the search might reach (its first leg, and round the target): a

@@ -97,16 +97,19 @@ class KowRuleset : public Ruleset {
       if (!u.pose) continue;
       // Reuse: a unit whose own data and whose neighbourhood (every unit and terrain piece its rules
       // can reach) are as in the last call gets the same lines, so they are not worked out again.
+      // Likewise when something within its reach changed but nothing it read (ChunkStillHolds).
       const uint64_t key = keys.unit[ui];
-      if (auto it = memo_.units.find(u.id); !changes.all && it != memo_.units.end() && it->second.key == key &&
-                                            (it->second.has_report || !k.want_report) && (it->second.has_text || !k.want_text)) {
-        emit(u, table.profile[ui], it->second);
-        next.units[u.id] = std::move(it->second);
+      const auto it = memo_.units.find(u.id);
+      UnitChunk* prev = it != memo_.units.end() ? &it->second : nullptr;
+      const bool has_words = prev && (prev->has_report || !k.want_report) && (prev->has_text || !k.want_text);
+      if (!changes.all && has_words && (prev->key == key || ChunkStillHolds(k, ui, *prev))) {
+        prev->key = key;
+        emit(u, table.profile[ui], *prev);
+        next.units[u.id] = std::move(*prev);
         memo_.units.erase(it);  // moved from: never to be found again, even if this call throws
         continue;
       }
-      const auto prev_it = memo_.units.find(u.id);
-      UnitChunk chunk = WorkOut(k, ui, key, prev_it != memo_.units.end() ? &prev_it->second : nullptr);
+      UnitChunk chunk = WorkOut(k, ui, key, prev);
       emit(u, table.profile[ui], chunk);
       next.units[u.id] = std::move(chunk);
     }
@@ -406,6 +409,15 @@ class KowRuleset : public Ruleset {
     std::vector<std::vector<std::string>> engaged;  // by scene index: enemies in base contact, by id (seed 32)
     std::vector<int> id_rank;                       // by scene index: its place in id order
 
+    // Whether a changed unit, where it stood or stands, may come within reach_mm of unit i's base
+    // (bounding circles, 1 mm to spare).
+    bool ChangeNear(int i, double reach_mm) const {
+      const geom::Base& b = table.grid.FootprintOf(i);
+      for (const geom::Base& p : changes.places)
+        if ((p.centre_mm - b.centre_mm).norm() <= reach_mm + table.grid.Radius(i) + std::hypot(p.width_mm, p.depth_mm) / 2.0 + 1.0)
+          return true;
+      return false;
+    }
     // The enemies of unit i whose bases come within reach_mm of its base, sorted by id.
     std::vector<int> EnemiesWithin(int i, double reach_mm) const {
       std::vector<int> out;
@@ -433,6 +445,25 @@ class KowRuleset : public Ruleset {
         out.insert(std::lower_bound(out.begin(), out.end(), j, [&](int a, int b) { return id_rank[a] < id_rank[b]; }), j);
       }
       return out;
+    }
+    // The enemies unit ui may charge (Charges: partly in its front arc, the leader point within the
+    // listed reach of their bases) and those weapon wi may shoot at (in range, partly in the front
+    // arc), patched from `last`'s lists when they serve (TargetsOf). The unit can charge (a speed).
+    std::vector<int> ChargeTargets(int ui, const UnitChunk* last) const {
+      const kow::Profile& p = table.profile[ui];
+      const geom::Base& ub = table.grid.FootprintOf(ui);
+      const double listed_mm = c.charge_range_factor * *p.speed_in * c.mm_per_unit + c.near_miss_in * c.mm_per_unit;
+      return TargetsOf(ui, listed_mm, last ? &last->charge_targets : nullptr, [&](int ti) {
+        return geom::LeaderToBase(ub, table.grid.FootprintOf(ti)).distance_mm <= listed_mm + 1e-9 &&
+               geom::ArcShareOf(ub, table.grid.FootprintOf(ti), geom::Arc::kFront, geom::ArcModel::kKow) > 1e-9;
+      });
+    }
+    std::vector<int> ShotTargets(int ui, size_t wi, const UnitChunk* last) const {
+      const geom::Base& ub = table.grid.FootprintOf(ui);
+      const auto* kept = last && wi < last->shot_targets.size() ? &last->shot_targets[wi] : nullptr;
+      return TargetsOf(ui, table.profile[ui].weapons[wi].second * c.mm_per_unit, kept, [&](int ti) {
+        return geom::ArcShareOf(ub, table.grid.FootprintOf(ti), geom::Arc::kFront, geom::ArcModel::kKow) > 1e-9;
+      });
     }
     std::string InUnit(double mm) const {
       char buf[64];
@@ -519,6 +550,39 @@ class KowRuleset : public Ruleset {
     json ju = json::object();
   };
 
+  // Whether unit ui's last chunk answers this call as a new one would, though a unit within its reach
+  // changed: the unit itself, whom it and its shot targets are engaged with and the enemies within
+  // 1 inch of it are as they were, its charge and shot target lists are the same, and every check in
+  // it would be reused whole (Charge, Shot: neither unit changed, no changed unit may reach into
+  // what it read). A counter-charge reads farther than all these: such a unit is worked out again.
+  bool ChunkStillHolds(const Call& k, int ui, const UnitChunk& prev) const {
+    const Changes& ch = k.changes;
+    const Scene& scene = k.scene;
+    const double contact_or_inch = std::max(config_.contact_mm, config_.one_inch_in * config_.mm_per_unit);
+    if (!ch.same_order || ch.unit[ui] || k.ChangeNear(ui, contact_or_inch) || scene.declarations.Find(scene.units[ui].id, "charged_by"))
+      return false;
+    if (prev.charge_targets) {
+      if (k.ChargeTargets(ui, &prev) != *prev.charge_targets) return false;
+      for (int ti : *prev.charge_targets) {
+        const auto it = prev.charges.find(scene.units[ti].id);
+        if (ch.unit[ti] || it == prev.charges.end() || ch.Touch(it->second.sight) || (it->second.route && ch.Touch(*it->second.route)))
+          return false;
+      }
+    }
+    const kow::Profile& p = k.table.profile[ui];
+    for (size_t wi = 0; wi < prev.shot_targets.size() && wi < p.weapons.size(); ++wi) {
+      if (!prev.shot_targets[wi]) continue;
+      if (k.ShotTargets(ui, wi, &prev) != *prev.shot_targets[wi]) return false;
+      for (int ti : *prev.shot_targets[wi]) {
+        if (ch.unit[ti] || k.ChangeNear(ti, config_.contact_mm)) return false;
+        if (!k.engaged[ti].empty()) continue;  // not shot at, then or now
+        const auto it = prev.shots.find(scene.units[ti].id + "/" + p.weapons[wi].first);
+        if (it == prev.shots.end() || ch.Touch(it->second.sight)) return false;
+      }
+    }
+    return true;
+  }
+
   // A unit's chunk worked out again: its charges, counter-charges, the 1-inch rule, shooting and nerve.
   UnitChunk WorkOut(const Call& k, int ui, uint64_t key, UnitChunk* prev) const {
     const Scene& scene = k.scene;
@@ -591,12 +655,7 @@ class KowRuleset : public Ruleset {
       else if (!p.speed_in) cannot_charge = "no speed given (stats: speed_in), so no charge reach";
       else if (wavering) cannot_charge = "Wavering units cannot be given a charge order (seed 67)";
       if (cannot_charge.empty()) {
-        const double range_mm = c.charge_range_factor * *p.speed_in * c.mm_per_unit;
-        const double listed_mm = range_mm + c.near_miss_in * c.mm_per_unit;
-        chunk.charge_targets = k.TargetsOf(ui, listed_mm, w.prev ? &w.prev->charge_targets : nullptr, [&](int ti) {
-          return geom::LeaderToBase(ub, grid.FootprintOf(ti)).distance_mm <= listed_mm + 1e-9 &&
-                 geom::ArcShareOf(ub, grid.FootprintOf(ti), geom::Arc::kFront, geom::ArcModel::kKow) > 1e-9;
-        });
+        chunk.charge_targets = k.ChargeTargets(ui, w.prev);
         for (int ti : *chunk.charge_targets) {
           const Unit& t = scene.units[ti];
           const kow::ChargeCheck& ch = rules.Charge(scene, k.table, k.changes, ui, ti, w.prev, &chunk, &w.sights, MayShootAt(ti));
@@ -776,10 +835,7 @@ class KowRuleset : public Ruleset {
         json targets = json::array();
         if (!no_shooting) {
           // In range and in the front arc (who is engaged changes with units that did not: read here).
-          const auto* last = w.prev && wi < w.prev->shot_targets.size() ? &w.prev->shot_targets[wi] : nullptr;
-          chunk.shot_targets[wi] = k.TargetsOf(ui, range_in * c.mm_per_unit, last, [&](int ti) {
-            return geom::ArcShareOf(ub, grid.FootprintOf(ti), geom::Arc::kFront, geom::ArcModel::kKow) > 1e-9;
-          });
+          chunk.shot_targets[wi] = k.ShotTargets(ui, wi, w.prev);
           for (int ti : *chunk.shot_targets[wi]) {
             const Unit& t = scene.units[ti];
             if (!k.engaged[ti].empty()) continue;

@@ -4,8 +4,10 @@
 // sample scene.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 
+#include "rules/geometry/base.h"
 #include "rules/input_error.h"
 #include "rules/ruleset.h"
 #include "rules/scene/scene_io.h"
@@ -121,6 +123,55 @@ TEST(KowReuse, PatchedTargetListsAnswerAsAFreshRuleset) {
         EXPECT_EQ(frame.drawing[i].text, fresh.drawing[i].text) << "step " << k;
         EXPECT_EQ(frame.drawing[i].points_mm, fresh.drawing[i].points_mm) << "step " << k;
       }
+    }
+  }
+}
+
+// A unit is brought into base contact with the nearest enemy's front, within 1 inch of it, or near
+// it, and later put back: whom that enemy is engaged with (read by everyone shooting at it), the
+// 1-inch rule and the mover's sight lines and routes change, while most units within reach keep
+// their last lines (KowRuleset::ChunkStillHolds). Orders, damage and Wavering are declared. Every
+// answer is a fresh ruleset's, on the frame path and with words.
+TEST(KowReuse, UnitsBroughtIntoContactOrWithinAnInchAnswerAsAFreshRuleset) {
+  Scene s = Table(120, 33);
+  const char* orders[] = {"halt", "advance", "at_the_double", "charge", "back"};
+  for (size_t i = 0; i < s.units.size(); i += 5) {
+    auto& d = s.declarations.units[s.units[i].id];
+    d["order"] = Declared{orders[(i / 5) % 5], 0};
+    if (i % 3 == 0) d["damage"] = Declared{static_cast<int>(i % 7), 0};
+    if (i % 25 == 0) d["wavering"] = Declared{true, 0};
+  }
+  const auto reused = MakeRuleset("kow");
+  reused->Analyze(s, kFramePath);
+  const double gaps[] = {0.5, 1.5, 12.0, 24.0, 60.0};
+  for (int k = 0; k < 24; ++k) {
+    Unit& u = s.units[(k * 11 + 3) % s.units.size()];
+    const Pose was = *u.pose;
+    const Unit* enemy = nullptr;
+    for (const Unit& o : s.units)
+      if (o.side != u.side && o.pose && (!enemy || std::hypot(o.pose->x_mm - was.x_mm, o.pose->y_mm - was.y_mm) <
+                                                      std::hypot(enemy->pose->x_mm - was.x_mm, enemy->pose->y_mm - was.y_mm)))
+        enemy = &o;
+    ASSERT_NE(enemy, nullptr);
+    const geom::Base eb = Footprint(*enemy), ub = Footprint(u);
+    const geom::Vec2 at = eb.centre_mm + (eb.depth_mm / 2 + ub.depth_mm / 2 + gaps[k % 5]) * geom::Forward(eb);
+    u.pose->x_mm = at.x(), u.pose->y_mm = at.y(), u.pose->heading_deg = eb.heading_deg + 180.0;
+    for (int back = 0; back < 2; ++back) {
+      const Findings fresh = MakeRuleset("kow")->Analyze(s);
+      const std::string what = (back ? "put back " : "moved ") + u.id + " by " + enemy->id + ", step " + std::to_string(k);
+      if (k % 3 == 0) {
+        ExpectSame(reused->Analyze(s), fresh, what);
+      } else {
+        const Findings frame = reused->Analyze(s, kFramePath);
+        ASSERT_EQ(frame.drawing.size(), fresh.drawing.size()) << what;
+        for (size_t i = 0; i < frame.drawing.size(); ++i) {
+          EXPECT_EQ(frame.drawing[i].text, fresh.drawing[i].text) << what;
+          EXPECT_EQ(frame.drawing[i].points_mm, fresh.drawing[i].points_mm) << what;
+        }
+        ASSERT_EQ(frame.tests.size(), fresh.tests.size()) << what;
+      }
+      if (k % 2) break;  // left where it now stands
+      *u.pose = was;
     }
   }
 }

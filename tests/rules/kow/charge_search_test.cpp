@@ -1,0 +1,76 @@
+// The charge search's shortcuts must leave out only poses its exact tests would refuse. InLaneSpan
+// (rules/kow/charge.h) picks, for one pivot angle, the pivot points whose pose may have the target in
+// its lane; the search visits only those. Here every pivot point of random searches is put through
+// the search's own lane test, with targets placed a nanometre either side of the lane's edges.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+
+#include "rules/geometry/base.h"
+#include "rules/kow/charge.h"
+
+namespace vedette {
+namespace {
+
+struct SpanRng {
+  uint64_t s = 0x2545F4914F6CDD1Dull;
+  double Uniform(double lo, double hi) {
+    s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+    return lo + (hi - lo) * static_cast<double>(s >> 11) / static_cast<double>(1ull << 53);
+  }
+};
+
+// FindChargeRouteByRef's test, word for word: the circle lies beside the lane of the pose (the
+// charger moved `a` along f0 and turned to fa) or behind it.
+bool PoseOutsideLane(const geom::Base& charger, const geom::Vec2& f0, const geom::Vec2& fa, double a, const geom::Vec2& c, double r) {
+  geom::Base pivoted = charger;
+  pivoted.centre_mm += a * f0;
+  const geom::Vec2 ra{fa.y(), -fa.x()};
+  const geom::Vec2 d = c - pivoted.centre_mm;
+  return std::abs(d.dot(ra)) > pivoted.width_mm / 2.0 + r + 1e-6 || d.dot(fa) < -pivoted.depth_mm / 2.0 - r - 1e-6;
+}
+
+TEST(ChargeSearch, PivotPointsLeftOutHaveTheTargetOutsideTheLane) {
+  SpanRng rng;
+  long kept = 0, left_out = 0, on_edge_kept = 0;
+  for (int k = 0; k < 20000; ++k) {
+    geom::Base charger;
+    charger.centre_mm = {rng.Uniform(0, 1800), rng.Uniform(0, 1200)};
+    charger.heading_deg = k % 7 == 0 ? 90.0 * (k % 4) : rng.Uniform(-180, 180);
+    charger.width_mm = rng.Uniform(20, 160), charger.depth_mm = rng.Uniform(20, 80);
+    const geom::Vec2 f0 = geom::Forward(charger);
+    const double angle = k % 5 == 0 ? 0.0 : 3.0 * std::round(rng.Uniform(-30, 30));
+    const geom::Vec2 fa = geom::HeadingVector(charger.heading_deg + angle);
+    const double step = 10.0, first_leg = rng.Uniform(0, 400);
+    const int steps = static_cast<int>(std::floor(first_leg / step));
+    double r = rng.Uniform(5, 90);
+    geom::Vec2 c = charger.centre_mm + rng.Uniform(-500, 500) * geom::Vec2(1, 0) + rng.Uniform(-500, 500) * geom::Vec2(0, 1);
+    if (k % 2) {
+      // On an edge of the lane, or the line behind the base, of one pose: a nanometre in or out.
+      const double a = (k % 6 == 1 ? rng.Uniform(0, first_leg) : step * std::floor(rng.Uniform(0, steps + 1)));
+      const geom::Vec2 centre = charger.centre_mm + a * f0, ra{fa.y(), -fa.x()};
+      const double nm = rng.Uniform(-1e-6, 1e-6);
+      if (k % 4 == 1) c = centre + (k % 8 == 1 ? 1 : -1) * (charger.width_mm / 2 + r + 1e-6 + nm) * ra + rng.Uniform(-50, 300) * fa;
+      else c = centre - (charger.depth_mm / 2 + r + 1e-6 + nm) * fa + rng.Uniform(-charger.width_mm, charger.width_mm) * ra;
+    }
+    const kow::PoseSpan span = kow::InLaneSpan(charger, f0, fa, c, r, first_leg, step, steps);
+    for (int i = 0; i <= steps + 1; ++i) {
+      const double a = i <= steps ? i * step : first_leg;
+      const bool outside = PoseOutsideLane(charger, f0, fa, a, c, r);
+      if (i >= span.first && i <= span.last) {
+        ++kept;
+        on_edge_kept += (k % 2) && !outside;
+        continue;
+      }
+      ++left_out;
+      ASSERT_TRUE(outside) << "case " << k << ", pivot point " << i << " left out of [" << span.first << ", " << span.last << "]";
+    }
+  }
+  // Most pivot points are left out, and targets just inside an edge are kept.
+  EXPECT_GT(left_out, 2 * kept);
+  EXPECT_GT(on_edge_kept, 5000);
+}
+
+}  // namespace
+}  // namespace vedette
