@@ -211,7 +211,8 @@ ChargeRoute FindChargeRouteByRef(const Base& charger, const Base& target, geom::
     };
     // Only the pivot points with the target in the lane can touch it (the first exact test below);
     // the search would have stopped before them if it stops at any earlier one.
-    const PoseSpan span = InLaneSpan(charger, f0, fa, target_circle.c, target_circle.r, first_leg, o.advance_step_mm, steps);
+    const PoseSpan span = o.shortcuts ? InLaneSpan(charger, f0, fa, target_circle.c, target_circle.r, first_leg, o.advance_step_mm, steps)
+                                       : PoseSpan{0, steps + 1};
     bool stopped = span.first > span.last;
     for (int i = 0; i < span.first && !stopped; ++i) stopped = stops(i, i <= steps ? i * o.advance_step_mm : first_leg);
     if (stopped) continue;
@@ -236,10 +237,30 @@ ChargeRoute FindChargeRouteByRef(const Base& charger, const Base& target, geom::
       };
       if (outside_lane(target_circle)) continue;  // the target is not ahead of it: no contact this way
       if (EdgeOutOfReach(pivoted, ra, fa, facing_edge, o.edge_tolerance_mm)) continue;
+      // Live obstacle k stands in the way of a move `ahead_mm` forward: it overlaps the pose, or the
+      // pose meets it in its lane more than a micrometre sooner.
+      auto blocks_within = [&](int k, double ahead_mm) {
+        if (outside_lane(circles[k])) return false;
+        const Extent x = ExtentOf(pivoted, ra, fa, *live[k]);
+        if (x.Apart(ahead_mm)) return false;
+        const double overlap = x.Apart(0.0) ? 0.0 : geom::OverlapArea(pivoted, *live[k]);
+        const geom::AheadContact c = geom::ContactAheadGivenOverlap(pivoted, *live[k], o.lane_inset_mm, overlap);
+        return c.overlapping || (c.ahead && c.distance_mm < ahead_mm - 1e-6);
+      };
+      // The pose cannot touch the target sooner than its nearest point by the pose's forward axis
+      // (less a micrometre for rounding). When the obstacle that blocked the last pose blocks this one
+      // within that, it would block the move into contact too: the pose is refused before the target's
+      // contact is measured (neighbouring poses are mostly blocked by the same unit). Its read is the
+      // shorter way it was tested for.
+      const Extent target_x = ExtentOf(pivoted, ra, fa, target_poly);
+      const double nearest = target_x.vmin - pivoted.depth_mm / 2.0 - 1e-6;
+      if (o.shortcuts && last_blocker >= 0 && blocks_within(last_blocker, nearest)) {
+        best.read_in.push_back(Lengthened(pivoted, std::max(0.0, nearest) + 1.0));
+        continue;
+      }
       // The target's overlap, read twice below; 0 when the circles or the axes show the two apart (the
       // clip then gives 0, and it is only compared with 1 mm^2 and the clear area).
-      const double target_overlap =
-          near_target[i] && !Apart(pivoted, ra, fa, target_poly, 0.0) ? geom::OverlapArea(pivoted, target_poly) : 0.0;
+      const double target_overlap = near_target[i] && !target_x.Apart(0.0) ? geom::OverlapArea(pivoted, target_poly) : 0.0;
       const geom::AheadContact hit = geom::ContactAheadGivenOverlap(pivoted, target_poly, 0.0, target_overlap);
       if (!hit.ahead || hit.overlapping) continue;
       if (geom::PointToSegment(hit.point, facing_edge).distance_mm > o.edge_tolerance_mm) continue;
@@ -257,14 +278,7 @@ ChargeRoute FindChargeRouteByRef(const Base& charger, const Base& target, geom::
         return !(Apart(pivoted, ra, fa, *live[k], 0.0) || geom::OverlapArea(pivoted, *live[k]) <= o.clear_area_mm2);
       };
       // Live obstacle k stands in the way of the move into contact.
-      auto blocks = [&](int k) {
-        if (outside_lane(circles[k])) return false;
-        const Extent x = ExtentOf(pivoted, ra, fa, *live[k]);
-        if (x.Apart(hit.distance_mm)) return false;
-        const double overlap = x.Apart(0.0) ? 0.0 : geom::OverlapArea(pivoted, *live[k]);
-        const geom::AheadContact c = geom::ContactAheadGivenOverlap(pivoted, *live[k], o.lane_inset_mm, overlap);
-        return c.overlapping || (c.ahead && c.distance_mm < hit.distance_mm - 1e-6);
-      };
+      auto blocks = [&](int k) { return blocks_within(k, hit.distance_mm); };
       if (angle != 0.0 && (target_overlap > o.clear_area_mm2 || AnyOf(near[i], &last_unclear, unclear))) continue;
       if (AnyOf(all_live, &last_blocker, blocks)) continue;
       if (hit.touch_length_mm < 1e-6 && hit.at_front_corner && NearCorner(hit.point, target, o.corner_tolerance_mm)) {

@@ -27,6 +27,10 @@ struct ChargeOptions {
   double lane_inset_mm = 0.5;        // a neighbour flush against a side edge is slid past, not run into, mm
   double edge_tolerance_mm = 1.0;    // the first touch must lie this close to the facing edge, mm
   double corner_tolerance_mm = 1.0;  // touch points this close to both bases' corners are corner to corner, mm
+  // The search's shortcuts (only the pivot points with the target in the lane, a pose blocked by the
+  // last pose's blocker refused before the target's contact is measured); false tests every pose in
+  // full. The route found is the same either way (tests compare them); only read_in differs.
+  bool shortcuts = true;
   bool Check(std::string* error) const;
 };
 

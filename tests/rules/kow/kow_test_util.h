@@ -1,10 +1,13 @@
 #pragma once
-// Shared helpers of the Kings of War tests: analysing a scene with the kow ruleset and a unit's report entry.
+// Shared helpers of the Kings of War tests: analysing a scene with the kow ruleset, a unit's report
+// entry, a base and two charge routes compared.
 #include <stdexcept>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "rules/geometry/base.h"
+#include "rules/kow/charge.h"
 #include "rules/ruleset.h"
 
 namespace vedette::kow_test {
@@ -16,6 +19,20 @@ inline const nlohmann::json& UnitReport(const Findings& f, const std::string& id
   for (const nlohmann::json& u : f.report["units"])
     if (u["id"] == id) return u;
   throw std::runtime_error("no unit " + id + " in the report");
+}
+
+// A base at c (mm), turned `heading` deg, w x d mm.
+inline geom::Base Rect(geom::Vec2 c, double heading, double w, double d) {
+  geom::Base b;
+  b.centre_mm = c, b.heading_deg = heading, b.width_mm = w, b.depth_mm = d;
+  return b;
+}
+
+// Two charge routes the same to the bit (all but where the search read obstacles).
+inline bool SameRoute(const kow::ChargeRoute& a, const kow::ChargeRoute& b) {
+  return a.found == b.found && a.corner_only == b.corner_only && a.advance_mm == b.advance_mm && a.pivot_deg == b.pivot_deg &&
+         a.final_mm == b.final_mm && a.length_mm == b.length_mm && a.contact_point == b.contact_point &&
+         a.at_contact.centre_mm == b.at_contact.centre_mm && a.at_contact.heading_deg == b.at_contact.heading_deg;
 }
 
 }  // namespace vedette::kow_test

@@ -12,9 +12,13 @@
 #include "rules/geometry/polygon.h"
 #include "rules/geometry/sweep.h"
 #include "rules/kow/charge.h"
+#include "tests/rules/kow/kow_test_util.h"
 
 namespace vedette {
 namespace {
+
+using kow_test::Rect;
+using kow_test::SameRoute;
 
 struct Rng {
   uint64_t s = 0x9E3779B97F4A7C15ull;
@@ -23,18 +27,6 @@ struct Rng {
     return lo + (hi - lo) * static_cast<double>(s >> 11) / static_cast<double>(1ull << 53);
   }
 };
-
-geom::Base Rect(geom::Vec2 c, double heading, double w, double d) {
-  geom::Base b;
-  b.centre_mm = c, b.heading_deg = heading, b.width_mm = w, b.depth_mm = d;
-  return b;
-}
-
-bool SameRoute(const kow::ChargeRoute& a, const kow::ChargeRoute& b) {
-  return a.found == b.found && a.corner_only == b.corner_only && a.advance_mm == b.advance_mm && a.pivot_deg == b.pivot_deg &&
-         a.final_mm == b.final_mm && a.length_mm == b.length_mm && a.contact_point == b.contact_point &&
-         a.at_contact.centre_mm == b.at_contact.centre_mm && a.at_contact.heading_deg == b.at_contact.heading_deg;
-}
 
 TEST(RouteReads, AnObstacleClearOfThemBeforeAndAfterAMoveChangesNoRoute) {
   Rng r;
