@@ -222,6 +222,7 @@ class KowRuleset : public Ruleset {
   };
   struct TargetChunk {
     uint64_t key = 0;
+    bool has_words = false;  // entry and line (every set of its chargers); else the drawing alone
     json entry;
     std::string line;
     std::vector<DrawPrimitive> drawing;
@@ -1104,14 +1105,15 @@ class KowRuleset : public Ruleset {
         key.U(static_cast<uint64_t>(c.on.facing));
       }
       TargetChunk chunk;
-      if (auto it = memo_.targets.find(target_id); it != memo_.targets.end() && it->second.key == key.h) {
+      const bool words = wants.text || wants.report;
+      if (auto it = memo_.targets.find(target_id);
+          it != memo_.targets.end() && it->second.key == key.h && (it->second.has_words || !words)) {
         chunk = std::move(it->second);
         memo_.targets.erase(it);
       } else {
         chunk.key = key.h;
-        std::ostringstream line;
-        MultiChargeOn(scene, grid, target_id, target, ids, options, &chunk, &line);
-        chunk.line = line.str();
+        chunk.has_words = words;
+        MultiChargeOn(scene, grid, target_id, target, ids, options, &chunk);
       }
       f->drawing.insert(f->drawing.end(), chunk.drawing.begin(), chunk.drawing.end());
       if (wants.text) *text << chunk.line;
@@ -1121,123 +1123,141 @@ class KowRuleset : public Ruleset {
     return out;
   }
 
-  // Seed 21-24 for one target: every set of two or more of its chargers `ids`, and whether they fit.
+  // Seed 21-24 for one target: every set of two or more of its chargers `ids`, and whether they fit,
+  // in the chunk's words when it has words (has_words); the drawing (whether all of them fit, and
+  // where) reads only the set of all of them, so a chunk without words fits that set alone.
   void MultiChargeOn(const Scene& scene, const UnitGrid& grid, const std::string& target_id, const Unit& target,
-                     const std::vector<std::string>& ids, const std::vector<Candidate>& options, TargetChunk* out_chunk,
-                     std::ostringstream* text) const {
-    {
-      const geom::Base tb = Footprint(target);
-      json chargers = json::array();
-      for (const Candidate& c : options)
-        chargers.push_back(JsonObject("unit", c.unit,
-                                      "kind", c.kind,
-                                      "facing", std::string(geom::ToString(c.on.facing))));
-      json combos = json::array();
-      json largest = json::array();
-      json all_placement;
-      bool all_fit = false;
-      const int n = static_cast<int>(ids.size());
-      for (int mask = 1; mask < (1 << n); ++mask) {
-        if (__builtin_popcount(mask) < 2) continue;
-        std::vector<std::string> members;
-        for (int i = 0; i < n; ++i)
-          if (mask >> i & 1) members.push_back(ids[i]);
-        // Obstacles: every placed unit but the target and the members (they move), and blocking terrain.
-        // The chargers end flush against the target: only units within two of their diagonals of it can
-        // be in the way.
-        double reach = 0.0;
-        for (const Candidate& c : options) reach = std::max(reach, 2.0 * std::hypot(c.on.base.width_mm, c.on.base.depth_mm));
-        const int target_index = static_cast<int>(&target - scene.units.data());
-        std::vector<geom::Polygon> shapes;
-        std::vector<std::string> names;
-        for (int oi : grid.Near(target_index, reach + 1.0)) {
-          const Unit& o = scene.units[oi];
-          if (!o.pose || o.id == target_id || std::find(members.begin(), members.end(), o.id) != members.end()) continue;
-          for (const geom::Base& b : BasesOf(o)) {
-            shapes.push_back(geom::PolygonCcw(b));
-            names.push_back(o.id);
-          }
+                     const std::vector<std::string>& ids, const std::vector<Candidate>& options, TargetChunk* out_chunk) const {
+    const geom::Base tb = Footprint(target);
+    json combos = json::array();
+    json largest = json::array();
+    bool all_fit = false;
+    const int all = (1 << static_cast<int>(ids.size())) - 1;
+    for (int mask = out_chunk->has_words ? 1 : all; mask <= all; ++mask) {
+      if (__builtin_popcount(mask) < 2) continue;
+      std::vector<std::string> members;
+      for (size_t i = 0; i < ids.size(); ++i)
+        if (mask >> i & 1) members.push_back(ids[i]);
+      const SetFit set = FitSet(scene, grid, target_id, target, members, options);
+      if (set.fit.fits && mask == all) {
+        all_fit = true;
+        for (const kow::PlacedCharger& p : set.fit.placed) {
+          DrawPrimitive g = Prim(DrawKind::kPolygon, DrawStyle::kThreat, geom::PolygonCcw(p.at_contact));
+          g.layer = "threats";
+          g.unit_id = p.unit;
+          g.dashed = true;
+          g.text = "joint charge on " + target_id;
+          out_chunk->drawing.push_back(g);
         }
-        for (const Terrain& t : scene.terrain)
-          if (config_.blocking_terrain.count(t.type)) {
-            shapes.push_back(t.polygon);
-            names.push_back(t.id);
-          }
-        // Every choice of one way of charging per member, until one fits.
-        std::vector<std::vector<const Candidate*>> ways;
-        for (const std::string& m : members) {
-          ways.emplace_back();
-          for (const Candidate& c : options)
-            if (c.unit == m) ways.back().push_back(&c);
-        }
-        std::vector<size_t> pick(members.size(), 0);
-        kow::ChargersFit fit;
-        std::vector<const Candidate*> used;
-        while (true) {
-          std::vector<kow::ChargerOnFacing> set;
-          used.clear();
-          for (size_t i = 0; i < members.size(); ++i) {
-            used.push_back(ways[i][pick[i]]);
-            set.push_back(ways[i][pick[i]]->on);
-          }
-          kow::ChargersFit attempt = kow::FitChargers(tb, set, shapes, names);
-          if (attempt.fits || fit.why_not.empty()) fit = attempt;
-          if (fit.fits) break;
-          size_t i = 0;
-          while (i < pick.size() && ++pick[i] == ways[i].size()) pick[i++] = 0;
-          if (i == pick.size()) break;
-        }
-        json combo = JsonObject("units", members, "fits", fit.fits);
-        if (fit.fits) {
-          json placement = json::array();
-          for (size_t i = 0; i < fit.placed.size(); ++i) {
-            const kow::PlacedCharger& p = fit.placed[i];
-            placement.push_back(JsonObject("unit", p.unit,
-                                           "kind", used[i]->kind,
-                                           "facing", std::string(geom::ToString(p.facing)),
-                                           "contact_mm", Round2(p.contact_mm),
-                                           "centre_mm", json::array({Round2(p.at_contact.centre_mm.x()), Round2(p.at_contact.centre_mm.y())}),
-                                           "heading_deg", Round2(geom::NormalizeDeg(p.at_contact.heading_deg))));
-          }
-          combo["placement"] = placement;
-          if (members.size() > largest.size() || largest.empty()) largest = members;
-          if (mask == (1 << n) - 1) {
-            all_fit = true;
-            for (const kow::PlacedCharger& p : fit.placed) {
-              DrawPrimitive g = Prim(DrawKind::kPolygon, DrawStyle::kThreat, geom::PolygonCcw(p.at_contact));
-              g.layer = "threats";
-              g.unit_id = p.unit;
-              g.dashed = true;
-              g.text = "joint charge on " + target_id;
-              out_chunk->drawing.push_back(g);
-            }
-          }
-        } else {
-          combo["why_not"] = fit.why_not;
-        }
-        combos.push_back(combo);
       }
-      std::string who;
-      for (const std::string& id : ids) who += (who.empty() ? "" : "+") + id;
-      *text << "  joint charges on " << target_id << ": " << who << (all_fit ? " all fit" : " do not all fit");
-      if (!all_fit) *text << " - " << combos.back()["why_not"].get<std::string>();
-      if (!all_fit && !largest.empty()) {
-        std::string l;
-        for (const auto& id : largest) l += (l.empty() ? "" : "+") + id.get<std::string>();
-        *text << " (largest that fits: " << l << ")";
-      }
-      *text << "\n";
-      DrawPrimitive label = Prim(DrawKind::kLabel, DrawStyle::kTest, {tb.centre_mm});
-      label.layer = "tests";
-      label.unit_id = target_id;
-      label.text = "joint charge " + who + (all_fit ? ": fits" : ": does not fit");
-      out_chunk->drawing.push_back(label);
-      out_chunk->entry = JsonObject("target", target_id,
-                                    "chargers", chargers,
-                                    "all_fit", all_fit,
-                                    "largest_fitting", largest,
-                                    "combinations", combos);
+      if (!out_chunk->has_words) continue;
+      if (set.fit.fits && (members.size() > largest.size() || largest.empty())) largest = members;
+      combos.push_back(SetJson(members, set));
     }
+    std::string who;
+    for (const std::string& id : ids) who += (who.empty() ? "" : "+") + id;
+    DrawPrimitive label = Prim(DrawKind::kLabel, DrawStyle::kTest, {tb.centre_mm});
+    label.layer = "tests";
+    label.unit_id = target_id;
+    label.text = "joint charge " + who + (all_fit ? ": fits" : ": does not fit");
+    out_chunk->drawing.push_back(label);
+    if (!out_chunk->has_words) return;
+    std::ostringstream text;
+    text << "  joint charges on " << target_id << ": " << who << (all_fit ? " all fit" : " do not all fit");
+    if (!all_fit) text << " - " << combos.back()["why_not"].get<std::string>();
+    if (!all_fit && !largest.empty()) {
+      std::string l;
+      for (const auto& id : largest) l += (l.empty() ? "" : "+") + id.get<std::string>();
+      text << " (largest that fits: " << l << ")";
+    }
+    text << "\n";
+    out_chunk->line = text.str();
+    json chargers = json::array();
+    for (const Candidate& c : options)
+      chargers.push_back(JsonObject("unit", c.unit,
+                                    "kind", c.kind,
+                                    "facing", std::string(geom::ToString(c.on.facing))));
+    out_chunk->entry = JsonObject("target", target_id,
+                                  "chargers", chargers,
+                                  "all_fit", all_fit,
+                                  "largest_fitting", largest,
+                                  "combinations", combos);
+  }
+
+  // One set of a target's chargers: whether they fit, and how each charges (`used`, by member).
+  struct SetFit {
+    kow::ChargersFit fit;
+    std::vector<const Candidate*> used;
+  };
+  SetFit FitSet(const Scene& scene, const UnitGrid& grid, const std::string& target_id, const Unit& target,
+                const std::vector<std::string>& members, const std::vector<Candidate>& options) const {
+    // Obstacles: every placed unit but the target and the members (they move), and blocking terrain.
+    // The chargers end flush against the target: only units within two of their diagonals of it can
+    // be in the way.
+    double reach = 0.0;
+    for (const Candidate& c : options) reach = std::max(reach, 2.0 * std::hypot(c.on.base.width_mm, c.on.base.depth_mm));
+    const int target_index = static_cast<int>(&target - scene.units.data());
+    std::vector<geom::Polygon> shapes;
+    std::vector<std::string> names;
+    for (int oi : grid.Near(target_index, reach + 1.0)) {
+      const Unit& o = scene.units[oi];
+      if (!o.pose || o.id == target_id || std::find(members.begin(), members.end(), o.id) != members.end()) continue;
+      for (const geom::Base& b : BasesOf(o)) {
+        shapes.push_back(geom::PolygonCcw(b));
+        names.push_back(o.id);
+      }
+    }
+    for (const Terrain& t : scene.terrain)
+      if (config_.blocking_terrain.count(t.type)) {
+        shapes.push_back(t.polygon);
+        names.push_back(t.id);
+      }
+    // Every choice of one way of charging per member, until one fits.
+    std::vector<std::vector<const Candidate*>> ways;
+    for (const std::string& m : members) {
+      ways.emplace_back();
+      for (const Candidate& c : options)
+        if (c.unit == m) ways.back().push_back(&c);
+    }
+    std::vector<size_t> pick(members.size(), 0);
+    const geom::Base tb = Footprint(target);
+    SetFit out;
+    while (true) {
+      std::vector<kow::ChargerOnFacing> set;
+      std::vector<const Candidate*> used;
+      for (size_t i = 0; i < members.size(); ++i) {
+        used.push_back(ways[i][pick[i]]);
+        set.push_back(ways[i][pick[i]]->on);
+      }
+      kow::ChargersFit attempt = kow::FitChargers(tb, set, shapes, names);
+      if (attempt.fits || out.fit.why_not.empty()) out = {std::move(attempt), std::move(used)};
+      if (out.fit.fits) break;
+      size_t i = 0;
+      while (i < pick.size() && ++pick[i] == ways[i].size()) pick[i++] = 0;
+      if (i == pick.size()) break;
+    }
+    return out;
+  }
+
+  // One set's entry in the report: whether it fits, and where each member ends or why not.
+  static json SetJson(const std::vector<std::string>& members, const SetFit& set) {
+    json combo = JsonObject("units", members, "fits", set.fit.fits);
+    if (!set.fit.fits) {
+      combo["why_not"] = set.fit.why_not;
+      return combo;
+    }
+    json placement = json::array();
+    for (size_t i = 0; i < set.fit.placed.size(); ++i) {
+      const kow::PlacedCharger& p = set.fit.placed[i];
+      placement.push_back(JsonObject("unit", p.unit,
+                                     "kind", set.used[i]->kind,
+                                     "facing", std::string(geom::ToString(p.facing)),
+                                     "contact_mm", Round2(p.contact_mm),
+                                     "centre_mm", json::array({Round2(p.at_contact.centre_mm.x()), Round2(p.at_contact.centre_mm.y())}),
+                                     "heading_deg", Round2(geom::NormalizeDeg(p.at_contact.heading_deg))));
+    }
+    combo["placement"] = placement;
+    return combo;
   }
 
   static std::string Words(std::string_view s) {
