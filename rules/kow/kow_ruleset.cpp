@@ -98,17 +98,18 @@ class KowRuleset : public Ruleset {
       // Reuse: a unit whose own data and whose neighbourhood (every unit and terrain piece its rules
       // can reach) are as in the last call gets the same lines, so they are not worked out again.
       // Likewise when something within its reach changed but nothing it read (ChunkStillHolds).
-      const uint64_t key = keys.unit[ui];
+      uint64_t key = keys.unit[ui];
       const auto it = memo_.units.find(u.id);
       UnitChunk* prev = it != memo_.units.end() ? &it->second : nullptr;
       const bool has_words = prev && (prev->has_report || !k.want_report) && (prev->has_text || !k.want_text);
-      if (!changes.all && has_words && (prev->key == key || ChunkStillHolds(k, ui, *prev))) {
+      if (!changes.all && has_words && ((!keys.unit_last[ui] && prev->key == key) || ChunkStillHolds(k, ui, *prev))) {
         prev->key = key;
         emit(u, table.profile[ui], *prev);
         next.units[u.id] = std::move(*prev);
         memo_.units.erase(it);  // moved from: never to be found again, even if this call throws
         continue;
       }
+      if (keys.unit_last[ui]) key = UnitKeyOf(scene, table, keys, ui, ReachOf(table, ui, keys.max_r, nullptr), nullptr);
       UnitChunk chunk = WorkOut(k, ui, key, prev);
       emit(u, table.profile[ui], chunk);
       next.units[u.id] = std::move(chunk);
@@ -243,6 +244,9 @@ class KowRuleset : public Ruleset {
   };
   struct Keys {
     std::vector<uint64_t> unit;    // by scene index: the unit and everything its rules reach
+    // By scene index: unit[i] is its last chunk's key though a changed unit came within its reach;
+    // this call's key is worked out only if the chunk is worked out again (Analyze).
+    std::vector<char> unit_last;
     std::vector<uint64_t> target;  // by scene index: the unit and the units near enough to stand in chargers' way
     std::vector<uint64_t> own;     // by scene index: the unit's own data
     uint64_t terrain = 0;          // every terrain piece
@@ -328,10 +332,15 @@ class KowRuleset : public Ruleset {
   // Each unit's key of everything its rules reach, and its key as a target (the units near enough to
   // stand in chargers' way). A unit with no changed unit (where it stood before or stands now) within
   // those reaches has the same neighbours with the same keys as in the last call: its keys are the
-  // last call's, without asking the grid (on a still table, that was half of a frame).
+  // last call's, without asking the grid (on a still table, that was half of a frame). One with a
+  // change within reach keeps its last key too, marked (unit_last): most such chunks still hold
+  // (ChunkStillHolds), and a chunk's key need only be that of some table it answers for. A chunk
+  // that holds answers for this table as for the one its key hashes; its key is compared again only
+  // with a key worked out afresh, equal only for that table.
   void NeighbourKeys(const Scene& scene, const kow::KowTable& t, const Changes& changes, Keys* k, Memo* next) const {
     const size_t n = scene.units.size();
     k->unit.assign(n, 0);
+    k->unit_last.assign(n, 0);
     k->target.assign(n, 0);
     next->max_r = k->max_r;
     const bool same_table = !changes.all && changes.same_order && memo_.max_r == k->max_r;
@@ -349,8 +358,12 @@ class KowRuleset : public Ruleset {
       const Declared* charged_by = scene.declarations.Find(id, "charged_by");  // its key reads far-off chargers
       const double reach = ReachOf(t, i, k->max_r, charged_by);
       const auto unit_it = memo_.units.find(id);
-      if (same_table && !charged_by && unit_it != memo_.units.end() && clear_of_changes(i, reach)) k->unit[i] = unit_it->second.key;
-      else k->unit[i] = UnitKeyOf(scene, t, *k, i, reach, charged_by);
+      if (same_table && !charged_by && unit_it != memo_.units.end()) {
+        k->unit[i] = unit_it->second.key;
+        k->unit_last[i] = !clear_of_changes(i, reach);
+      } else {
+        k->unit[i] = UnitKeyOf(scene, t, *k, i, reach, charged_by);
+      }
       const double target_reach = 4.0 * k->max_r + 2.0;
       const auto target_it = memo_.target_keys.find(id);
       if (same_table && target_it != memo_.target_keys.end() && clear_of_changes(i, target_reach)) {

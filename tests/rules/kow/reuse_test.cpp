@@ -174,6 +174,12 @@ TEST(KowReuse, UnitsBroughtIntoContactOrWithinAnInchAnswerAsAFreshRuleset) {
       *u.pose = was;
     }
   }
+  // The units out of their last order: every key is worked out afresh and compared with the kept
+  // chunks' (some kept through moves with the key of an earlier table).
+  std::swap(s.units[10], s.units[11]);
+  ExpectSame(reused->Analyze(s), MakeRuleset("kow")->Analyze(s), "two units swapped in the roster");
+  s.units.erase(s.units.begin() + 40);
+  ExpectSame(reused->Analyze(s), MakeRuleset("kow")->Analyze(s), "a unit removed");
 }
 
 // A call that throws (a bad declaration) leaves nothing half-moved for the next call to reuse.
