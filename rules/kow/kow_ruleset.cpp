@@ -105,18 +105,24 @@ class KowRuleset : public Ruleset {
       if (!changes.all && has_words && ((!keys.unit_last[ui] && prev->key == key) || ChunkStillHolds(k, ui, *prev))) {
         prev->key = key;
         emit(u, table.profile[ui], *prev);
-        next.units[u.id] = std::move(*prev);
-        memo_.units.erase(it);  // moved from: never to be found again, even if this call throws
         continue;
       }
       if (keys.unit_last[ui]) key = UnitKeyOf(scene, table, keys, ui, ReachOf(table, ui, keys.max_r, nullptr), nullptr);
+      // The chunk is replaced where it is kept (its checks moved out to the new one as they serve).
       UnitChunk chunk = WorkOut(k, ui, key, prev);
       emit(u, table.profile[ui], chunk);
-      next.units[u.id] = std::move(chunk);
+      if (prev) *prev = std::move(chunk);
+      else memo_.units.emplace(u.id, std::move(chunk));
     }
     std::unordered_map<std::string_view, int> index_of;  // unit id -> scene index
     index_of.reserve(scene.units.size());
     for (int i = 0; i < n; ++i) index_of.emplace(scene.units[i].id, i);
+    // The chunks of units lifted off the table or gone from the roster are dropped.
+    for (auto it = memo_.units.begin(); it != memo_.units.end();) {
+      const auto at = index_of.find(it->first);
+      it = at == index_of.end() || !scene.units[at->second].pose ? memo_.units.erase(it) : std::next(it);
+    }
+    next.units = std::move(memo_.units);
     json multi = MultiCharges(scene, table.grid, candidates, keys, index_of, options, &next, &f, &text);
     next.made = true;
     memo_ = std::move(next);
