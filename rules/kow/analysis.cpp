@@ -76,11 +76,13 @@ KowTable::KowTable(const Scene& s, const KowConfig& c) : scene(&s), grid(s) {
     for (const geom::Base& b : BasesOf(s.units[i])) {
       outlines[i].push_back(geom::PolygonCcw(b));
       outline_convex.push_back(geom::ConvexForSight(b, outlines[i].back()));
+      outline_circle.push_back(BoundingCircleOf(outlines[i].back()));
     }
   }
   first_outline[n] = outline_convex.size();
   for (const Terrain& t : s.terrain) {
     terrain_convex.push_back(geom::ConvexForSight(t.polygon));
+    terrain_circle.push_back(BoundingCircleOf(t.polygon));
     terrain_sight.push_back(SightOfTerrain(c, t));
   }
   for (const Terrain& t : s.terrain)
@@ -349,20 +351,31 @@ Obstacles ChargeObstacles(const Scene& scene, const KowConfig& c, const Unit& ch
 }
 
 // ChargeObstacles' shapes by reference, for a charger the table knows (IndexOf >= 0): the same shapes in
-// the same order, none copied (a search reads a few of them; copying them all cost a third of it).
-std::vector<const geom::Polygon*> ChargeObstacleRefs(const Scene& scene, const KowConfig& c, const Unit& charger, const Unit& target,
-                                                     double reach_mm, const KowTable& table) {
-  std::vector<const geom::Polygon*> out;
+// the same order, none copied (a search reads a few of them; copying them all cost a third of it), with
+// the table's bounding circles of them.
+struct ObstacleRefs {
+  std::vector<const geom::Polygon*> shapes;
+  std::vector<ShapeCircle> circles;  // BoundingCircleOf each shape
+};
+ObstacleRefs ChargeObstacleRefs(const Scene& scene, const KowConfig& c, const Unit& charger, const Unit& target, double reach_mm,
+                                const KowTable& table) {
+  ObstacleRefs out;
   const geom::Vec2 centre = table.grid.FootprintOf(table.IndexOf(charger)).centre_mm;
   for (int i : table.grid.Near(centre, 0.0, reach_mm + 1e-6)) {
     const Unit& o = scene.units[i];
     const geom::Base ob = table.grid.FootprintOf(i);
     if (&o == &charger || &o == &target || o.id == charger.id || o.id == target.id) continue;
     if ((ob.centre_mm - centre).norm() - std::hypot(ob.width_mm, ob.depth_mm) / 2.0 > reach_mm) continue;
-    for (const geom::Polygon& p : table.outlines[i]) out.push_back(&p);
+    for (size_t k = 0; k < table.outlines[i].size(); ++k) {
+      out.shapes.push_back(&table.outlines[i][k]);
+      out.circles.push_back(table.outline_circle[table.first_outline[i] + k]);
+    }
   }
-  for (const Terrain& t : scene.terrain)
-    if (c.blocking_terrain.count(t.type)) out.push_back(&t.polygon);
+  for (size_t t = 0; t < scene.terrain.size(); ++t)
+    if (c.blocking_terrain.count(scene.terrain[t].type)) {
+      out.shapes.push_back(&scene.terrain[t].polygon);
+      out.circles.push_back(table.terrain_circle[t]);
+    }
   return out;
 }
 
@@ -444,7 +457,8 @@ void SearchRoute(const Scene& scene, const KowConfig& c, const Unit& charger, co
   const double cr = std::hypot(cb.width_mm, cb.depth_mm) / 2.0, tr = std::hypot(tb.width_mm, tb.depth_mm) / 2.0;
   const double reach = std::max(r.range_mm, (tb.centre_mm - cb.centre_mm).norm() + tr + cr) + cr + 1.0;
   if (table && table->IndexOf(charger) >= 0) {
-    r.route = FindChargeRouteByRef(cb, tb, EdgeOf(r.facing), ChargeObstacleRefs(scene, c, charger, target, reach, *table), r.range_mm, o);
+    const ObstacleRefs obstacles = ChargeObstacleRefs(scene, c, charger, target, reach, *table);
+    r.route = FindChargeRouteByRef(cb, tb, EdgeOf(r.facing), obstacles.shapes, r.range_mm, o, &obstacles.circles);
   } else {
     r.route = FindChargeRoute(cb, tb, EdgeOf(r.facing), ChargeObstacles(scene, c, charger, target, reach, table).shapes, r.range_mm, o);
   }

@@ -46,6 +46,10 @@ struct KowTable {
   std::vector<char> outline_convex;
   std::vector<size_t> first_outline;
   std::vector<char> terrain_convex;
+  // kow::BoundingCircleOf each outline (indexed as outline_convex) and each terrain piece: the charge
+  // searches' quick test, worked out once rather than in every search.
+  std::vector<ShapeCircle> outline_circle;
+  std::vector<ShapeCircle> terrain_circle;
   // What each terrain piece does to sight (kow.yaml's blocking_terrain and terrain_heights, looked up
   // by type name once here rather than in every trace): blocks it, or has this height, or neither.
   struct TerrainSight {

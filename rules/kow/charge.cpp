@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <span>
 
 #include "rules/geometry/distance.h"
 #include "rules/geometry/sweep.h"
@@ -30,18 +31,7 @@ namespace {
 
 // A shape's bounding circle: a base whose circle misses it can neither overlap it nor run into it
 // within its lane; the exact tests below run only for shapes that pass.
-struct Circle {
-  Vec2 c{0, 0};
-  double r = 0.0;
-};
-Circle BoundingCircle(const Polygon& p) {
-  Circle out;
-  if (p.empty()) return out;
-  for (const Vec2& v : p) out.c += v;
-  out.c /= static_cast<double>(p.size());
-  for (const Vec2& v : p) out.r = std::max(out.r, (v - out.c).norm());
-  return out;
-}
+using Circle = ShapeCircle;
 // True when the shape cannot overlap base b (their bounding circles are apart).
 bool ApartFrom(const Base& b, const Circle& s) {
   return (s.c - b.centre_mm).norm() > s.r + std::sqrt(b.width_mm * b.width_mm + b.depth_mm * b.depth_mm) / 2.0 + 1e-6;
@@ -88,8 +78,8 @@ bool EdgeOutOfReach(const Base& b, const Vec2& r, const Vec2& f, const geom::Seg
 // Whether test(k) holds for some k of `ks`. The one that held last time (`*last`, -1 for none) is
 // asked first when it is one of them, since neighbouring poses mostly meet the same obstacle; the one
 // found becomes `*last`. The tests have no effects, so the answer is the same in any order.
-template <class Test>
-bool AnyOf(const std::vector<int>& ks, int* last, Test test) {
+template <class Indices, class Test>
+bool AnyOf(const Indices& ks, int* last, Test test) {
   if (*last >= 0 && std::find(ks.begin(), ks.end(), *last) != ks.end() && test(*last)) return true;
   for (int k : ks) {
     if (k == *last || !test(k)) continue;
@@ -114,6 +104,15 @@ bool NearCorner(const Vec2& p, const Base& b, double tol) {
 
 }  // namespace
 
+ShapeCircle BoundingCircleOf(const Polygon& p) {
+  ShapeCircle out;
+  if (p.empty()) return out;
+  for (const Vec2& v : p) out.c += v;
+  out.c /= static_cast<double>(p.size());
+  for (const Vec2& v : p) out.r = std::max(out.r, (v - out.c).norm());
+  return out;
+}
+
 ChargeRoute FindChargeRoute(const Base& charger, const Base& target, geom::Edge facing,
                             const std::vector<Polygon>& obstacles, double max_advance_mm, const ChargeOptions& o) {
   std::vector<const Polygon*> refs;
@@ -122,8 +121,8 @@ ChargeRoute FindChargeRoute(const Base& charger, const Base& target, geom::Edge 
   return FindChargeRouteByRef(charger, target, facing, refs, max_advance_mm, o);
 }
 
-ChargeRoute FindChargeRouteByRef(const Base& charger, const Base& target, geom::Edge facing,
-                                 const std::vector<const Polygon*>& obstacles, double max_advance_mm, const ChargeOptions& o) {
+ChargeRoute FindChargeRouteByRef(const Base& charger, const Base& target, geom::Edge facing, const std::vector<const Polygon*>& obstacles,
+                                 double max_advance_mm, const ChargeOptions& o, const std::vector<ShapeCircle>* known_circles) {
   ChargeRoute best;
   best.length_mm = std::numeric_limits<double>::infinity();
   const Polygon target_poly = geom::PolygonCcw(target);
@@ -134,9 +133,9 @@ ChargeRoute FindChargeRouteByRef(const Base& charger, const Base& target, geom::
   double first_leg = std::max(0.0, max_advance_mm);
   std::vector<const Polygon*> live;
   std::vector<Circle> circles;
-  for (const Polygon* q : obstacles) {
-    const Polygon& p = *q;
-    const Circle circle = BoundingCircle(p);
+  for (size_t k = 0; k < obstacles.size(); ++k) {
+    const Polygon& p = *obstacles[k];
+    const Circle circle = known_circles ? (*known_circles)[k] : BoundingCircleOf(p);
     const double overlap = ApartFrom(charger, circle) ? 0.0 : geom::OverlapArea(charger, p);
     if (overlap > o.clear_area_mm2) continue;
     live.push_back(&p);
@@ -146,7 +145,7 @@ ChargeRoute FindChargeRouteByRef(const Base& charger, const Base& target, geom::
     if (c.ahead) first_leg = std::min(first_leg, c.distance_mm);
   }
   best.read_in.push_back(Lengthened(charger, first_leg + 1.0));
-  const Circle target_circle = BoundingCircle(target_poly);
+  const Circle target_circle = BoundingCircleOf(target_poly);
   const geom::AheadContact straight = geom::ContactAhead(charger, target_poly, 0.0);
   if (straight.ahead) first_leg = std::min(first_leg, straight.distance_mm);
 
@@ -179,20 +178,24 @@ ChargeRoute FindChargeRouteByRef(const Base& charger, const Base& target, geom::
     const double to_line = std::abs(line0 + a * along0 + charger.depth_mm / 2.0 * pivoted_forward.dot(outward));
     return a + arc + std::max(0.0, to_line - o.edge_tolerance_mm);
   };
-  // Which obstacles the base could touch at each pivot point: a base's bounding circle does not turn
-  // with it, so this is the same for every angle, worked out once.
   const int steps = static_cast<int>(std::floor(first_leg / o.advance_step_mm));
   const double radius = std::sqrt(charger.width_mm * charger.width_mm + charger.depth_mm * charger.depth_mm) / 2.0;
   const double target_radius = std::sqrt(target.width_mm * target.width_mm + target.depth_mm * target.depth_mm) / 2.0;
-  std::vector<std::vector<int>> near(steps + 2);
-  std::vector<char> near_target(steps + 2, 0);
-  for (int i = 0; i <= steps + 1; ++i) {
-    const double a = i <= steps ? i * o.advance_step_mm : first_leg;
-    const Vec2 c = charger.centre_mm + a * f0;
-    for (size_t k = 0; k < live.size(); ++k)
-      if ((circles[k].c - c).norm() <= circles[k].r + radius + 1e-6) near[i].push_back(static_cast<int>(k));
-    near_target[i] = (target_circle.c - c).norm() <= target_circle.r + radius + 1e-6;
-  }
+  // Which obstacles the base could touch at pivot point i, centred at c: a base's bounding circle does
+  // not turn with it, so this is the same for every angle, worked out the first time a pose there asks
+  // (few do). The lists one after another in near_list; near_span[i] = (start, count), start -1 until then.
+  std::vector<int> near_list;
+  std::vector<std::pair<int, int>> near_span(steps + 2, {-1, 0});
+  auto near = [&](int i, const Vec2& c) {
+    std::pair<int, int>& span = near_span[i];
+    if (span.first < 0) {
+      span.first = static_cast<int>(near_list.size());
+      for (size_t k = 0; k < live.size(); ++k)
+        if ((circles[k].c - c).norm() <= circles[k].r + radius + 1e-6) near_list.push_back(static_cast<int>(k));
+      span.second = static_cast<int>(near_list.size()) - span.first;
+    }
+    return std::span<const int>(near_list.data() + span.first, static_cast<size_t>(span.second));
+  };
   // The obstacles that kept the last pose from ending clear or blocked its way in: asked first.
   std::vector<int> all_live(live.size());
   for (size_t k = 0; k < live.size(); ++k) all_live[k] = static_cast<int>(k);
@@ -260,7 +263,8 @@ ChargeRoute FindChargeRouteByRef(const Base& charger, const Base& target, geom::
       }
       // The target's overlap, read twice below; 0 when the circles or the axes show the two apart (the
       // clip then gives 0, and it is only compared with 1 mm^2 and the clear area).
-      const double target_overlap = near_target[i] && !target_x.Apart(0.0) ? geom::OverlapArea(pivoted, target_poly) : 0.0;
+      const bool near_target = (target_circle.c - pivoted.centre_mm).norm() <= target_circle.r + radius + 1e-6;
+      const double target_overlap = near_target && !target_x.Apart(0.0) ? geom::OverlapArea(pivoted, target_poly) : 0.0;
       const geom::AheadContact hit = geom::ContactAheadGivenOverlap(pivoted, target_poly, 0.0, target_overlap);
       if (!hit.ahead || hit.overlapping) continue;
       if (geom::PointToSegment(hit.point, facing_edge).distance_mm > o.edge_tolerance_mm) continue;
@@ -273,13 +277,13 @@ ChargeRoute FindChargeRouteByRef(const Base& charger, const Base& target, geom::
                             (aligned_leader - geom::LeaderPoint(touching)).norm();
       if (length > best.length_mm + 1e-9) continue;
       best.read_in.push_back(Lengthened(pivoted, hit.distance_mm + 1.0));
-      // Live obstacle k keeps the pivot from ending clear (one of near[i]: the others' circles are apart).
+      // Live obstacle k keeps the pivot from ending clear (one of near(i): the others' circles are apart).
       auto unclear = [&](int k) {
         return !(Apart(pivoted, ra, fa, *live[k], 0.0) || geom::OverlapArea(pivoted, *live[k]) <= o.clear_area_mm2);
       };
       // Live obstacle k stands in the way of the move into contact.
       auto blocks = [&](int k) { return blocks_within(k, hit.distance_mm); };
-      if (angle != 0.0 && (target_overlap > o.clear_area_mm2 || AnyOf(near[i], &last_unclear, unclear))) continue;
+      if (angle != 0.0 && (target_overlap > o.clear_area_mm2 || AnyOf(near(i, pivoted.centre_mm), &last_unclear, unclear))) continue;
       if (AnyOf(all_live, &last_blocker, blocks)) continue;
       if (hit.touch_length_mm < 1e-6 && hit.at_front_corner && NearCorner(hit.point, target, o.corner_tolerance_mm)) {
         best.corner_only = !best.found;

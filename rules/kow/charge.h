@@ -49,15 +49,24 @@ struct ChargeRoute {
   std::vector<geom::Base> read_in;
 };
 
+// A shape's bounding circle (about the mean of its corners, out to the farthest): the search's quick
+// test before its exact ones. A caller with many searches over the same shapes works each out once.
+struct ShapeCircle {
+  geom::Vec2 c{0, 0};  // table mm
+  double r = 0.0;      // mm
+};
+ShapeCircle BoundingCircleOf(const geom::Polygon& p);
+
 // `obstacles`: every base and blocking terrain piece the charger may not pass through (not the target).
 // `max_advance_mm` bounds where the pivot may happen (the charge range).
 ChargeRoute FindChargeRoute(const geom::Base& charger, const geom::Base& target, geom::Edge facing,
                             const std::vector<geom::Polygon>& obstacles, double max_advance_mm,
                             const ChargeOptions& options = {});
-// The same, the obstacles by reference (the caller keeps them: a table's outlines, the scene's terrain).
+// The same, the obstacles by reference (the caller keeps them: a table's outlines, the scene's terrain),
+// with their BoundingCircleOf when the caller has them (`circles`, in the same order; else worked out).
 ChargeRoute FindChargeRouteByRef(const geom::Base& charger, const geom::Base& target, geom::Edge facing,
                                  const std::vector<const geom::Polygon*>& obstacles, double max_advance_mm,
-                                 const ChargeOptions& options = {});
+                                 const ChargeOptions& options = {}, const std::vector<ShapeCircle>* circles = nullptr);
 
 // True when the shape lies wholly beyond one side of base `b` lengthened `ahead_mm` forward, by the
 // base's own axes (1 um to spare): then OverlapArea(b, shape) is 0 and ContactAhead(b, shape) finds
