@@ -361,7 +361,10 @@ ObstacleRefs ChargeObstacleRefs(const Scene& scene, const KowConfig& c, const Un
                                 const KowTable& table) {
   ObstacleRefs out;
   const geom::Vec2 centre = table.grid.FootprintOf(table.IndexOf(charger)).centre_mm;
-  for (int i : table.grid.Near(centre, 0.0, reach_mm + 1e-6)) {
+  const std::vector<int> near = table.grid.Near(centre, 0.0, reach_mm + 1e-6);
+  out.shapes.reserve(near.size() + scene.terrain.size());
+  out.circles.reserve(near.size() + scene.terrain.size());
+  for (int i : near) {
     const Unit& o = scene.units[i];
     const geom::Base ob = table.grid.FootprintOf(i);
     if (&o == &charger || &o == &target || o.id == charger.id || o.id == target.id) continue;
@@ -420,8 +423,7 @@ ChargeCheck CheckCharge(const Scene& scene, const KowConfig& c, const Unit& char
   // points on a line, the front or rear arc, whichever side of the lines it is measured on.
   if (r.leader_on_arc_line) r.facing = q.y() >= 0 ? Arc::kFront : Arc::kRear;
 
-  if (c.cannot_charge.count(std::string(ToString(charger.type))))
-    r.reasons.push_back(std::string(ToString(charger.type)) + " cannot charge (war engines, seed 74)");
+  if (p.war_engine) r.reasons.push_back(std::string(ToString(charger.type)) + " cannot charge (war engines, seed 74)");
   if (!p.speed_in) r.reasons.push_back("no speed_in in the unit's stats");
   if (r.front_arc_share <= 1e-9) r.reasons.push_back("not in the front arc");
   if (!r.visible) r.reasons.push_back("cannot see the target");
