@@ -20,15 +20,8 @@ namespace vedette {
 namespace {
 
 using kow_test::Rect;
+using kow_test::Rng;
 using kow_test::SameRoute;
-
-struct SpanRng {
-  uint64_t s = 0x2545F4914F6CDD1Dull;
-  double Uniform(double lo, double hi) {
-    s ^= s << 13, s ^= s >> 7, s ^= s << 17;
-    return lo + (hi - lo) * static_cast<double>(s >> 11) / static_cast<double>(1ull << 53);
-  }
-};
 
 // FindChargeRouteByRef's test, word for word: the circle lies beside the lane of the pose (the
 // charger moved `a` along f0 and turned to fa) or behind it.
@@ -41,7 +34,7 @@ bool PoseOutsideLane(const geom::Base& charger, const geom::Vec2& f0, const geom
 }
 
 TEST(ChargeSearch, PivotPointsLeftOutHaveTheTargetOutsideTheLane) {
-  SpanRng rng;
+  Rng rng{0x2545F4914F6CDD1Dull};
   long kept = 0, left_out = 0, on_edge_kept = 0;
   for (int k = 0; k < 20000; ++k) {
     geom::Base charger;
@@ -86,7 +79,7 @@ TEST(ChargeSearch, PivotPointsLeftOutHaveTheTargetOutsideTheLane) {
 // shortcuts is the one found testing every pose in full, to the bit, and each facing of the target
 // is tried. Routes found, not found, and shortcuts taken are all common.
 TEST(ChargeSearch, TheShortcutsFindTheRouteEveryPoseFinds) {
-  SpanRng rng;
+  Rng rng{0x2545F4914F6CDD1Dull};
   int found = 0, not_found = 0, refused_early = 0;
   for (int k = 0; k < 2000; ++k) {
     const geom::Base charger = Rect({0, 0}, rng.Uniform(-180, 180), rng.Uniform(40, 120), rng.Uniform(20, 60));

@@ -1,6 +1,7 @@
 #pragma once
 // Shared helpers of the Kings of War tests: analysing a scene with the kow ruleset, a unit's report
 // entry, a base and two charge routes compared.
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -20,6 +21,15 @@ inline const nlohmann::json& UnitReport(const Findings& f, const std::string& id
     if (u["id"] == id) return u;
   throw std::runtime_error("no unit " + id + " in the report");
 }
+
+// A seeded xorshift generator: the same random tables on every machine.
+struct Rng {
+  uint64_t s = 0x9E3779B97F4A7C15ull;
+  double Uniform(double lo, double hi) {
+    s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+    return lo + (hi - lo) * static_cast<double>(s >> 11) / static_cast<double>(1ull << 53);
+  }
+};
 
 // A base at c (mm), turned `heading` deg, w x d mm.
 inline geom::Base Rect(geom::Vec2 c, double heading, double w, double d) {

@@ -18,15 +18,8 @@ namespace vedette {
 namespace {
 
 using kow_test::Rect;
+using kow_test::Rng;
 using kow_test::SameRoute;
-
-struct Rng {
-  uint64_t s = 0x9E3779B97F4A7C15ull;
-  double Uniform(double lo, double hi) {
-    s ^= s << 13, s ^= s >> 7, s ^= s << 17;
-    return lo + (hi - lo) * static_cast<double>(s >> 11) / static_cast<double>(1ull << 53);
-  }
-};
 
 TEST(RouteReads, AnObstacleClearOfThemBeforeAndAfterAMoveChangesNoRoute) {
   Rng r;
