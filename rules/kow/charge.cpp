@@ -121,187 +121,253 @@ ChargeRoute FindChargeRoute(const Base& charger, const Base& target, geom::Edge 
   return FindChargeRouteByRef(charger, target, facing, refs, max_advance_mm, o);
 }
 
-ChargeRoute FindChargeRouteByRef(const Base& charger, const Base& target, geom::Edge facing, const std::vector<const Polygon*>& obstacles,
-                                 double max_advance_mm, const ChargeOptions& o, const std::vector<ShapeCircle>* known_circles) {
-  ChargeRoute best;
-  best.length_mm = std::numeric_limits<double>::infinity();
-  const Polygon target_poly = geom::PolygonCcw(target);
-  const geom::Segment facing_edge = geom::EdgeSegment(target, facing);
+namespace {
+
+// One charge route search (FindChargeRouteByRef): the charger, its target and the facing edge it
+// must meet, the obstacles it may run into, and the best route found so far.
+class RouteSearch {
+ public:
+  RouteSearch(const Base& charger, const Base& target, geom::Edge facing, const ChargeOptions& o)
+      : charger_(charger), target_(target), o_(o), target_poly_(geom::PolygonCcw(target)),
+        facing_edge_(geom::EdgeSegment(target, facing)), outward_(Outward(target, facing)), f0_(geom::Forward(charger)) {
+    best_.length_mm = std::numeric_limits<double>::infinity();
+  }
+
+  ChargeRoute Run(const std::vector<const Polygon*>& obstacles, double max_advance_mm, const std::vector<ShapeCircle>* circles) {
+    FirstLeg(obstacles, max_advance_mm, circles);
+    Prepare();
+    for (double angle : Angles()) SearchAngle(angle);
+    if (!best_.found) best_.length_mm = 0.0;
+    return std::move(best_);
+  }
+
+ private:
+  // One pose: the charger moved a = PivotPoint(i) along its first leg and turned `angle` about its
+  // centre (geom::PivotedAboutCentre(geom::MovedForward(charger, a), angle)), forward fa, right ra.
+  struct Pose {
+    int i = 0;
+    double a = 0.0, angle = 0.0, arc = 0.0;  // mm, deg, and the leader point's arc in the pivot, mm
+    Base b;
+    Vec2 fa{0, 0}, ra{0, 0};
+  };
+
+  static Vec2 Outward(const Base& target, geom::Edge facing) {  // the facing edge's outward normal
+    switch (facing) {
+      case geom::Edge::kFront: return geom::Forward(target);
+      case geom::Edge::kRear: return -geom::Forward(target);
+      case geom::Edge::kRight: return geom::Right(target);
+      case geom::Edge::kLeft: return -geom::Right(target);
+    }
+    return geom::Forward(target);
+  }
 
   // Step 1: how far the first leg may go: up to the first obstacle (or the target) straight ahead.
   // Obstacles the charger already overlaps at the start (a hand-placed neighbour) are not run into.
-  double first_leg = std::max(0.0, max_advance_mm);
-  std::vector<const Polygon*> live;
-  std::vector<Circle> circles;
-  for (size_t k = 0; k < obstacles.size(); ++k) {
-    const Polygon& p = *obstacles[k];
-    const Circle circle = known_circles ? (*known_circles)[k] : BoundingCircleOf(p);
-    const double overlap = ApartFrom(charger, circle) ? 0.0 : geom::OverlapArea(charger, p);
-    if (overlap > o.clear_area_mm2) continue;
-    live.push_back(&p);
-    circles.push_back(circle);
-    if (OutsideLane(charger, circle)) continue;
-    const geom::AheadContact c = geom::ContactAheadGivenOverlap(charger, p, o.lane_inset_mm, overlap);
-    if (c.ahead) first_leg = std::min(first_leg, c.distance_mm);
+  void FirstLeg(const std::vector<const Polygon*>& obstacles, double max_advance_mm, const std::vector<ShapeCircle>* known) {
+    first_leg_ = std::max(0.0, max_advance_mm);
+    for (size_t k = 0; k < obstacles.size(); ++k) {
+      const Polygon& p = *obstacles[k];
+      const Circle circle = known ? (*known)[k] : BoundingCircleOf(p);
+      const double overlap = ApartFrom(charger_, circle) ? 0.0 : geom::OverlapArea(charger_, p);
+      if (overlap > o_.clear_area_mm2) continue;
+      live_.push_back(&p);
+      circles_.push_back(circle);
+      if (OutsideLane(charger_, circle)) continue;
+      const geom::AheadContact c = geom::ContactAheadGivenOverlap(charger_, p, o_.lane_inset_mm, overlap);
+      if (c.ahead) first_leg_ = std::min(first_leg_, c.distance_mm);
+    }
+    best_.read_in.push_back(Lengthened(charger_, first_leg_ + 1.0));
+    target_circle_ = BoundingCircleOf(target_poly_);
+    const geom::AheadContact straight = geom::ContactAhead(charger_, target_poly_, 0.0);
+    if (straight.ahead) first_leg_ = std::min(first_leg_, straight.distance_mm);
   }
-  best.read_in.push_back(Lengthened(charger, first_leg + 1.0));
-  const Circle target_circle = BoundingCircleOf(target_poly);
-  const geom::AheadContact straight = geom::ContactAhead(charger, target_poly, 0.0);
-  if (straight.ahead) first_leg = std::min(first_leg, straight.distance_mm);
+
+  // What every pose reads: the bound's terms, the pivot points, the bases' radii, the obstacles' order.
+  void Prepare() {
+    square_heading_ = geom::HeadingOf(-outward_);
+    line0_ = (charger_.centre_mm - facing_edge_.a).dot(outward_);  // centre's signed distance to the line
+    along0_ = f0_.dot(outward_);
+    steps_ = static_cast<int>(std::floor(first_leg_ / o_.advance_step_mm));
+    radius_ = std::sqrt(charger_.width_mm * charger_.width_mm + charger_.depth_mm * charger_.depth_mm) / 2.0;
+    target_radius_ = std::sqrt(target_.width_mm * target_.width_mm + target_.depth_mm * target_.depth_mm) / 2.0;
+    near_span_.assign(steps_ + 2, {-1, 0});
+    all_live_.resize(live_.size());
+    for (size_t k = 0; k < live_.size(); ++k) all_live_[k] = static_cast<int>(k);
+  }
 
   // Step 2: pivot angles, the exact "square to the facing edge" one first.
-  Vec2 outward = geom::Forward(target);  // the facing edge's outward normal
-  switch (facing) {
-    case geom::Edge::kFront: outward = geom::Forward(target); break;
-    case geom::Edge::kRear: outward = -geom::Forward(target); break;
-    case geom::Edge::kRight: outward = geom::Right(target); break;
-    case geom::Edge::kLeft: outward = -geom::Right(target); break;
-  }
-  const double square_heading = geom::HeadingOf(-outward);
-  const double square = geom::NormalizeDeg(square_heading - charger.heading_deg);
-  std::vector<double> angles{0.0};
-  if (std::abs(square) <= o.max_pivot_deg + 1e-9) angles.push_back(square);
-  for (double a = o.pivot_step_deg; a <= o.max_pivot_deg + 1e-9; a += o.pivot_step_deg) {
-    angles.push_back(a);
-    angles.push_back(-a);
+  std::vector<double> Angles() const {
+    const double square = geom::NormalizeDeg(square_heading_ - charger_.heading_deg);
+    std::vector<double> angles{0.0};
+    if (std::abs(square) <= o_.max_pivot_deg + 1e-9) angles.push_back(square);
+    for (double a = o_.pivot_step_deg; a <= o_.max_pivot_deg + 1e-9; a += o_.pivot_step_deg) {
+      angles.push_back(a);
+      angles.push_back(-a);
+    }
+    return angles;
   }
 
-  // Step 3: every (pivot angle, pivot point) pair; the shortest centre path wins, then the smaller turn.
-  // A lower bound prunes the search: the leader point ends on the facing edge's line (flush, seed 17),
-  // so after the first leg `a` and the pivot's arc it still has at least its distance to that line to
-  // go (less the edge tolerance). That bound never falls as `a` grows (the leader point moves at most
+  double PivotPoint(int i) const { return i <= steps_ ? i * o_.advance_step_mm : first_leg_; }
+
+  // A lower bound of a route's length: the leader point ends on the facing edge's line (flush, seed
+  // 17), so after the first leg `a` and the pivot's arc it still has at least its distance to that
+  // line to go (less the edge tolerance). It never falls as `a` grows (the leader point moves at most
   // `a` nearer the line), so once it passes the best route no later pivot point of the angle can win.
-  const Vec2 f0 = geom::Forward(charger);
-  const double line0 = (charger.centre_mm - facing_edge.a).dot(outward);  // centre's signed distance to the line
-  const double along0 = f0.dot(outward);
-  auto bound = [&](double a, double arc, const Vec2& pivoted_forward) {
-    const double to_line = std::abs(line0 + a * along0 + charger.depth_mm / 2.0 * pivoted_forward.dot(outward));
-    return a + arc + std::max(0.0, to_line - o.edge_tolerance_mm);
-  };
-  const int steps = static_cast<int>(std::floor(first_leg / o.advance_step_mm));
-  const double radius = std::sqrt(charger.width_mm * charger.width_mm + charger.depth_mm * charger.depth_mm) / 2.0;
-  const double target_radius = std::sqrt(target.width_mm * target.width_mm + target.depth_mm * target.depth_mm) / 2.0;
-  // Which obstacles the base could touch at pivot point i, centred at c: a base's bounding circle does
-  // not turn with it, so this is the same for every angle, worked out the first time a pose there asks
-  // (few do). The lists one after another in near_list; near_span[i] = (start, count), start -1 until then.
-  std::vector<int> near_list;
-  std::vector<std::pair<int, int>> near_span(steps + 2, {-1, 0});
-  auto near = [&](int i, const Vec2& c) {
-    std::pair<int, int>& span = near_span[i];
-    if (span.first < 0) {
-      span.first = static_cast<int>(near_list.size());
-      for (size_t k = 0; k < live.size(); ++k)
-        if ((circles[k].c - c).norm() <= circles[k].r + radius + 1e-6) near_list.push_back(static_cast<int>(k));
-      span.second = static_cast<int>(near_list.size()) - span.first;
-    }
-    return std::span<const int>(near_list.data() + span.first, static_cast<size_t>(span.second));
-  };
-  // The obstacles that kept the last pose from ending clear or blocked its way in: asked first.
-  std::vector<int> all_live(live.size());
-  for (size_t k = 0; k < live.size(); ++k) all_live[k] = static_cast<int>(k);
-  int last_unclear = -1, last_blocker = -1;
-  for (double angle : angles) {
-    const double arc = charger.depth_mm / 2.0 * std::abs(geom::DegToRad(angle));
-    const Vec2 fa = geom::HeadingVector(charger.heading_deg + angle);
-    const double heading = geom::NormalizeDeg(charger.heading_deg + angle);  // every pose of this angle
-    if (best.found && bound(0.0, arc, fa) > best.length_mm + 1e-9) continue;
-    // Where this angle's search ends: past the last pivot point, or where the leader point's travel
-    // is at least the first leg and the pivot's arc (and then at least the gap to the target) and
-    // that passes the best route: no later pivot point of this angle can win.
-    auto stops = [&](int i, double a) {
-      return (i == steps + 1 && std::abs(first_leg - steps * o.advance_step_mm) < 1e-9) || a >= best.length_mm ||
-             a + arc > best.length_mm + 1e-9 || (best.found && bound(a, arc, fa) > best.length_mm + 1e-9);
-    };
-    // Only the pivot points with the target in the lane can touch it (the first exact test below);
-    // the search would have stopped before them if it stops at any earlier one.
-    const PoseSpan span = o.shortcuts ? InLaneSpan(charger, f0, fa, target_circle.c, target_circle.r, first_leg, o.advance_step_mm, steps)
-                                       : PoseSpan{0, steps + 1};
-    bool stopped = span.first > span.last;
-    for (int i = 0; i < span.first && !stopped; ++i) stopped = stops(i, i <= steps ? i * o.advance_step_mm : first_leg);
-    if (stopped) continue;
-    for (int i = span.first; i <= span.last; ++i) {
-      const double a = i <= steps ? i * o.advance_step_mm : first_leg;
-      if (stops(i, a)) break;
-      Base pivoted = charger;  // geom::PivotedAboutCentre(geom::MovedForward(charger, a), angle)
-      pivoted.centre_mm += a * f0;
-      pivoted.heading_deg = heading;
-      // The bases' bounding circles bound their gap from below at the cost of one distance (less a
-      // micrometre for rounding), so the exact gap is worked out only where the circles do not decide.
-      if (best.found && (a + arc + (pivoted.centre_mm - target.centre_mm).norm() - radius - target_radius - 1e-6 > best.length_mm + 1e-9 ||
-                         a + arc + geom::BaseGap(pivoted, target) > best.length_mm + 1e-9))
-        continue;
-      // Cheapest and most selective tests first (each only rules poses out, so their order does not
-      // change the route found): the target ahead in the lane, touched on the facing edge, the route
-      // short enough; then the pivot ending clear and nothing in the way.
-      const Vec2 ra{fa.y(), -fa.x()};  // geom::Right(pivoted)
-      auto outside_lane = [&](const Circle& c) {
-        const Vec2 d = c.c - pivoted.centre_mm;
-        return std::abs(d.dot(ra)) > pivoted.width_mm / 2.0 + c.r + 1e-6 || d.dot(fa) < -pivoted.depth_mm / 2.0 - c.r - 1e-6;
-      };
-      if (outside_lane(target_circle)) continue;  // the target is not ahead of it: no contact this way
-      if (EdgeOutOfReach(pivoted, ra, fa, facing_edge, o.edge_tolerance_mm)) continue;
-      // Live obstacle k stands in the way of a move `ahead_mm` forward: it overlaps the pose, or the
-      // pose meets it in its lane more than a micrometre sooner.
-      auto blocks_within = [&](int k, double ahead_mm) {
-        if (outside_lane(circles[k])) return false;
-        const Extent x = ExtentOf(pivoted, ra, fa, *live[k]);
-        if (x.Apart(ahead_mm)) return false;
-        const double overlap = x.Apart(0.0) ? 0.0 : geom::OverlapArea(pivoted, *live[k]);
-        const geom::AheadContact c = geom::ContactAheadGivenOverlap(pivoted, *live[k], o.lane_inset_mm, overlap);
-        return c.overlapping || (c.ahead && c.distance_mm < ahead_mm - 1e-6);
-      };
-      // The pose cannot touch the target sooner than its nearest point by the pose's forward axis
-      // (less a micrometre for rounding). When the obstacle that blocked the last pose blocks this one
-      // within that, it would block the move into contact too: the pose is refused before the target's
-      // contact is measured (neighbouring poses are mostly blocked by the same unit). Its read is the
-      // shorter way it was tested for.
-      const Extent target_x = ExtentOf(pivoted, ra, fa, target_poly);
-      const double nearest = target_x.vmin - pivoted.depth_mm / 2.0 - 1e-6;
-      if (o.shortcuts && last_blocker >= 0 && blocks_within(last_blocker, nearest)) {
-        best.read_in.push_back(Lengthened(pivoted, std::max(0.0, nearest) + 1.0));
-        continue;
-      }
-      // The target's overlap, read twice below; 0 when the circles or the axes show the two apart (the
-      // clip then gives 0, and it is only compared with 1 mm^2 and the clear area).
-      const bool near_target = (target_circle.c - pivoted.centre_mm).norm() <= target_circle.r + radius + 1e-6;
-      const double target_overlap = near_target && !target_x.Apart(0.0) ? geom::OverlapArea(pivoted, target_poly) : 0.0;
-      const geom::AheadContact hit = geom::ContactAheadGivenOverlap(pivoted, target_poly, 0.0, target_overlap);
-      if (!hit.ahead || hit.overlapping) continue;
-      if (geom::PointToSegment(hit.point, facing_edge).distance_mm > o.edge_tolerance_mm) continue;
-      // The leader point's travel: first leg, the pivot's arc, second leg, then the swing flush against
-      // the facing edge about the touching point (seed 17 "align the charging unit so that it is flush").
-      const Base touching = geom::MovedForward(pivoted, hit.distance_mm);
-      const double u_touch = geom::ToBaseFrame(touching, hit.point).x();
-      const Vec2 aligned_leader = hit.point - u_touch * geom::HeadingVector(square_heading - 90.0);
-      const double length = a + charger.depth_mm / 2.0 * std::abs(geom::DegToRad(angle)) + hit.distance_mm +
-                            (aligned_leader - geom::LeaderPoint(touching)).norm();
-      if (length > best.length_mm + 1e-9) continue;
-      best.read_in.push_back(Lengthened(pivoted, hit.distance_mm + 1.0));
-      // Live obstacle k keeps the pivot from ending clear (one of near(i): the others' circles are apart).
-      auto unclear = [&](int k) {
-        return !(Apart(pivoted, ra, fa, *live[k], 0.0) || geom::OverlapArea(pivoted, *live[k]) <= o.clear_area_mm2);
-      };
-      // Live obstacle k stands in the way of the move into contact.
-      auto blocks = [&](int k) { return blocks_within(k, hit.distance_mm); };
-      if (angle != 0.0 && (target_overlap > o.clear_area_mm2 || AnyOf(near(i, pivoted.centre_mm), &last_unclear, unclear))) continue;
-      if (AnyOf(all_live, &last_blocker, blocks)) continue;
-      if (hit.touch_length_mm < 1e-6 && hit.at_front_corner && NearCorner(hit.point, target, o.corner_tolerance_mm)) {
-        best.corner_only = !best.found;
-        continue;
-      }
-      if (best.found && std::abs(length - best.length_mm) < 1e-9 && std::abs(angle) >= std::abs(best.pivot_deg)) continue;
-      best.found = true;
-      best.corner_only = false;
-      best.advance_mm = a;
-      best.pivot_deg = angle;
-      best.final_mm = hit.distance_mm;
-      best.length_mm = length;
-      best.contact_point = hit.point;
-      best.at_contact = touching;
+  double Bound(double a, double arc, const Vec2& pivoted_forward) const {
+    const double to_line = std::abs(line0_ + a * along0_ + charger_.depth_mm / 2.0 * pivoted_forward.dot(outward_));
+    return a + arc + std::max(0.0, to_line - o_.edge_tolerance_mm);
+  }
+
+  // Where an angle's search ends: past the last pivot point, or where the leader point's travel is at
+  // least the first leg and the pivot's arc (and then at least the gap to the target) and that passes
+  // the best route: no later pivot point of this angle can win.
+  bool Stops(int i, double a, double arc, const Vec2& fa) const {
+    return (i == steps_ + 1 && std::abs(first_leg_ - steps_ * o_.advance_step_mm) < 1e-9) || a >= best_.length_mm ||
+           a + arc > best_.length_mm + 1e-9 || (best_.found && Bound(a, arc, fa) > best_.length_mm + 1e-9);
+  }
+
+  // Step 3 for one angle: its pivot points, the shortest centre path wins, then the smaller turn. Only
+  // the pivot points with the target in the lane can touch it (InLaneSpan); the search would have
+  // stopped before them if it stops at any earlier one.
+  void SearchAngle(double angle) {
+    Pose p;
+    p.angle = angle;
+    p.arc = charger_.depth_mm / 2.0 * std::abs(geom::DegToRad(angle));
+    p.fa = geom::HeadingVector(charger_.heading_deg + angle);
+    p.ra = Vec2(p.fa.y(), -p.fa.x());  // geom::Right of the pose
+    p.b = charger_;
+    p.b.heading_deg = geom::NormalizeDeg(charger_.heading_deg + angle);  // every pose of this angle
+    if (best_.found && Bound(0.0, p.arc, p.fa) > best_.length_mm + 1e-9) return;
+    const PoseSpan span = o_.shortcuts ? InLaneSpan(charger_, f0_, p.fa, target_circle_.c, target_circle_.r, first_leg_,
+                                                    o_.advance_step_mm, steps_)
+                                       : PoseSpan{0, steps_ + 1};
+    if (span.first > span.last) return;
+    for (int i = 0; i < span.first; ++i)
+      if (Stops(i, PivotPoint(i), p.arc, p.fa)) return;
+    for (p.i = span.first; p.i <= span.last; ++p.i) {
+      p.a = PivotPoint(p.i);
+      if (Stops(p.i, p.a, p.arc, p.fa)) break;
+      p.b.centre_mm = charger_.centre_mm;
+      p.b.centre_mm += p.a * f0_;
+      TryPose(p);
     }
   }
-  if (!best.found) best.length_mm = 0.0;
-  return best;
+
+  // Circle c lies beside the pose's lane or behind it.
+  bool LaneMisses(const Pose& p, const Circle& c) const {
+    const Vec2 d = c.c - p.b.centre_mm;
+    return std::abs(d.dot(p.ra)) > p.b.width_mm / 2.0 + c.r + 1e-6 || d.dot(p.fa) < -p.b.depth_mm / 2.0 - c.r - 1e-6;
+  }
+
+  // Live obstacle k stands in the way of a move `ahead_mm` forward: it overlaps the pose, or the pose
+  // meets it in its lane more than a micrometre sooner.
+  bool BlocksWithin(const Pose& p, int k, double ahead_mm) const {
+    if (LaneMisses(p, circles_[k])) return false;
+    const Extent x = ExtentOf(p.b, p.ra, p.fa, *live_[k]);
+    if (x.Apart(ahead_mm)) return false;
+    const double overlap = x.Apart(0.0) ? 0.0 : geom::OverlapArea(p.b, *live_[k]);
+    const geom::AheadContact c = geom::ContactAheadGivenOverlap(p.b, *live_[k], o_.lane_inset_mm, overlap);
+    return c.overlapping || (c.ahead && c.distance_mm < ahead_mm - 1e-6);
+  }
+
+  // Which obstacles the base could touch at pivot point i, centred at c: a base's bounding circle does
+  // not turn with it, so this is the same for every angle, worked out the first time a pose there asks
+  // (few do). The lists one after another in near_list_; near_span_[i] = (start, count), start -1 until then.
+  std::span<const int> Near(int i, const Vec2& c) {
+    std::pair<int, int>& span = near_span_[i];
+    if (span.first < 0) {
+      span.first = static_cast<int>(near_list_.size());
+      for (size_t k = 0; k < live_.size(); ++k)
+        if ((circles_[k].c - c).norm() <= circles_[k].r + radius_ + 1e-6) near_list_.push_back(static_cast<int>(k));
+      span.second = static_cast<int>(near_list_.size()) - span.first;
+    }
+    return std::span<const int>(near_list_.data() + span.first, static_cast<size_t>(span.second));
+  }
+
+  // The tests of one pose, cheapest and most selective first (each only rules poses out, so their
+  // order does not change the route found): near enough, the target ahead in the lane, touched on the
+  // facing edge, the route short enough; then the pivot ending clear and nothing in the way.
+  void TryPose(const Pose& p) {
+    // The bases' bounding circles bound their gap from below at the cost of one distance (less a
+    // micrometre for rounding), so the exact gap is worked out only where the circles do not decide.
+    if (best_.found && (p.a + p.arc + (p.b.centre_mm - target_.centre_mm).norm() - radius_ - target_radius_ - 1e-6 > best_.length_mm + 1e-9 ||
+                        p.a + p.arc + geom::BaseGap(p.b, target_) > best_.length_mm + 1e-9))
+      return;
+    if (LaneMisses(p, target_circle_)) return;  // the target is not ahead of it: no contact this way
+    if (EdgeOutOfReach(p.b, p.ra, p.fa, facing_edge_, o_.edge_tolerance_mm)) return;
+    // The pose cannot touch the target sooner than its nearest point by the pose's forward axis (less
+    // a micrometre for rounding). When the obstacle that blocked the last pose blocks this one within
+    // that, it would block the move into contact too: the pose is refused before the target's contact
+    // is measured (neighbouring poses are mostly blocked by the same unit). Its read is the shorter
+    // way it was tested for.
+    const Extent target_x = ExtentOf(p.b, p.ra, p.fa, target_poly_);
+    const double nearest = target_x.vmin - p.b.depth_mm / 2.0 - 1e-6;
+    if (o_.shortcuts && last_blocker_ >= 0 && BlocksWithin(p, last_blocker_, nearest)) {
+      best_.read_in.push_back(Lengthened(p.b, std::max(0.0, nearest) + 1.0));
+      return;
+    }
+    // The target's overlap, read twice below; 0 when the circles or the axes show the two apart (the
+    // clip then gives 0, and it is only compared with 1 mm^2 and the clear area).
+    const bool near_target = (target_circle_.c - p.b.centre_mm).norm() <= target_circle_.r + radius_ + 1e-6;
+    const double target_overlap = near_target && !target_x.Apart(0.0) ? geom::OverlapArea(p.b, target_poly_) : 0.0;
+    const geom::AheadContact hit = geom::ContactAheadGivenOverlap(p.b, target_poly_, 0.0, target_overlap);
+    if (!hit.ahead || hit.overlapping) return;
+    if (geom::PointToSegment(hit.point, facing_edge_).distance_mm > o_.edge_tolerance_mm) return;
+    // The leader point's travel: first leg, the pivot's arc, second leg, then the swing flush against
+    // the facing edge about the touching point (seed 17 "align the charging unit so that it is flush").
+    const Base touching = geom::MovedForward(p.b, hit.distance_mm);
+    const double u_touch = geom::ToBaseFrame(touching, hit.point).x();
+    const Vec2 aligned_leader = hit.point - u_touch * geom::HeadingVector(square_heading_ - 90.0);
+    const double length = p.a + charger_.depth_mm / 2.0 * std::abs(geom::DegToRad(p.angle)) + hit.distance_mm +
+                          (aligned_leader - geom::LeaderPoint(touching)).norm();
+    if (length > best_.length_mm + 1e-9) return;
+    best_.read_in.push_back(Lengthened(p.b, hit.distance_mm + 1.0));
+    // Live obstacle k keeps the pivot from ending clear (one of Near: the others' circles are apart).
+    auto unclear = [&](int k) {
+      return !(Apart(p.b, p.ra, p.fa, *live_[k], 0.0) || geom::OverlapArea(p.b, *live_[k]) <= o_.clear_area_mm2);
+    };
+    auto blocks = [&](int k) { return BlocksWithin(p, k, hit.distance_mm); };  // in the way into contact
+    if (p.angle != 0.0 && (target_overlap > o_.clear_area_mm2 || AnyOf(Near(p.i, p.b.centre_mm), &last_unclear_, unclear))) return;
+    if (AnyOf(all_live_, &last_blocker_, blocks)) return;
+    if (hit.touch_length_mm < 1e-6 && hit.at_front_corner && NearCorner(hit.point, target_, o_.corner_tolerance_mm)) {
+      best_.corner_only = !best_.found;
+      return;
+    }
+    if (best_.found && std::abs(length - best_.length_mm) < 1e-9 && std::abs(p.angle) >= std::abs(best_.pivot_deg)) return;
+    best_.found = true;
+    best_.corner_only = false;
+    best_.advance_mm = p.a;
+    best_.pivot_deg = p.angle;
+    best_.final_mm = hit.distance_mm;
+    best_.length_mm = length;
+    best_.contact_point = hit.point;
+    best_.at_contact = touching;
+  }
+
+  const Base& charger_;
+  const Base& target_;
+  const ChargeOptions& o_;
+  const Polygon target_poly_;
+  const geom::Segment facing_edge_;
+  const Vec2 outward_, f0_;  // the facing edge's outward normal; the charger's forward
+  Circle target_circle_;
+  double first_leg_ = 0.0, square_heading_ = 0.0, line0_ = 0.0, along0_ = 0.0;  // mm, deg, mm, -
+  double radius_ = 0.0, target_radius_ = 0.0;                                     // bounding radii, mm
+  int steps_ = 0;                                                                 // pivot points 0..steps_ at whole steps
+  std::vector<const Polygon*> live_;  // the obstacles not overlapped at the start, with their circles
+  std::vector<Circle> circles_;
+  std::vector<int> all_live_;  // 0..live_.size() - 1
+  std::vector<int> near_list_;
+  std::vector<std::pair<int, int>> near_span_;
+  int last_unclear_ = -1, last_blocker_ = -1;  // the obstacles that refused the last pose: asked first
+  ChargeRoute best_;
+};
+
+}  // namespace
+
+ChargeRoute FindChargeRouteByRef(const Base& charger, const Base& target, geom::Edge facing, const std::vector<const Polygon*>& obstacles,
+                                 double max_advance_mm, const ChargeOptions& o, const std::vector<ShapeCircle>* known_circles) {
+  return RouteSearch(charger, target, facing, o).Run(obstacles, max_advance_mm, known_circles);
 }
 
 bool EdgeOutOfReach(const Base& b, const geom::Segment& edge, double tol_mm) {
