@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <ranges>
 #include <span>
 
 #include "rules/geometry/distance.h"
@@ -38,10 +39,12 @@ bool ApartFrom(const Base& b, const Circle& s) {
 }
 // True when the shape lies wholly outside the lane b sweeps straight ahead (the base and the strip of its
 // width in front of it): ContactAhead then finds it neither ahead nor overlapping.
-bool OutsideLane(const Base& b, const Circle& s) {
+// OutsideLane with the base's right (`r`) and forward (`f`) unit vectors at hand.
+bool OutsideLane(const Base& b, const Vec2& r, const Vec2& f, const Circle& s) {
   const Vec2 d = s.c - b.centre_mm;
-  return std::abs(d.dot(geom::Right(b))) > b.width_mm / 2.0 + s.r + 1e-6 || d.dot(geom::Forward(b)) < -b.depth_mm / 2.0 - s.r - 1e-6;
+  return std::abs(d.dot(r)) > b.width_mm / 2.0 + s.r + 1e-6 || d.dot(f) < -b.depth_mm / 2.0 - s.r - 1e-6;
 }
+bool OutsideLane(const Base& b, const Circle& s) { return OutsideLane(b, geom::Right(b), geom::Forward(b), s); }
 
 // A shape by a base's axes (1 um to spare): whether it lies wholly beside or behind the base, and
 // how far forward its nearest point is, so that Apart can be asked for several ways ahead at once.
@@ -129,7 +132,8 @@ class RouteSearch {
  public:
   RouteSearch(const Base& charger, const Base& target, geom::Edge facing, const ChargeOptions& o)
       : charger_(charger), target_(target), o_(o), target_poly_(geom::PolygonCcw(target)),
-        facing_edge_(geom::EdgeSegment(target, facing)), outward_(Outward(target, facing)), f0_(geom::Forward(charger)) {
+        facing_edge_(geom::EdgeSegment(target, facing)), outward_(Outward(target, facing)), f0_(geom::Forward(charger)),
+        target_circle_(BoundingCircleOf(target_poly_)) {
     best_.length_mm = std::numeric_limits<double>::infinity();
   }
 
@@ -177,12 +181,11 @@ class RouteSearch {
       if (c.ahead) first_leg_ = std::min(first_leg_, c.distance_mm);
     }
     best_.read_in.push_back(Lengthened(charger_, first_leg_ + 1.0));
-    target_circle_ = BoundingCircleOf(target_poly_);
     const geom::AheadContact straight = geom::ContactAhead(charger_, target_poly_, 0.0);
     if (straight.ahead) first_leg_ = std::min(first_leg_, straight.distance_mm);
   }
 
-  // What every pose reads: the bound's terms, the pivot points, the bases' radii, the obstacles' order.
+  // What every pose reads: the bound's terms, the pivot points, the bases' radii.
   void Prepare() {
     square_heading_ = geom::HeadingOf(-outward_);
     line0_ = (charger_.centre_mm - facing_edge_.a).dot(outward_);  // centre's signed distance to the line
@@ -191,8 +194,6 @@ class RouteSearch {
     radius_ = std::sqrt(charger_.width_mm * charger_.width_mm + charger_.depth_mm * charger_.depth_mm) / 2.0;
     target_radius_ = std::sqrt(target_.width_mm * target_.width_mm + target_.depth_mm * target_.depth_mm) / 2.0;
     near_span_.assign(steps_ + 2, {-1, 0});
-    all_live_.resize(live_.size());
-    for (size_t k = 0; k < live_.size(); ++k) all_live_[k] = static_cast<int>(k);
   }
 
   // Step 2: pivot angles, the exact "square to the facing edge" one first.
@@ -253,16 +254,10 @@ class RouteSearch {
     }
   }
 
-  // Circle c lies beside the pose's lane or behind it.
-  bool LaneMisses(const Pose& p, const Circle& c) const {
-    const Vec2 d = c.c - p.b.centre_mm;
-    return std::abs(d.dot(p.ra)) > p.b.width_mm / 2.0 + c.r + 1e-6 || d.dot(p.fa) < -p.b.depth_mm / 2.0 - c.r - 1e-6;
-  }
-
   // Live obstacle k stands in the way of a move `ahead_mm` forward: it overlaps the pose, or the pose
   // meets it in its lane more than a micrometre sooner.
   bool BlocksWithin(const Pose& p, int k, double ahead_mm) const {
-    if (LaneMisses(p, circles_[k])) return false;
+    if (OutsideLane(p.b, p.ra, p.fa, circles_[k])) return false;
     const Extent x = ExtentOf(p.b, p.ra, p.fa, *live_[k]);
     if (x.Apart(ahead_mm)) return false;
     const double overlap = x.Apart(0.0) ? 0.0 : geom::OverlapArea(p.b, *live_[k]);
@@ -293,7 +288,7 @@ class RouteSearch {
     if (best_.found && (p.a + p.arc + (p.b.centre_mm - target_.centre_mm).norm() - radius_ - target_radius_ - 1e-6 > best_.length_mm + 1e-9 ||
                         p.a + p.arc + geom::BaseGap(p.b, target_) > best_.length_mm + 1e-9))
       return;
-    if (LaneMisses(p, target_circle_)) return;  // the target is not ahead of it: no contact this way
+    if (OutsideLane(p.b, p.ra, p.fa, target_circle_)) return;  // the target is not ahead of it: no contact this way
     if (EdgeOutOfReach(p.b, p.ra, p.fa, facing_edge_, o_.edge_tolerance_mm)) return;
     // The pose cannot touch the target sooner than its nearest point by the pose's forward axis (less
     // a micrometre for rounding). When the obstacle that blocked the last pose blocks this one within
@@ -318,8 +313,7 @@ class RouteSearch {
     const Base touching = geom::MovedForward(p.b, hit.distance_mm);
     const double u_touch = geom::ToBaseFrame(touching, hit.point).x();
     const Vec2 aligned_leader = hit.point - u_touch * geom::HeadingVector(square_heading_ - 90.0);
-    const double length = p.a + charger_.depth_mm / 2.0 * std::abs(geom::DegToRad(p.angle)) + hit.distance_mm +
-                          (aligned_leader - geom::LeaderPoint(touching)).norm();
+    const double length = p.a + p.arc + hit.distance_mm + (aligned_leader - geom::LeaderPoint(touching)).norm();
     if (length > best_.length_mm + 1e-9) return;
     best_.read_in.push_back(Lengthened(p.b, hit.distance_mm + 1.0));
     // Live obstacle k keeps the pivot from ending clear (one of Near: the others' circles are apart).
@@ -328,7 +322,7 @@ class RouteSearch {
     };
     auto blocks = [&](int k) { return BlocksWithin(p, k, hit.distance_mm); };  // in the way into contact
     if (p.angle != 0.0 && (target_overlap > o_.clear_area_mm2 || AnyOf(Near(p.i, p.b.centre_mm), &last_unclear_, unclear))) return;
-    if (AnyOf(all_live_, &last_blocker_, blocks)) return;
+    if (AnyOf(std::views::iota(0, static_cast<int>(live_.size())), &last_blocker_, blocks)) return;
     if (hit.touch_length_mm < 1e-6 && hit.at_front_corner && NearCorner(hit.point, target_, o_.corner_tolerance_mm)) {
       best_.corner_only = !best_.found;
       return;
@@ -350,13 +344,12 @@ class RouteSearch {
   const Polygon target_poly_;
   const geom::Segment facing_edge_;
   const Vec2 outward_, f0_;  // the facing edge's outward normal; the charger's forward
-  Circle target_circle_;
+  const Circle target_circle_;
   double first_leg_ = 0.0, square_heading_ = 0.0, line0_ = 0.0, along0_ = 0.0;  // mm, deg, mm, -
   double radius_ = 0.0, target_radius_ = 0.0;                                     // bounding radii, mm
   int steps_ = 0;                                                                 // pivot points 0..steps_ at whole steps
   std::vector<const Polygon*> live_;  // the obstacles not overlapped at the start, with their circles
   std::vector<Circle> circles_;
-  std::vector<int> all_live_;  // 0..live_.size() - 1
   std::vector<int> near_list_;
   std::vector<std::pair<int, int>> near_span_;
   int last_unclear_ = -1, last_blocker_ = -1;  // the obstacles that refused the last pose: asked first

@@ -291,6 +291,14 @@ class KowRuleset : public Ruleset {
         if (r.MayReach(b)) return true;
       return false;
     }
+    // Whether one of `places` may come within reach_mm of unit i's base (bounding circles, 1 mm to spare).
+    bool Near(const UnitGrid& grid, int i, double reach_mm) const {
+      const geom::Base& b = grid.FootprintOf(i);
+      for (const geom::Base& p : places)
+        if ((p.centre_mm - b.centre_mm).norm() <= reach_mm + grid.Radius(i) + std::hypot(p.width_mm, p.depth_mm) / 2.0 + 1.0)
+          return true;
+      return false;
+    }
   };
   // Fills next->own and next->terrain for the next call, and compares them with the last call's.
   Changes ChangesOf(const Scene& scene, const kow::KowTable& table, const Keys& keys, Memo* next) const {
@@ -350,13 +358,6 @@ class KowRuleset : public Ruleset {
     k->target.assign(n, 0);
     next->max_r = k->max_r;
     const bool same_table = !changes.all && changes.same_order && memo_.max_r == k->max_r;
-    auto clear_of_changes = [&](size_t i, double reach) {
-      const geom::Base& b = t.grid.FootprintOf(static_cast<int>(i));
-      for (const geom::Base& p : changes.places)
-        if ((p.centre_mm - b.centre_mm).norm() <= reach + t.grid.Radius(static_cast<int>(i)) + std::hypot(p.width_mm, p.depth_mm) / 2.0 + 1.0)
-          return false;
-      return true;
-    };
     for (size_t i = 0; i < n; ++i) {
       const int ii = static_cast<int>(i);
       if (!t.grid.Placed(ii)) continue;
@@ -366,13 +367,13 @@ class KowRuleset : public Ruleset {
       const auto unit_it = memo_.units.find(id);
       if (same_table && !charged_by && unit_it != memo_.units.end()) {
         k->unit[i] = unit_it->second.key;
-        k->unit_last[i] = !clear_of_changes(i, reach);
+        k->unit_last[i] = changes.Near(t.grid, ii, reach);
       } else {
         k->unit[i] = UnitKeyOf(scene, t, *k, i, reach, charged_by);
       }
       const double target_reach = 4.0 * k->max_r + 2.0;
       const auto target_it = memo_.target_keys.find(id);
-      if (same_table && target_it != memo_.target_keys.end() && clear_of_changes(i, target_reach)) {
+      if (same_table && target_it != memo_.target_keys.end() && !changes.Near(t.grid, ii, target_reach)) {
         k->target[i] = target_it->second;
       } else {
         KeyMix g;
@@ -429,15 +430,6 @@ class KowRuleset : public Ruleset {
     std::vector<std::vector<std::string>> engaged;  // by scene index: enemies in base contact, by id (seed 32)
     std::vector<int> id_rank;                       // by scene index: its place in id order
 
-    // Whether a changed unit, where it stood or stands, may come within reach_mm of unit i's base
-    // (bounding circles, 1 mm to spare).
-    bool ChangeNear(int i, double reach_mm) const {
-      const geom::Base& b = table.grid.FootprintOf(i);
-      for (const geom::Base& p : changes.places)
-        if ((p.centre_mm - b.centre_mm).norm() <= reach_mm + table.grid.Radius(i) + std::hypot(p.width_mm, p.depth_mm) / 2.0 + 1.0)
-          return true;
-      return false;
-    }
     // The enemies of unit i whose bases come within reach_mm of its base, sorted by id.
     std::vector<int> EnemiesWithin(int i, double reach_mm) const {
       std::vector<int> out;
@@ -579,7 +571,7 @@ class KowRuleset : public Ruleset {
     const Changes& ch = k.changes;
     const Scene& scene = k.scene;
     const double contact_or_inch = std::max(config_.contact_mm, config_.one_inch_in * config_.mm_per_unit);
-    if (!ch.same_order || ch.unit[ui] || k.ChangeNear(ui, contact_or_inch) || scene.declarations.Find(scene.units[ui].id, "charged_by"))
+    if (!ch.same_order || ch.unit[ui] || ch.Near(k.table.grid, ui, contact_or_inch) || scene.declarations.Find(scene.units[ui].id, "charged_by"))
       return false;
     if (prev.charge_targets) {
       if (k.ChargeTargets(ui, &prev) != *prev.charge_targets) return false;
@@ -594,7 +586,7 @@ class KowRuleset : public Ruleset {
       if (!prev.shot_targets[wi]) continue;
       if (k.ShotTargets(ui, wi, &prev) != *prev.shot_targets[wi]) return false;
       for (int ti : *prev.shot_targets[wi]) {
-        if (ch.unit[ti] || k.ChangeNear(ti, config_.contact_mm)) return false;
+        if (ch.unit[ti] || ch.Near(k.table.grid, ti, config_.contact_mm)) return false;
         if (!k.engaged[ti].empty()) continue;  // not shot at, then or now
         const auto it = prev.shots.find(scene.units[ti].id + "/" + p.weapons[wi].first);
         if (it == prev.shots.end() || ch.Touch(it->second.sight)) return false;
