@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <ranges>
 #include <span>
 
 #include "rules/geometry/distance.h"
@@ -185,7 +184,7 @@ class RouteSearch {
     if (straight.ahead) first_leg_ = std::min(first_leg_, straight.distance_mm);
   }
 
-  // What every pose reads: the bound's terms, the pivot points, the bases' radii.
+  // What every pose reads: the bound's terms, the pivot points, the bases' radii, the obstacles' indices.
   void Prepare() {
     square_heading_ = geom::HeadingOf(-outward_);
     line0_ = (charger_.centre_mm - facing_edge_.a).dot(outward_);  // centre's signed distance to the line
@@ -194,6 +193,8 @@ class RouteSearch {
     radius_ = std::sqrt(charger_.width_mm * charger_.width_mm + charger_.depth_mm * charger_.depth_mm) / 2.0;
     target_radius_ = std::sqrt(target_.width_mm * target_.width_mm + target_.depth_mm * target_.depth_mm) / 2.0;
     near_span_.assign(steps_ + 2, {-1, 0});
+    all_live_.resize(live_.size());
+    for (size_t k = 0; k < live_.size(); ++k) all_live_[k] = static_cast<int>(k);
   }
 
   // Step 2: pivot angles, the exact "square to the facing edge" one first.
@@ -322,7 +323,7 @@ class RouteSearch {
     };
     auto blocks = [&](int k) { return BlocksWithin(p, k, hit.distance_mm); };  // in the way into contact
     if (p.angle != 0.0 && (target_overlap > o_.clear_area_mm2 || AnyOf(Near(p.i, p.b.centre_mm), &last_unclear_, unclear))) return;
-    if (AnyOf(std::views::iota(0, static_cast<int>(live_.size())), &last_blocker_, blocks)) return;
+    if (AnyOf(all_live_, &last_blocker_, blocks)) return;
     if (hit.touch_length_mm < 1e-6 && hit.at_front_corner && NearCorner(hit.point, target_, o_.corner_tolerance_mm)) {
       best_.corner_only = !best_.found;
       return;
@@ -350,6 +351,7 @@ class RouteSearch {
   int steps_ = 0;                                                                 // pivot points 0..steps_ at whole steps
   std::vector<const Polygon*> live_;  // the obstacles not overlapped at the start, with their circles
   std::vector<Circle> circles_;
+  std::vector<int> all_live_;  // 0..live_.size() - 1 (clang 14 cannot take std::views::iota with libstdc++ 12)
   std::vector<int> near_list_;
   std::vector<std::pair<int, int>> near_span_;
   int last_unclear_ = -1, last_blocker_ = -1;  // the obstacles that refused the last pose: asked first
