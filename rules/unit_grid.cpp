@@ -73,6 +73,33 @@ void UnitGrid::Collect(const geom::Vec2& centre, double radius_mm, double reach_
   }
 }
 
+void UnitGrid::CollectInRegion(const geom::Vec2& lo, const geom::Vec2& hi, std::span<const geom::Vec2> normals,
+                               std::span<const double> offsets, double reach_mm, std::vector<int>* out) const {
+  if (entries_.empty()) return;
+  const double r = reach_mm + max_radius_ + 1e-6;  // how far outside the region a listed centre may be
+  // The cell holding coordinate v (from the grid's origin o), clamped to [0, n - 1] before the cast.
+  auto cell = [&](double v, double o, int n) { return static_cast<int>(std::clamp(std::floor((v - o) / cell_), 0.0, n - 1.0)); };
+  if (!(hi.y() + r >= y0_ && lo.y() - r <= y0_ + ny_ * cell_)) return;
+  const int y_lo = cell(lo.y() - r, y0_, ny_), y_hi = cell(hi.y() + r, y0_, ny_);
+  for (int y = y_lo; y <= y_hi; ++y) {
+    // The x range of the centres in this row's band that every widened half-plane admits for some y
+    // of the band (a superset of the band's part of the region: each plane is asked alone).
+    const double ya = std::max(lo.y() - r, y0_ + y * cell_ - 1e-6), yb = std::min(hi.y() + r, y0_ + (y + 1) * cell_ + 1e-6);
+    double xa = lo.x() - r, xb = hi.x() + r;
+    for (size_t k = 0; k < normals.size() && xa <= xb; ++k) {
+      const geom::Vec2& n = normals[k];
+      if (std::abs(n.x()) < 1e-3) continue;  // nearly level: it bounds x weakly; leaving it out only adds cells
+      const double x = (offsets[k] + r - std::min(n.y() * ya, n.y() * yb)) / n.x();
+      if (n.x() > 0) xb = std::min(xb, x + 1e-6);
+      else xa = std::max(xa, x - 1e-6);
+    }
+    if (!(xa <= xb) || xb < x0_ - cell_ || xa > x0_ + nx_ * cell_) continue;
+    const int x_lo = cell(xa, x0_, nx_), x_hi = cell(xb, x0_, nx_);
+    const size_t row = static_cast<size_t>(y) * nx_;
+    for (int k = cell_start_[row + x_lo]; k < cell_start_[row + x_hi + 1]; ++k) out->push_back(entries_[k].index);
+  }
+}
+
 namespace {
 
 // Sorts distinct unit indices below n. A long list (every unit lists its neighbours, tens of them on a

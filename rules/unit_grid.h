@@ -6,6 +6,7 @@
 // it "who is in reach or in range" so that a 300-unit table costs what its neighbourhoods cost, not
 // 300 x 300 exact measurements.
 #include <array>
+#include <span>
 #include <vector>
 
 #include "rules/geometry/arcs.h"
@@ -30,6 +31,14 @@ class UnitGrid {
   // Appends the indices Near(centre, radius_mm, reach_mm) gives, unsorted, `skip` left out (-1: none),
   // for a caller to whom their order does not matter (it saves Near's sort and its new list).
   void Collect(const geom::Vec2& centre, double radius_mm, double reach_mm, int skip, std::vector<int>* out) const;
+  // Appends, unsorted, at least every placed unit whose bounding circle comes within reach_mm of the
+  // convex region of points in the box [lo, hi] and in every half-plane normals[k] . x <= offsets[k]
+  // (unit normals, table mm): every unit whose centre lies within its radius and reach_mm of the box
+  // and of each half-plane's line. Only the cells such a centre can be in are read, row by row, so a
+  // long thin region (a line of sight's fan) reads a fraction of what the circle round its box does;
+  // the caller tests the units it gets.
+  void CollectInRegion(const geom::Vec2& lo, const geom::Vec2& hi, std::span<const geom::Vec2> normals,
+                       std::span<const double> offsets, double reach_mm, std::vector<int>* out) const;
   // Whether Near(i, reach_mm) would list unit j (placed, not i): the same test, for one pair.
   bool Lists(int i, int j, double reach_mm) const {
     const double limit = reach_mm + 1e-6 + radius_[j] + radius_[i];

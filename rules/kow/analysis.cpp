@@ -237,14 +237,21 @@ struct SightOccluders {
 
 void SightOccluders::AddUnits(const KowTable* table, const UnitView& vv, const UnitView& tv) {
   if (table && vv.index >= 0 && tv.index >= 0) {
-    // The grid's candidates near the box (its centre and half diagonal). In no particular order: a
-    // trace's answer does not depend on its occluders' order (its tags come out sorted).
+    // The grid's candidates in the cells the box and the fan may reach. In no particular order: a
+    // trace's answer does not depend on its occluders' order (its tags come out sorted). Those whose
+    // bounding circle (1 mm to spare) misses the circle round the box are left out first: it holds
+    // the fan, and it was the grid's question before it read the fan's cells alone.
+    const UnitGrid& grid = table->grid;
     const geom::Vec2 mid = (bounds.lo + bounds.hi) / 2.0;
+    const double disc = (bounds.hi - bounds.lo).norm() / 2.0;
     thread_local std::vector<int> candidates;
     candidates.clear();
-    table->grid.Collect(mid, (bounds.hi - bounds.lo).norm() / 2.0, 1.0, -1, &candidates);
-    for (int i : candidates)
-      Consider(i, table->grid.FootprintOf(i), table->profile[i], &table->outlines[i], table->outline_convex.data() + table->first_outline[i]);
+    grid.CollectInRegion(bounds.lo, bounds.hi, bounds.fan->normals(), bounds.fan->offsets(), 1.0, &candidates);
+    for (int i : candidates) {
+      const double limit = 1.0 + 1e-6 + grid.Radius(i) + disc;
+      if ((grid.FootprintOf(i).centre_mm - mid).squaredNorm() > limit * limit) continue;
+      Consider(i, grid.FootprintOf(i), table->profile[i], &table->outlines[i], table->outline_convex.data() + table->first_outline[i]);
+    }
     return;
   }
   for (size_t i = 0; i < scene.units.size(); ++i) {

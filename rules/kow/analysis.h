@@ -87,6 +87,9 @@ class ReachRegion {
  public:
   explicit ReachRegion(const geom::Polygon& convex_ccw);
   bool MayReach(const geom::Base& b) const;
+  // Its edges' lines: normals()[k] . x <= offsets()[k] inside (unit normals, table mm).
+  const std::vector<geom::Vec2>& normals() const { return normal_; }
+  const std::vector<double>& offsets() const { return offset_; }
 
  private:
   geom::Vec2 lo_, hi_;                // bounding box, table mm

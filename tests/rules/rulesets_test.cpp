@@ -240,6 +240,52 @@ TEST(UnitGrid, FindsWhatLookingAtEveryPairFinds) {
         }
 }
 
+// The cells a long thin region (a line of sight's fan) can reach, row by row: never a unit whose centre
+// lies within its radius and the reach of the box and of every edge's line, on the line itself too.
+TEST(UnitGrid, CollectInRegionListsEveryUnitThatMayReachTheRegion) {
+  SyntheticTableOptions o;
+  o.units = 300;
+  o.seed = 3;
+  const Scene s = MakeSyntheticTable(o);
+  const UnitGrid grid(s);
+  const int n = static_cast<int>(s.units.size());
+  size_t listed_total = 0, admitted_total = 0;
+  for (int v = 0; v < n; v += 7)
+    for (int t = 1; t < n; t += 11) {
+      if (t == v) continue;
+      const geom::Vec2 eye = geom::LeaderPoint(grid.FootprintOf(v));
+      const kow::ReachRegion fan(kow::SightFan(eye, grid.FootprintOf(t)));
+      geom::Vec2 lo = eye, hi = eye;
+      for (const geom::Vec2& c : geom::Corners(grid.FootprintOf(t))) lo = lo.cwiseMin(c), hi = hi.cwiseMax(c);
+      for (double reach : {0.0, 1.0, 30.0}) {
+        std::vector<int> got;
+        grid.CollectInRegion(lo, hi, fan.normals(), fan.offsets(), reach, &got);
+        listed_total += got.size();
+        for (int i = 0; i < n; ++i) {
+          const geom::Vec2& c = grid.FootprintOf(i).centre_mm;
+          const double r = grid.Radius(i) + reach;
+          bool admitted = c.x() >= lo.x() - r && c.x() <= hi.x() + r && c.y() >= lo.y() - r && c.y() <= hi.y() + r;
+          for (size_t k = 0; k < fan.normals().size(); ++k) admitted = admitted && fan.normals()[k].dot(c) <= fan.offsets()[k] + r;
+          if (!admitted) continue;
+          ++admitted_total;
+          EXPECT_NE(std::find(got.begin(), got.end(), i), got.end()) << v << " " << t << " " << i << " " << reach;
+        }
+      }
+      // A unit's centre exactly on a widened edge line is still listed.
+      const geom::Base& b = grid.FootprintOf(t);
+      const double r = grid.Radius(t);
+      std::vector<int> got;
+      const double dx = b.centre_mm.x() - r - 300.0;  // the square moved so that b's centre is r right of its right edge
+      const std::vector<geom::Vec2> moved{{100 + dx, 100}, {300 + dx, 100}, {300 + dx, 300}, {100 + dx, 300}};
+      const kow::ReachRegion at(moved);
+      const geom::Vec2 mlo(100 + dx, b.centre_mm.y() - 10), mhi(300 + dx, b.centre_mm.y() + 10);
+      grid.CollectInRegion(mlo, mhi, at.normals(), at.offsets(), 0.0, &got);
+      EXPECT_NE(std::find(got.begin(), got.end(), t), got.end()) << t;
+    }
+  EXPECT_GT(admitted_total, 1000u);
+  EXPECT_LT(listed_total, static_cast<size_t>(n) * 43 * 28 * 3 / 4) << "the thin fans read a fraction of the table";
+}
+
 TEST(UnitGrid, GeometryZonesOfControlEqualEveryPairsCheck) {
   SyntheticTableOptions o;
   o.units = 150;
