@@ -64,14 +64,25 @@ KowTable::TerrainSight SightOfTerrain(const KowConfig& c, const Terrain& t) {
 
 }  // namespace
 
-KowTable::KowTable(const Scene& s, const KowConfig& c) : scene(&s), grid(s) {
+KowTable::KowTable(const Scene& s, const KowConfig& c) : KowTable(s, c, nullptr, {}) {}
+
+KowTable::KowTable(const Scene& s, const KowConfig& c, KowTable* last, const std::vector<char>& same) : scene(&s), grid(s) {
   const size_t n = s.units.size();
+  auto reused = [&](size_t i) { return last && i < same.size() && same[i]; };
   profile.resize(n);
   outlines.resize(n);
   first_outline.assign(n + 1, 0);
   for (size_t i = 0; i < n; ++i) {
     first_outline[i] = outline_convex.size();
     if (!grid.Placed(static_cast<int>(i))) continue;
+    if (reused(i)) {
+      profile[i] = std::move(last->profile[i]);
+      outlines[i] = std::move(last->outlines[i]);
+      const size_t from = last->first_outline[i], to = last->first_outline[i + 1];
+      outline_convex.insert(outline_convex.end(), last->outline_convex.begin() + from, last->outline_convex.begin() + to);
+      outline_circle.insert(outline_circle.end(), last->outline_circle.begin() + from, last->outline_circle.begin() + to);
+      continue;
+    }
     profile[i] = ProfileOf(s.units[i], c);
     for (const geom::Base& b : BasesOf(s.units[i])) {
       outlines[i].push_back(geom::PolygonCcw(b));
@@ -87,13 +98,19 @@ KowTable::KowTable(const Scene& s, const KowConfig& c) : scene(&s), grid(s) {
   }
   for (const Terrain& t : s.terrain)
     if (c.difficult_terrain.count(t.type)) difficult.push_back(t.polygon);
-  in_terrain.assign(n, std::vector<char>(s.terrain.size(), 0));
+  in_terrain.resize(n);
   difficult_share.assign(n, 0.0);
   // Each piece's bounding box: a unit whose bounding circle misses it is neither in the piece nor in
   // difficult terrain because of it (most units on most tables).
   std::vector<geom::Box> box;
   for (const Terrain& t : s.terrain) box.push_back(geom::BoxOf(t.polygon));
   for (size_t i = 0; i < n; ++i) {
+    if (reused(i) && grid.Placed(static_cast<int>(i))) {
+      in_terrain[i] = std::move(last->in_terrain[i]);
+      difficult_share[i] = last->difficult_share[i];
+      continue;
+    }
+    in_terrain[i].assign(s.terrain.size(), 0);
     if (!grid.Placed(static_cast<int>(i))) continue;
     const geom::Base& b = grid.FootprintOf(static_cast<int>(i));
     const double r = grid.Radius(static_cast<int>(i)) + 1.0;

@@ -37,6 +37,11 @@ Profile ProfileOf(const Unit& u, const KowConfig& c);
 // scan the whole table, as a single check-move does); the results are the same either way.
 struct KowTable {
   KowTable(const Scene& scene, const KowConfig& c);
+  // The same table, but each unit i with same[i] takes its profile, outlines (their convexity and
+  // circles), terrain overlaps and difficult share from unit i of `last` (moved out of it) instead of
+  // working them out: the caller vouches that its own data (UnitKey) and the terrain are as they were
+  // for `last`. A live table's frame reworks only the units that moved.
+  KowTable(const Scene& scene, const KowConfig& c, KowTable* last, const std::vector<char>& same);
   const Scene* scene;
   UnitGrid grid;
   std::vector<Profile> profile;                      // by index into scene.units (placed units only)

@@ -62,11 +62,16 @@ class KowRuleset : public Ruleset {
     AppendSceneOutlines(scene, &f.drawing);
     // Who is near whom, once: every rule below reaches a bounded distance (charge reach, weapon range,
     // 1 inch, contact), so each unit looks only at the units the grid puts within that distance.
-    const kow::KowTable table(scene, c);
     const int n = static_cast<int>(scene.units.size());
     // The reuse between calls (memo_, under its lock): this call's keys, and the chunks it keeps.
     std::lock_guard<std::mutex> lock(memo_mutex_);
-    Keys keys = OwnKeys(scene, table);
+    std::vector<uint64_t> unit_keys(scene.units.size(), 0);  // UnitKey of each placed unit
+    for (int i = 0; i < n; ++i)
+      if (scene.units[i].pose) unit_keys[i] = UnitKey(scene.units[i]);
+    KeyMix terrain;
+    terrain.U(TerrainKey(scene));
+    kow::KowTable table = TableOf(scene, unit_keys, terrain.h);
+    Keys keys = OwnKeys(scene, table, unit_keys, terrain.h);
     Memo next;
     const Changes changes = ChangesOf(scene, table, keys, &next);
     NeighbourKeys(scene, table, changes, &keys, &next);
@@ -137,7 +142,21 @@ class KowRuleset : public Ruleset {
     }
     if (k.want_text) f.text = text.str();
     AppendOverlaps(scene, table.grid, kOverlapToleranceMm, options, &f);
+    memo_.table.emplace(std::move(table));
+    memo_.table_keys = std::move(unit_keys);
     return f;
+  }
+
+  // This call's table: a unit whose own data (unit_keys, by index) and the terrain are as they were
+  // for the last finished call's table, at the same index, takes its entries from that table.
+  kow::KowTable TableOf(const Scene& scene, const std::vector<uint64_t>& unit_keys, uint64_t terrain) const {
+    std::optional<kow::KowTable> last = std::move(memo_.table);
+    memo_.table.reset();  // moved from below: a call that throws leaves none to the next
+    std::vector<char> same(unit_keys.size(), 0);
+    if (last && memo_.made && memo_.terrain == terrain)
+      for (size_t i = 0; i < same.size() && i < memo_.table_keys.size(); ++i)
+        same[i] = unit_keys[i] != 0 && unit_keys[i] == memo_.table_keys[i];
+    return kow::KowTable(scene, config_, last ? &*last : nullptr, same);
   }
 
   // Every distance Kings of War sets between two units, both ways (each rule with the seed line it
@@ -247,6 +266,10 @@ class KowRuleset : public Ruleset {
     double max_r = 0.0;
     std::unordered_map<std::string, uint64_t> target_keys;
     bool made = false;  // by a call that finished
+    // That call's table, and the UnitKey of each placed unit it was made for (by scene index, 0 when
+    // not placed): the next call's table takes the unchanged units' entries from it (TableOf).
+    std::optional<kow::KowTable> table;
+    std::vector<uint64_t> table_keys;
   };
   struct Keys {
     std::vector<uint64_t> unit;    // by scene index: the unit and everything its rules reach
@@ -259,21 +282,19 @@ class KowRuleset : public Ruleset {
     double max_r = 0.0;            // the largest bounding radius of a placed unit, mm
   };
   // Each unit's own key, the terrain's, and the largest bounding radius (what the reaches add).
-  Keys OwnKeys(const Scene& scene, const kow::KowTable& t) const {
+  // `unit_keys`: UnitKey of each placed unit; `terrain`: the terrain's key.
+  Keys OwnKeys(const Scene& scene, const kow::KowTable& t, const std::vector<uint64_t>& unit_keys, uint64_t terrain) const {
     const size_t n = scene.units.size();
     Keys k;
     k.own.assign(n, 0);
     for (size_t i = 0; i < n; ++i) {
       if (!t.grid.Placed(static_cast<int>(i))) continue;
-      const Unit& u = scene.units[i];
       KeyMix h;
-      h.U(UnitKey(u)), h.U(UnitDeclarationsKey(scene.declarations, u.id));
+      h.U(unit_keys[i]), h.U(UnitDeclarationsKey(scene.declarations, scene.units[i].id));
       k.own[i] = h.h;
       k.max_r = std::max(k.max_r, t.grid.Radius(static_cast<int>(i)));
     }
-    KeyMix terrain;
-    terrain.U(TerrainKey(scene));
-    k.terrain = terrain.h;
+    k.terrain = terrain;
     return k;
   }
   // What changed since the last call: the units whose own data differ (moved, turned, declared,
