@@ -112,6 +112,23 @@ bool ClearlyAside(const Vec2& eye, const Vec2& ref, const Vec2& hi_edge, const V
   return true;
 }
 
+// PointToPolygon(eye, poly).distance_mm, to the bit: an eye more than a micrometre outside the
+// polygon's box (!in_box) is not in it, and the nearest edge's distance is the square root of the
+// least squared one (the root is correctly rounded and increasing), so one root instead of one per edge.
+double DistanceFromEye(const Vec2& eye, const Polygon& poly, bool in_box) {
+  if (in_box && PolygonContains(poly, eye)) return 0.0;
+  double best = kInf;
+  for (size_t i = 0; i < poly.size(); ++i) {
+    const Vec2& a = poly[i];
+    const Vec2 d = poly[(i + 1) % poly.size()] - a;  // as PointToSegment
+    const double len2 = d.squaredNorm();
+    const double t = std::clamp(len2 > 0 ? (eye - a).dot(d) / len2 : 0.0, 0.0, 1.0);
+    const Vec2 q = a + t * d;
+    best = std::min(best, (eye - q).squaredNorm());
+  }
+  return std::sqrt(best);
+}
+
 // Occluders that could stand between. Each occluder's angular span seen from the eye (the range of its
 // corners' angles, which holds every direction that meets it; an occluder across the direction
 // opposite the target, or holding the eye, gets the whole circle). A line meets only occluders whose
@@ -135,7 +152,7 @@ void CollectNearOccluders(const Vec2& eye, const Vec2& ref, const TargetExtent& 
     const bool in_box = eye.x() >= lo.x() - 1e-6 && eye.x() <= hi.x() + 1e-6 && eye.y() >= lo.y() - 1e-6 && eye.y() <= hi.y() + 1e-6;
     if (a_hi - a_lo > std::numbers::pi - 1e-9 || (in_box && PolygonContains(poly, eye, 1e-9))) a_lo = -kInf, a_hi = kInf;
     const bool aside = a_hi < e.lo - 1e-12 || a_lo > e.hi + 1e-12;  // never in the way of a line to the target
-    const double distance = aside ? kInf : PointToPolygon(eye, poly).distance_mm;
+    const double distance = aside ? kInf : DistanceFromEye(eye, poly, in_box);
     if (aside || distance > e.reach) {
       s->angles.resize(first);
       continue;
