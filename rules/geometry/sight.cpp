@@ -139,21 +139,24 @@ void CollectNearOccluders(const Vec2& eye, const Vec2& ref, const TargetExtent& 
   for (size_t k = 0; k < occluders.size(); ++k) {
     const Polygon& poly = *occluders[k].polygon;
     if (poly.size() < 3 || ClearlyAside(eye, ref, hi_edge, lo_edge, poly)) continue;
+    Vec2 lo = poly[0], hi = poly[0];  // its bounding box: an eye a micrometre outside it is not in it
+    for (const Vec2& v : poly) lo = lo.cwiseMin(v), hi = hi.cwiseMax(v);
+    const bool in_box = eye.x() >= lo.x() - 1e-6 && eye.x() <= hi.x() + 1e-6 && eye.y() >= lo.y() - 1e-6 && eye.y() <= hi.y() + 1e-6;
+    // Wholly farther than the target's farthest corner: behind it on every line (asked before the
+    // angles, whose arc tangents cost more than the distance).
+    const double distance = DistanceFromEye(eye, poly, in_box);
+    if (distance > e.reach) continue;
     const size_t first = s->angles.size();
     double a_lo = kInf, a_hi = -kInf;
-    Vec2 lo = poly[0], hi = poly[0];  // its bounding box: an eye a micrometre outside it is not in it
     for (const Vec2& v : poly) {
       const double a = RelAngle(ref, v - eye);
       s->angles.push_back(a);
       a_lo = std::min(a_lo, a);
       a_hi = std::max(a_hi, a);
-      lo = lo.cwiseMin(v), hi = hi.cwiseMax(v);
     }
-    const bool in_box = eye.x() >= lo.x() - 1e-6 && eye.x() <= hi.x() + 1e-6 && eye.y() >= lo.y() - 1e-6 && eye.y() <= hi.y() + 1e-6;
     if (a_hi - a_lo > std::numbers::pi - 1e-9 || (in_box && PolygonContains(poly, eye, 1e-9))) a_lo = -kInf, a_hi = kInf;
     const bool aside = a_hi < e.lo - 1e-12 || a_lo > e.hi + 1e-12;  // never in the way of a line to the target
-    const double distance = aside ? kInf : DistanceFromEye(eye, poly, in_box);
-    if (aside || distance > e.reach) {
+    if (aside) {
       s->angles.resize(first);
       continue;
     }
