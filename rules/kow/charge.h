@@ -28,8 +28,8 @@ struct ChargeOptions {
   double edge_tolerance_mm = 1.0;    // the first touch must lie this close to the facing edge, mm
   double corner_tolerance_mm = 1.0;  // touch points this close to both bases' corners are corner to corner, mm
   // The search's shortcuts (only the pivot points with the target in the lane, a pose blocked by the
-  // last pose's blocker refused before the target's contact is measured); false tests every pose in
-  // full. The route found is the same either way (tests compare them); only read_in differs.
+  // last pose's blocker refused before the target's contact is measured, an obstacle with a corner in
+  // the lane ahead taken as blocking without the clip); false tests every pose in full. The route found is the same either way (tests compare them); only read_in differs.
   bool shortcuts = true;
   bool Check(std::string* error) const;
 };
