@@ -37,13 +37,12 @@ bool ApartFrom(const Base& b, const Circle& s) {
   return (s.c - b.centre_mm).norm() > s.r + std::sqrt(b.width_mm * b.width_mm + b.depth_mm * b.depth_mm) / 2.0 + 1e-6;
 }
 // True when the shape lies wholly outside the lane b sweeps straight ahead (the base and the strip of its
-// width in front of it): ContactAhead then finds it neither ahead nor overlapping.
-// OutsideLane with the base's right (`r`) and forward (`f`) unit vectors at hand.
+// width in front of it): ContactAhead then finds it neither ahead nor overlapping. `r` and `f`: the
+// base's right and forward unit vectors (geom::Right, geom::Forward), which the caller has at hand.
 bool OutsideLane(const Base& b, const Vec2& r, const Vec2& f, const Circle& s) {
   const Vec2 d = s.c - b.centre_mm;
   return std::abs(d.dot(r)) > b.width_mm / 2.0 + s.r + 1e-6 || d.dot(f) < -b.depth_mm / 2.0 - s.r - 1e-6;
 }
-bool OutsideLane(const Base& b, const Circle& s) { return OutsideLane(b, geom::Right(b), geom::Forward(b), s); }
 
 // A shape by a base's axes (1 um to spare): whether it lies wholly beside or behind the base, and
 // how far forward its nearest point is, so that Apart can be asked for several ways ahead at once.
@@ -184,6 +183,7 @@ class RouteSearch {
   // Obstacles the charger already overlaps at the start (a hand-placed neighbour) are not run into.
   void FirstLeg(const std::vector<const Polygon*>& obstacles, double max_advance_mm, const std::vector<ShapeCircle>* known) {
     first_leg_ = std::max(0.0, max_advance_mm);
+    const Vec2 r0(f0_.y(), -f0_.x());  // geom::Right(charger_)
     for (size_t k = 0; k < obstacles.size(); ++k) {
       const Polygon& p = *obstacles[k];
       const Circle circle = known ? (*known)[k] : BoundingCircleOf(p);
@@ -191,7 +191,7 @@ class RouteSearch {
       if (overlap > o_.clear_area_mm2) continue;
       live_.push_back(&p);
       circles_.push_back(circle);
-      if (OutsideLane(charger_, circle)) continue;
+      if (OutsideLane(charger_, r0, f0_, circle)) continue;
       const geom::AheadContact c = geom::ContactAheadGivenOverlap(charger_, p, o_.lane_inset_mm, overlap);
       if (c.ahead) first_leg_ = std::min(first_leg_, c.distance_mm);
     }
