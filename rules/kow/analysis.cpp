@@ -314,6 +314,7 @@ geom::SightResult KowSight(const Scene& scene, const KowConfig& c, const Unit& v
   const geom::Vec2 eye = geom::LeaderPoint(vb);
   SightOccluders o{scene, c, viewer, target, vv.profile().height, tv.profile().height, {}, {}, {}};
   BoundsOf(eye, seen, tb, fan, &o.bounds);
+  o.occ.reserve(32);  // what a crowded table's fan holds, in one allocation rather than six
   o.AddUnits(table, vv, tv);
   o.AddTerrain(table, vv, tv);
   geom::SightOptions options;

@@ -184,6 +184,8 @@ class RouteSearch {
   void FirstLeg(const std::vector<const Polygon*>& obstacles, double max_advance_mm, const std::vector<ShapeCircle>* known) {
     first_leg_ = std::max(0.0, max_advance_mm);
     const Vec2 r0(f0_.y(), -f0_.x());  // geom::Right(charger_)
+    live_.reserve(obstacles.size());
+    circles_.reserve(obstacles.size());
     for (size_t k = 0; k < obstacles.size(); ++k) {
       const Polygon& p = *obstacles[k];
       const Circle circle = known ? (*known)[k] : BoundingCircleOf(p);
