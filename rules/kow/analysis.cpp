@@ -160,12 +160,13 @@ UnitView View(const Unit& u, const KowConfig& c, const KowTable* t) {
 }  // namespace
 
 geom::Polygon SightFan(const geom::Vec2& eye, const geom::Base& target) {
-  std::vector<geom::Vec2> points = {eye};
-  for (const geom::Vec2& v : geom::Corners(target)) points.push_back(v);
-  return geom::ConvexHull(std::move(points));
+  const std::array<geom::Vec2, 4> c = geom::Corners(target);
+  return geom::ConvexHull({eye, c[0], c[1], c[2], c[3]});
 }
 
 ReachRegion::ReachRegion(const geom::Polygon& p) : lo_(p.empty() ? geom::Vec2(0, 0) : p[0]), hi_(lo_) {
+  normal_.reserve(p.size());
+  offset_.reserve(p.size());
   for (size_t i = 0; i < p.size(); ++i) {
     lo_ = lo_.cwiseMin(p[i]), hi_ = hi_.cwiseMax(p[i]);
     const geom::Vec2 e = p[(i + 1) % p.size()] - p[i];
