@@ -207,8 +207,10 @@ Arc ArcOfPoint(const Base& unit, const Vec2& point, ArcModel model) {
 std::vector<Polygon> ArcRegion(const Base& unit, Arc arc, ArcModel model, double extent_mm) {
   const Pieces in_base = PiecesInBaseFrame(arc, unit.width_mm / 2.0, unit.depth_mm / 2.0, model, extent_mm);
   std::vector<Polygon> pieces;
+  pieces.reserve(in_base.n);
   for (size_t i = 0; i < in_base.n; ++i) {
     Polygon p;
+    p.reserve(in_base.piece[i].size());
     for (size_t k = 0; k < in_base.piece[i].size(); ++k) p.push_back(ToTableFrame(unit, in_base.piece[i][k]));
     pieces.push_back(MakeCcw(std::move(p)));
   }

@@ -105,9 +105,10 @@ Polygon ClipHalfPlane(const Polygon& subject, const Vec2& a, const Vec2& b) {
 }
 
 Polygon ClipConvex(const Polygon& subject, const Polygon& clip) {
-  Polygon out = subject, next;
+  Polygon out, next;
   out.reserve(subject.size() + clip.size());
   next.reserve(subject.size() + clip.size());
+  out.assign(subject.begin(), subject.end());
   for (size_t i = 0; i < clip.size() && !out.empty(); ++i) {
     ClipHalfPlaneInto(out, clip[i], clip[(i + 1) % clip.size()], &next);
     out.swap(next);
