@@ -312,12 +312,12 @@ class KowRuleset : public Ruleset {
         if (r.MayReach(b)) return true;
       return false;
     }
+    std::vector<double> place_radius;  // each place's bounding radius, mm (Near asks it for every unit)
     // Whether one of `places` may come within reach_mm of unit i's base (bounding circles, 1 mm to spare).
     bool Near(const UnitGrid& grid, int i, double reach_mm) const {
       const geom::Base& b = grid.FootprintOf(i);
-      for (const geom::Base& p : places)
-        if ((p.centre_mm - b.centre_mm).norm() <= reach_mm + grid.Radius(i) + std::hypot(p.width_mm, p.depth_mm) / 2.0 + 1.0)
-          return true;
+      for (size_t k = 0; k < places.size(); ++k)
+        if ((places[k].centre_mm - b.centre_mm).norm() <= reach_mm + grid.Radius(i) + place_radius[k] + 1.0) return true;
       return false;
     }
   };
@@ -344,6 +344,7 @@ class KowRuleset : public Ruleset {
     }
     for (const auto& [id, was] : memo_.own)  // lifted off the table, or gone from the roster
       if (!next->own.count(id)) c.places.push_back(was.second);
+    for (const geom::Base& p : c.places) c.place_radius.push_back(std::hypot(p.width_mm, p.depth_mm) / 2.0);
     return c;
   }
   // How far (bounding circle to bounding circle) anything unit i's lines read can stand: a charge
