@@ -257,8 +257,9 @@ void SightOccluders::AddUnits(const KowTable* table, const UnitView& vv, const U
   if (table && vv.index >= 0 && tv.index >= 0) {
     // The grid's candidates in the cells the box and the fan may reach. In no particular order: a
     // trace's answer does not depend on its occluders' order (its tags come out sorted). Those whose
-    // bounding circle (1 mm to spare) misses the circle round the box are left out first: it holds
-    // the fan, and it was the grid's question before it read the fan's cells alone.
+    // bounding circle (1 mm to spare) misses the circle round the box are left out first: every line
+    // runs in the box, and the occluders (so the trace's cuts, to the bit) stay those of the grid's
+    // circle query this replaced.
     const UnitGrid& grid = table->grid;
     const geom::Vec2 mid = (bounds.lo + bounds.hi) / 2.0;
     const double disc = (bounds.hi - bounds.lo).norm() / 2.0;

@@ -271,17 +271,17 @@ TEST(UnitGrid, CollectInRegionListsEveryUnitThatMayReachTheRegion) {
           EXPECT_NE(std::find(got.begin(), got.end(), i), got.end()) << v << " " << t << " " << i << " " << reach;
         }
       }
-      // A unit's centre exactly on a widened edge line is still listed.
-      const geom::Base& b = grid.FootprintOf(t);
-      const double r = grid.Radius(t);
-      std::vector<int> got;
-      const double dx = b.centre_mm.x() - r - 300.0;  // the square moved so that b's centre is r right of its right edge
-      const std::vector<geom::Vec2> moved{{100 + dx, 100}, {300 + dx, 100}, {300 + dx, 300}, {100 + dx, 300}};
-      const kow::ReachRegion at(moved);
-      const geom::Vec2 mlo(100 + dx, b.centre_mm.y() - 10), mhi(300 + dx, b.centre_mm.y() + 10);
-      grid.CollectInRegion(mlo, mhi, at.normals(), at.offsets(), 0.0, &got);
-      EXPECT_NE(std::find(got.begin(), got.end(), t), got.end()) << t;
     }
+  // A unit's centre exactly its radius right of a square's right edge (on the widened line) is listed.
+  for (int t = 1; t < n; t += 11) {
+    const geom::Vec2& c = grid.FootprintOf(t).centre_mm;
+    const double right = c.x() - grid.Radius(t);
+    const geom::Vec2 lo(right - 200.0, c.y() - 100.0), hi(right, c.y() + 100.0);
+    const kow::ReachRegion square({lo, {hi.x(), lo.y()}, hi, {lo.x(), hi.y()}});
+    std::vector<int> got;
+    grid.CollectInRegion(lo, hi, square.normals(), square.offsets(), 0.0, &got);
+    EXPECT_NE(std::find(got.begin(), got.end(), t), got.end()) << t;
+  }
   EXPECT_GT(admitted_total, 1000u);
   EXPECT_LT(listed_total, static_cast<size_t>(n) * 43 * 28 * 3 / 4) << "the thin fans read a fraction of the table";
 }
