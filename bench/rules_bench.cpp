@@ -15,10 +15,11 @@
 // --report for the report alone (`vedette analyze --json`); without any of the three, all are built.
 // The repeated and moving frames' ruleset is warmed up with the call they time (what it keeps between
 // calls is then what a live loop's keeps); the row's sizes and --print come from a full call on
-// another instance.
+// another instance. --verify compares every timed call's findings with a fresh ruleset's (outside
+// the timing) and fails when one differs: the reuse between calls must answer as a new analysis.
 //
 //   rules_bench [--seeds N] [--min-ms M] [--json FILE] [--only RULESET] [--units N] [--print] [--fresh|--moving]
-//               [--frame-path|--text|--report] [--calls N]
+//               [--frame-path|--text|--report] [--calls N] [--verify]
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -95,11 +96,28 @@ void PrintReports(const Findings& f) {
   }
 }
 
+// Whether two calls' findings are the same to the bit: text, report, every drawing primitive and test.
+bool SameFindings(const Findings& a, const Findings& b) {
+  if (a.text != b.text || a.report != b.report || a.drawing.size() != b.drawing.size() || a.tests.size() != b.tests.size()) return false;
+  for (size_t i = 0; i < a.drawing.size(); ++i) {
+    const DrawPrimitive &x = a.drawing[i], &y = b.drawing[i];
+    if (x.kind != y.kind || x.style != y.style || x.points_mm != y.points_mm || x.text != y.text || x.rgba != y.rgba ||
+        x.filled != y.filled || x.dashed != y.dashed || x.layer != y.layer || x.unit_id != y.unit_id || x.glyph != y.glyph)
+      return false;
+  }
+  for (size_t i = 0; i < a.tests.size(); ++i)
+    if (a.tests[i].unit != b.tests[i].unit || a.tests[i].kind != b.tests[i].kind || a.tests[i].odds != b.tests[i].odds ||
+        a.tests[i].reason != b.tests[i].reason)
+      return false;
+  return true;
+}
+
 struct Row {
   std::string ruleset;
   int units = 0;
   Stats wall, cpu;
   size_t text_lines = 0, tests = 0, drawing = 0;
+  int verified = 0, differed = 0;  // --verify: timed calls compared with a fresh ruleset's, and how many differed
 };
 
 // What the command line asks for.
@@ -112,6 +130,7 @@ struct BenchOptions {
   bool fresh = false;   // a new ruleset for every call: no reuse between calls
   bool moving = false;  // one unit moved 3 mm before each call
   int fixed_calls = 0;  // > 0: exactly this many timed calls per table (to count instructions under callgrind)
+  bool verify = false;  // compare every timed call's findings with a fresh ruleset's (outside the timing)
   vedette::AnalyzeOptions asked;  // what each timed call asks for (default: text and report)
 };
 
@@ -131,6 +150,7 @@ bool ParseOptions(int argc, char** argv, BenchOptions* o) {
     else if (a == "--text") o->asked = {.text = true, .report = false, .picture = false};
     else if (a == "--report") o->asked = {.text = false, .report = true, .picture = false};
     else if (a == "--calls" && i + 1 < argc) o->fixed_calls = std::atoi(argv[++i]);
+    else if (a == "--verify") o->verify = true;
     else return false;
   }
   return true;
@@ -169,6 +189,13 @@ bool TimeTable(const BenchOptions& o, const std::string& name, const vedette::Ru
       PrintReports(f);
     }
     if (f.ruleset.empty()) return false;  // keeps the call
+    if (o.verify) {
+      ++row->verified;
+      if (!SameFindings(f, MakeRuleset(name)->Analyze(scene, o.asked))) {
+        ++row->differed;
+        std::fprintf(stderr, "verify: call %d on seed %d differs from a fresh ruleset's\n", calls, seed);
+      }
+    }
   }
   return true;
 }
@@ -191,7 +218,7 @@ void Report(const std::vector<Row>& rows, const std::string& json_out) {
 int main(int argc, char** argv) {
   BenchOptions o;
   if (!ParseOptions(argc, argv, &o)) {
-    std::cerr << "usage: rules_bench [--seeds N] [--min-ms M] [--json FILE] [--only RULESET] [--units N] [--print] [--fresh|--moving] [--frame-path|--text|--report] [--calls N]\n";
+    std::cerr << "usage: rules_bench [--seeds N] [--min-ms M] [--json FILE] [--only RULESET] [--units N] [--print] [--fresh|--moving] [--frame-path|--text|--report] [--calls N] [--verify]\n";
     return 2;
   }
   std::vector<Row> rows;
@@ -206,6 +233,8 @@ int main(int argc, char** argv) {
         if (!TimeTable(o, name, *ruleset, seed, &row)) return 1;
       rows.push_back(row);
       std::fprintf(stderr, "%s %d units: %.3f ms\n", name.c_str(), units, row.cpu.Pct(0.5));
+      if (o.verify) std::fprintf(stderr, "verify: %d calls, %d differ from a fresh ruleset's\n", row.verified, row.differed);
+      if (row.differed > 0) return 1;
     }
   }
   Report(rows, o.json_out);

@@ -65,7 +65,7 @@ struct SightScratch {
   std::vector<size_t> first_angle;               // where each near occluder's corner angles start in `angles`
   std::vector<double> angles;                    // the corners' angles, rad, worked out once for span and cuts
   std::vector<double> nearest;                   // each near occluder's distance from the eye, mm
-  std::vector<double> cuts;                      // directions where the answer may change, rad
+  std::vector<double> cuts;                      // directions where the answer may change, rad (the target's corners' first)
   std::vector<int> blocking, obscuring, over;    // tags (sorted and made unique at the end)
   std::vector<std::pair<double, double>> cover;  // the shrunk blockers' angular spans, rad (SurelyHidden)
 };
@@ -75,20 +75,31 @@ SightScratch& ScratchForSight() {
   return scratch;
 }
 
-// The target's angular extent seen from the eye, along `ref` (a convex shape seen from outside spans
-// < 180 deg), and how far its farthest corner is, mm.
-struct TargetExtent {
-  double lo = kInf, hi = -kInf, reach = 0.0;
+// Where a trace looks from and at: the eye, the reference direction (eye to the target's centroid),
+// the target's angular extent about it (a convex shape seen from outside spans < 180 deg) and how far
+// its farthest corner is.
+struct SightFrame {
+  Vec2 eye{0.0, 0.0};                         // table mm
+  Vec2 ref{1.0, 0.0};                         // unit vector
+  Vec2 hi_edge{1.0, 0.0}, lo_edge{1.0, 0.0};  // the extent's two edges, unit vectors
+  double lo = 0.0, hi = 0.0;                  // the extent's edges from ref, rad
+  double reach = 0.0;                         // mm
 };
-TargetExtent ExtentSeen(const Vec2& eye, const Vec2& ref, const Polygon& target) {
-  TargetExtent e;
+// The target's corners' angles are appended to `corner_angles` (the cuts read them again).
+SightFrame FrameOf(const Vec2& eye, const Vec2& ref, const Polygon& target, std::vector<double>* corner_angles) {
+  SightFrame f;
+  f.eye = eye;
+  f.ref = ref;
+  f.lo = kInf, f.hi = -kInf;
   for (const Vec2& v : target) {
     const double a = RelAngle(ref, v - eye);
-    e.lo = std::min(e.lo, a);
-    e.hi = std::max(e.hi, a);
-    e.reach = std::max(e.reach, (v - eye).norm());
+    corner_angles->push_back(a);
+    f.lo = std::min(f.lo, a);
+    f.hi = std::max(f.hi, a);
+    f.reach = std::max(f.reach, (v - eye).norm());
   }
-  return e;
+  if (f.hi > f.lo) f.hi_edge = Rotated(ref, f.hi), f.lo_edge = Rotated(ref, f.lo);
+  return f;
 }
 
 // Whether every corner of `poly` lies clearly beyond one edge of the target's angular extent, on the
@@ -129,51 +140,59 @@ double DistanceFromEye(const Vec2& eye, const Polygon& poly, bool in_box) {
   return std::sqrt(best);
 }
 
-// Occluders that could stand between. Each occluder's angular span seen from the eye (the range of its
-// corners' angles, which holds every direction that meets it; an occluder across the direction
-// opposite the target, or holding the eye, gets the whole circle). A line meets only occluders whose
-// span holds its direction.
-void CollectNearOccluders(const Vec2& eye, const Vec2& ref, const TargetExtent& e, const std::vector<OccluderRef>& occluders,
-                          SightScratch* s) {
-  const Vec2 hi_edge = Rotated(ref, e.hi), lo_edge = Rotated(ref, e.lo);  // the extent's two edges, unit vectors
+// Whether an occluder may stand between the eye and the target, and when it may, what the trace
+// reads of it: its distance from the eye, its corners' angles (appended to `angles`) and its angular
+// span (the range of those angles, which holds every direction that meets it; an occluder across the
+// direction opposite the target, or holding the eye, gets the whole circle).
+struct Admitted {
+  double distance = 0, lo = 0, hi = 0;  // mm; rad
+};
+bool Admit(const SightFrame& f, const Polygon& poly, bool shortcuts, std::vector<double>* angles, Admitted* out) {
+  const Vec2& eye = f.eye;
+  if (poly.size() < 3 || (shortcuts && ClearlyAside(eye, f.ref, f.hi_edge, f.lo_edge, poly))) return false;
+  Vec2 lo = poly[0], hi = poly[0];  // its bounding box: an eye a micrometre outside it is not in it
+  for (const Vec2& v : poly) lo = lo.cwiseMin(v), hi = hi.cwiseMax(v);
+  const bool in_box = eye.x() >= lo.x() - 1e-6 && eye.x() <= hi.x() + 1e-6 && eye.y() >= lo.y() - 1e-6 && eye.y() <= hi.y() + 1e-6;
+  // Wholly farther than the target's farthest corner: behind it on every line (asked before the
+  // angles, whose arc tangents cost more than the distance).
+  out->distance = DistanceFromEye(eye, poly, in_box);
+  if (out->distance > f.reach) return false;
+  const size_t first = angles->size();
+  out->lo = kInf, out->hi = -kInf;
+  for (const Vec2& v : poly) {
+    const double a = RelAngle(f.ref, v - eye);
+    angles->push_back(a);
+    out->lo = std::min(out->lo, a);
+    out->hi = std::max(out->hi, a);
+  }
+  if (out->hi - out->lo > std::numbers::pi - 1e-9 || (in_box && PolygonContains(poly, eye, 1e-9))) out->lo = -kInf, out->hi = kInf;
+  if (out->hi < f.lo - 1e-12 || out->lo > f.hi + 1e-12) {  // never in the way of a line to the target
+    angles->resize(first);
+    return false;
+  }
+  return true;
+}
+
+// The occluders that could stand between (Admit), with what the trace reads of each.
+void CollectNearOccluders(const SightFrame& f, const std::vector<OccluderRef>& occluders, bool shortcuts, SightScratch* s) {
+  Admitted a;
   for (size_t k = 0; k < occluders.size(); ++k) {
-    const Polygon& poly = *occluders[k].polygon;
-    if (poly.size() < 3 || ClearlyAside(eye, ref, hi_edge, lo_edge, poly)) continue;
-    Vec2 lo = poly[0], hi = poly[0];  // its bounding box: an eye a micrometre outside it is not in it
-    for (const Vec2& v : poly) lo = lo.cwiseMin(v), hi = hi.cwiseMax(v);
-    const bool in_box = eye.x() >= lo.x() - 1e-6 && eye.x() <= hi.x() + 1e-6 && eye.y() >= lo.y() - 1e-6 && eye.y() <= hi.y() + 1e-6;
-    // Wholly farther than the target's farthest corner: behind it on every line (asked before the
-    // angles, whose arc tangents cost more than the distance).
-    const double distance = DistanceFromEye(eye, poly, in_box);
-    if (distance > e.reach) continue;
     const size_t first = s->angles.size();
-    double a_lo = kInf, a_hi = -kInf;
-    for (const Vec2& v : poly) {
-      const double a = RelAngle(ref, v - eye);
-      s->angles.push_back(a);
-      a_lo = std::min(a_lo, a);
-      a_hi = std::max(a_hi, a);
-    }
-    if (a_hi - a_lo > std::numbers::pi - 1e-9 || (in_box && PolygonContains(poly, eye, 1e-9))) a_lo = -kInf, a_hi = kInf;
-    const bool aside = a_hi < e.lo - 1e-12 || a_lo > e.hi + 1e-12;  // never in the way of a line to the target
-    if (aside) {
-      s->angles.resize(first);
-      continue;
-    }
+    if (!Admit(f, *occluders[k].polygon, shortcuts, &s->angles, &a)) continue;
     s->near.push_back(k);
-    s->span.push_back({a_lo, a_hi});
+    s->span.push_back({a.lo, a.hi});
     s->first_angle.push_back(first);
-    s->nearest.push_back(distance);
+    s->nearest.push_back(a.distance);
   }
 }
 
-// Every direction where the answer can change: the target's corners, the near occluders' corners and
-// where their outlines cross the target's; sorted, within [lo, hi].
-void CollectCuts(const Vec2& eye, const Vec2& ref, const TargetExtent& e, const Polygon& target,
+// Every direction where the answer can change: the target's corners (FrameOf put their angles in
+// already), the near occluders' corners and where their outlines cross the target's; sorted, within
+// [lo, hi].
+void CollectCuts(const Vec2& eye, const Vec2& ref, const SightFrame& e, const Polygon& target,
                  const std::vector<OccluderRef>& occluders, SightScratch* s) {
   s->cuts.push_back(e.lo);
   s->cuts.push_back(e.hi);
-  for (const Vec2& v : target) s->cuts.push_back(RelAngle(ref, v - eye));
   for (size_t k = 0; k < s->near.size(); ++k) {
     const Polygon& poly = *occluders[s->near[k]].polygon;
     for (size_t i = 0; i < poly.size(); ++i) {
@@ -332,7 +351,7 @@ bool AllBefore(const Vec2& eye, const Vec2& ref, const Polygon& p, const Polygon
 // direction to the target, and each stands wholly before it. A line in the direction of a shrunk
 // blocker (the eye outside it: a finite span) passes through a point whose delta-disc lies in the
 // blocker, before the line meets the target, so it runs at least 2 delta inside: blocked.
-bool SurelyHidden(const Vec2& eye, const Vec2& ref, const TargetExtent& e, const Polygon& target,
+bool SurelyHidden(const Vec2& eye, const Vec2& ref, const SightFrame& e, const Polygon& target,
                   const std::vector<OccluderRef>& occluders, const SightOptions& options, SightScratch* s) {
   const double delta = options.tolerance_mm / 2.0 + 0.05;
   s->cover.clear();
@@ -382,14 +401,14 @@ SightResult TraceSightByRef(const Vec2& eye, const Polygon& target, const std::v
   for (const Vec2& v : target) centroid += v;
   centroid /= static_cast<double>(target.size());
   const Vec2 ref = (centroid - eye).normalized();
-  const TargetExtent e = ExtentSeen(eye, ref, target);
-  if (!(e.hi > e.lo)) return r;
   SightScratch& s = ScratchForSight();
   for (auto* v : {&s.near, &s.first_angle}) v->clear();
   for (auto* v : {&s.angles, &s.nearest, &s.cuts}) v->clear();
   for (auto* v : {&s.blocking, &s.obscuring, &s.over}) v->clear();
   s.span.clear();
-  CollectNearOccluders(eye, ref, e, occluders, &s);
+  const SightFrame e = FrameOf(eye, ref, target, &s.cuts);
+  if (!(e.hi > e.lo)) return r;
+  CollectNearOccluders(e, occluders, options.shortcuts, &s);
   if (options.need != SightNeed::kAll && SurelyHidden(eye, ref, e, target, occluders, options, &s)) return r;
   CollectCuts(eye, ref, e, target, occluders, &s);
   if (options.need == SightNeed::kVisible) {

@@ -218,6 +218,48 @@ TEST(Sight, TheOccludersOrderChangesNothing) {
   EXPECT_GT(visible, 1000);  // partly blocked: the order of the lines' occluders was exercised
 }
 
+// The shortcuts (occluders and corners clearly beside the target's directions left unmeasured,
+// SightOptions::shortcuts) change no answer, to the bit: the random tables above with up to four more
+// occluders anywhere round the eye (beside the target's directions, across one edge of them, behind
+// the eye, across the direction opposite the target, holding the eye), every need.
+TEST(Sight, TheShortcutsChangeNothing) {
+  std::mt19937 rng(33);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  int partly = 0, hidden = 0;
+  SightTable t;
+  for (int k = 0; k < 8000; ++k) {
+    MakeSightTable(rng, &t);
+    const Vec2 to = t.tb.centre_mm - t.eye;
+    const int extra = static_cast<int>(u(rng) * 5);
+    for (int i = 0; i < extra; ++i) {
+      const double angle = std::atan2(to.y(), to.x()) + (-1 + 2 * u(rng)) * (u(rng) < 0.5 ? 0.6 : 3.2);
+      const double r = 5 + 300 * u(rng);
+      t.polys.push_back(PolygonCcw(Turned({r * std::cos(angle), r * std::sin(angle)}, -180 + 360 * u(rng), 20 + 250 * u(rng), 10 + 80 * u(rng))));
+    }
+    t.refs.clear();
+    for (size_t i = 0; i < t.polys.size(); ++i)
+      t.refs.push_back({&t.polys[i], u(rng) < 0.75 ? SightEffect::kBlocks : SightEffect::kObscures, static_cast<int>(i),
+                        ConvexForSight(t.polys[i])});
+    for (SightNeed need : {SightNeed::kAll, SightNeed::kWhenVisible, SightNeed::kVisible}) {
+      SightOptions fast, every;
+      fast.need = every.need = need;
+      every.shortcuts = false;
+      const SightResult a = TraceSightByRef(t.eye, t.target, t.refs, fast), b = TraceSightByRef(t.eye, t.target, t.refs, every);
+      ASSERT_EQ(a.visible, b.visible) << "table " << k;
+      EXPECT_EQ(a.subtended_deg, b.subtended_deg) << "table " << k;
+      EXPECT_EQ(a.clear_share, b.clear_share) << "table " << k;
+      EXPECT_EQ(a.obscured_share, b.obscured_share) << "table " << k;
+      EXPECT_EQ(a.blocked_share, b.blocked_share) << "table " << k;
+      EXPECT_EQ(a.blocking_tags, b.blocking_tags) << "table " << k;
+      EXPECT_EQ(a.obscuring_tags, b.obscuring_tags) << "table " << k;
+      EXPECT_EQ(a.seen_point, b.seen_point) << "table " << k;
+      if (need == SightNeed::kAll) (a.visible ? partly : hidden) += a.visible && a.blocked_share > 0 ? 1 : !a.visible;
+    }
+  }
+  EXPECT_GT(partly, 1000);  // partly blocked: the cuts and the lines' occluders were exercised
+  EXPECT_GT(hidden, 1000);
+}
+
 // Where a line from `eye` along the unit vector `dir` first meets `poly`'s outline, mm; inf if never.
 double FirstHit(const Vec2& eye, const Vec2& dir, const Polygon& poly) {
   double best = std::numeric_limits<double>::infinity();
