@@ -228,7 +228,8 @@ class KowRuleset : public Ruleset {
     // call patches them for the units that changed instead of listing them again (TargetsOf).
     std::optional<std::vector<int>> charge_targets;
     std::vector<std::optional<std::vector<int>>> shot_targets;  // by weapon, in the profile's order
-    // Its shots' checks by "target/weapon" and its charges' checks by target, each with the regions
+    // Its shots' checks by target and weapon (ShotKey) and its charges' checks by target (scene
+    // indices: a chunk serves a call whose units are in its call's order, Changes::same_order), each with the regions
     // it read: the sight fan (kow::SightFan: all that sight and cover read besides the two units and
     // the terrain) and, for a charge that searched a route, the poses the search tested against
     // obstacles (kow::RouteReads). When something else near the unit changed, a check is reused unless
@@ -238,13 +239,14 @@ class KowRuleset : public Ruleset {
       kow::ReachRegion sight;
       kow::ShotCheck check;
     };
-    std::unordered_map<std::string, ShotMemo> shots;
+    std::unordered_map<uint64_t, ShotMemo> shots;
+    static uint64_t ShotKey(int target, size_t weapon) { return (static_cast<uint64_t>(target) << 16) | weapon; }
     struct ChargeMemo {
       kow::ReachRegion sight;
       std::optional<kow::RouteReads> route;  // where its route search read obstacles (ChargeRoute::read_in)
       kow::ChargeCheck check;
     };
-    std::unordered_map<std::string, ChargeMemo> charges;
+    std::unordered_map<int, ChargeMemo> charges;
   };
   struct TargetChunk {
     uint64_t key = 0;
@@ -258,13 +260,18 @@ class KowRuleset : public Ruleset {
     std::unordered_map<std::string, TargetChunk> targets;
     // What every placed unit was in the call that made this memo: its own key (Keys::own) and where it
     // stood; and the terrain's key.
-    std::unordered_map<std::string, std::pair<uint64_t, geom::Base>> own;
+    struct Placed {
+      bool placed = false;
+      uint64_t key = 0;  // Keys::own
+      geom::Base base;   // its footprint
+    };
+    std::vector<Placed> own;  // by scene index (of `order`)
     uint64_t terrain = 0;
     // The scene's units in order (their keys hash their indices), the largest bounding radius (the
     // reaches add it), and each placed unit's key as a target.
     std::vector<std::string> order;
     double max_r = 0.0;
-    std::unordered_map<std::string, uint64_t> target_keys;
+    std::vector<uint64_t> target_keys;  // by scene index (Keys::target): read only in the same order
     bool made = false;  // by a call that finished
     // That call's table, and the UnitKey of each placed unit it was made for (by scene index, 0 when
     // not placed): the next call's table takes the unchanged units' entries from it (TableOf).
@@ -326,26 +333,44 @@ class KowRuleset : public Ruleset {
     Changes c;
     c.unit.assign(scene.units.size(), 1);
     next->terrain = keys.terrain;
+    const size_t n = scene.units.size();
+    next->order.reserve(n);
     for (const Unit& u : scene.units) next->order.push_back(u.id);
-    for (size_t i = 0; i < scene.units.size(); ++i)
-      if (table.grid.Placed(static_cast<int>(i)))
-        next->own.emplace(scene.units[i].id, std::pair{keys.own[i], table.grid.FootprintOf(static_cast<int>(i))});
+    next->own.resize(n);
+    for (size_t i = 0; i < n; ++i)
+      if (table.grid.Placed(static_cast<int>(i))) next->own[i] = {true, keys.own[i], table.grid.FootprintOf(static_cast<int>(i))};
     if (!memo_.made || memo_.terrain != keys.terrain) return c;
     c.all = false;
     c.same_order = memo_.order == next->order;
-    for (size_t i = 0; i < scene.units.size(); ++i) {
-      if (!table.grid.Placed(static_cast<int>(i))) continue;
-      const auto it = memo_.own.find(scene.units[i].id);
-      c.unit[i] = it == memo_.own.end() || it->second.first != keys.own[i];
+    const std::vector<int> last = LastIndices(next->order, c.same_order);
+    std::vector<char> still(memo_.own.size(), 0);  // placed then and now
+    for (size_t i = 0; i < n; ++i) {
+      if (!next->own[i].placed) continue;
+      const Memo::Placed* was = last[i] >= 0 && memo_.own[last[i]].placed ? &memo_.own[last[i]] : nullptr;
+      if (was) still[last[i]] = 1;
+      c.unit[i] = !was || was->key != keys.own[i];
       if (!c.unit[i]) continue;
       c.moved.push_back(static_cast<int>(i));
       c.places.push_back(table.grid.FootprintOf(static_cast<int>(i)));
-      if (it != memo_.own.end()) c.places.push_back(it->second.second);
+      if (was) c.places.push_back(was->base);
     }
-    for (const auto& [id, was] : memo_.own)  // lifted off the table, or gone from the roster
-      if (!next->own.count(id)) c.places.push_back(was.second);
+    for (size_t j = 0; j < memo_.own.size(); ++j)  // lifted off the table, or gone from the roster
+      if (memo_.own[j].placed && !still[j]) c.places.push_back(memo_.own[j].base);
     for (const geom::Base& p : c.places) c.place_radius.push_back(std::hypot(p.width_mm, p.depth_mm) / 2.0);
     return c;
+  }
+  // Each unit's index in the last call's scene (by id; -1 when it was not there).
+  std::vector<int> LastIndices(const std::vector<std::string>& order, bool same_order) const {
+    std::vector<int> last(order.size(), -1);
+    if (same_order) {
+      for (size_t i = 0; i < order.size(); ++i) last[i] = static_cast<int>(i);
+      return last;
+    }
+    std::unordered_map<std::string_view, int> at;
+    for (size_t j = 0; j < memo_.order.size(); ++j) at.emplace(memo_.order[j], static_cast<int>(j));
+    for (size_t i = 0; i < order.size(); ++i)
+      if (const auto it = at.find(order[i]); it != at.end()) last[i] = it->second;
+    return last;
   }
   // How far (bounding circle to bounding circle) anything unit i's lines read can stand: a charge
   // target's base within the listed reach of the leader point, the route's obstacles and the sight
@@ -394,17 +419,17 @@ class KowRuleset : public Ruleset {
         k->unit[i] = UnitKeyOf(scene, t, *k, i, reach, charged_by);
       }
       const double target_reach = 4.0 * k->max_r + 2.0;
-      const auto target_it = memo_.target_keys.find(id);
-      if (same_table && target_it != memo_.target_keys.end() && !changes.Near(t.grid, ii, target_reach)) {
-        k->target[i] = target_it->second;
+      // A unit not placed in the last call changed (ChangesOf), so it is near its own place.
+      if (same_table && i < memo_.target_keys.size() && !changes.Near(t.grid, ii, target_reach)) {
+        k->target[i] = memo_.target_keys[i];
       } else {
         KeyMix g;
         g.U(k->own[i]), g.U(k->terrain), g.U(i);
         for (int j : t.grid.Near(ii, target_reach)) g.U(static_cast<uint64_t>(j)), g.U(k->own[j]);
         k->target[i] = g.h;
       }
-      next->target_keys.emplace(id, k->target[i]);
     }
+    next->target_keys = k->target;
   }
   uint64_t UnitKeyOf(const Scene& scene, const kow::KowTable& t, const Keys& k, size_t i, double reach,
                      const Declared* charged_by) const {
@@ -598,7 +623,7 @@ class KowRuleset : public Ruleset {
     if (prev.charge_targets) {
       if (k.ChargeTargets(ui, &prev) != *prev.charge_targets) return false;
       for (int ti : *prev.charge_targets) {
-        const auto it = prev.charges.find(scene.units[ti].id);
+        const auto it = prev.charges.find(ti);
         if (ch.unit[ti] || it == prev.charges.end() || ch.Touch(it->second.sight) || (it->second.route && ch.Touch(*it->second.route)))
           return false;
       }
@@ -610,7 +635,7 @@ class KowRuleset : public Ruleset {
       for (int ti : *prev.shot_targets[wi]) {
         if (ch.unit[ti] || ch.Near(k.table.grid, ti, config_.contact_mm)) return false;
         if (!k.engaged[ti].empty()) continue;  // not shot at, then or now
-        const auto it = prev.shots.find(scene.units[ti].id + "/" + p.weapons[wi].first);
+        const auto it = prev.shots.find(UnitChunk::ShotKey(ti, wi));
         if (it == prev.shots.end() || ch.Touch(it->second.sight)) return false;
       }
     }
@@ -873,7 +898,7 @@ class KowRuleset : public Ruleset {
           for (int ti : *chunk.shot_targets[wi]) {
             const Unit& t = scene.units[ti];
             if (!k.engaged[ti].empty()) continue;
-            const kow::ShotCheck& s = rules.Shot(scene, k.table, k.changes, ui, ti, weapon, range_in, w.prev, &chunk, &w.sights);
+            const kow::ShotCheck& s = rules.Shot(scene, k.table, k.changes, ui, ti, wi, range_in, w.prev, &chunk, &w.sights);
             if (!s.in_arc || !s.visible || !s.in_range) continue;
             // Seed 36: -1 for having moved (any order but halt), -1 for cover; seed 77: -1 shooting at an
             // individual, and individuals (Nimble) do not suffer the -1 for moving.
@@ -1014,10 +1039,10 @@ class KowRuleset : public Ruleset {
 
   // CheckShot, or the same shot's check from the unit's last chunk when its key is unchanged. The
   // check lives in the chunk (its map's elements stay where they are as it grows).
-  const kow::ShotCheck& Shot(const Scene& scene, const kow::KowTable& table, const Changes& changes, int ui, int ti, const std::string& weapon,
+  const kow::ShotCheck& Shot(const Scene& scene, const kow::KowTable& table, const Changes& changes, int ui, int ti, size_t weapon,
                       double range_in, UnitChunk* prev, UnitChunk* chunk, Sights* sights) const {
-    const std::string name = scene.units[ti].id + "/" + weapon;
-    if (prev && !changes.all && !changes.unit[ui] && !changes.unit[ti])
+    const uint64_t name = UnitChunk::ShotKey(ti, weapon);
+    if (prev && !changes.all && changes.same_order && !changes.unit[ui] && !changes.unit[ti])
       if (auto it = prev->shots.find(name); it != prev->shots.end() && !changes.Touch(it->second.sight)) {
         return chunk->shots.insert_or_assign(name, std::move(it->second)).first->second.check;
       }
@@ -1032,11 +1057,11 @@ class KowRuleset : public Ruleset {
   // The check lives in the chunk, as Shot's.
   const kow::ChargeCheck& Charge(const Scene& scene, const kow::KowTable& table, const Changes& changes, int ui, int ti, UnitChunk* prev,
                           UnitChunk* chunk, Sights* sights, bool may_shoot) const {
-    const std::string& id = scene.units[ti].id;
+    const int id = ti;
     // The last check, when the two units stand where they stood and its route read nothing that moved:
     // it serves whole unless a changed unit may reach into the sight fan; then only its route serves.
     UnitChunk::ChargeMemo* last = nullptr;
-    if (prev && !changes.all && !changes.unit[ui] && !changes.unit[ti])
+    if (prev && !changes.all && changes.same_order && !changes.unit[ui] && !changes.unit[ti])
       if (auto it = prev->charges.find(id); it != prev->charges.end() && !(it->second.route && changes.Touch(*it->second.route))) {
         if (!changes.Touch(it->second.sight)) return chunk->charges.insert_or_assign(id, std::move(it->second)).first->second.check;
         last = &it->second;
