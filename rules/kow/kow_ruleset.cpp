@@ -76,7 +76,7 @@ class KowRuleset : public Ruleset {
     const Changes changes = ChangesOf(scene, table, keys, &next);
     NeighbourKeys(scene, table, changes, &keys, &next);
     memo_.made = false;  // checks are moved out of it below: should this call throw, the next reuses none
-    const Call k(scene, c, table, changes, options);
+    Call k(scene, c, table, changes, options, memo_);
     json units = json::array();
     units.get_ref<json::array_t&>().reserve(scene.units.size());
     std::map<std::string, std::vector<Candidate>> candidates;  // target id -> who can charge it, and how
@@ -129,6 +129,8 @@ class KowRuleset : public Ruleset {
     }
     next.units = std::move(memo_.units);
     json multi = MultiCharges(scene, table.grid, candidates, keys, index_of, options, &next, &f, &text);
+    next.engaged = std::move(k.engaged);
+    next.id_rank = std::move(k.id_rank);
     next.made = true;
     memo_ = std::move(next);
     if (k.want_report) {
@@ -277,6 +279,10 @@ class KowRuleset : public Ruleset {
     // not placed): the next call's table takes the unchanged units' entries from it (TableOf).
     std::optional<kow::KowTable> table;
     std::vector<uint64_t> table_keys;
+    // That call's Call::engaged and Call::id_rank (by scene index): the next call keeps them for the
+    // units in the same order that no changed unit came near.
+    std::vector<std::vector<std::string>> engaged;
+    std::vector<int> id_rank;
   };
   struct Keys {
     std::vector<uint64_t> unit;    // by scene index: the unit and everything its rules reach
@@ -447,12 +453,19 @@ class KowRuleset : public Ruleset {
   // What every part of one analysis reads: the table, what changed since the last call, which words
   // are asked for, who is engaged, and the units' order by id.
   struct Call {
-    Call(const Scene& s, const kow::KowConfig& config, const kow::KowTable& t, const Changes& ch, const AnalyzeOptions& o)
+    // `last`: the last call's memo (its engaged lists and id ranks serve when the units' order is the same).
+    Call(const Scene& s, const kow::KowConfig& config, const kow::KowTable& t, const Changes& ch, const AnalyzeOptions& o, const Memo& last)
         : scene(s), c(config), table(t), changes(ch), want_report(o.report), want_text(o.text) {
       const int n = static_cast<int>(s.units.size());
+      const bool keep = !ch.all && ch.same_order && last.engaged.size() == s.units.size() && last.id_rank.size() == s.units.size();
       engaged.resize(n);
       for (int i = 0; i < n; ++i) {
         if (!t.grid.Placed(i)) continue;
+        // Whom a unit is in contact with changes only with a unit that was or is within contact of it.
+        if (keep && !ch.unit[i] && !ch.Near(t.grid, i, c.contact_mm)) {
+          engaged[i] = last.engaged[i];
+          continue;
+        }
         for (int j : t.grid.Near(i, c.contact_mm))
           if (s.units[j].side != s.units[i].side && t.grid.Gap(i, j) <= c.contact_mm + 1e-6 &&
               geom::BaseToBase(t.grid.FootprintOf(i), t.grid.FootprintOf(j)).distance_mm <= c.contact_mm)
@@ -461,6 +474,10 @@ class KowRuleset : public Ruleset {
       }
       // Each unit's place in id order, worked out once: the lists are sorted by it (comparing the ids
       // themselves, for every list of every unit, was 3 % of a frame with one unit moving).
+      if (keep) {
+        id_rank = last.id_rank;
+        return;
+      }
       std::vector<int> by_id(n);
       for (int i = 0; i < n; ++i) by_id[i] = i;
       std::sort(by_id.begin(), by_id.end(), [&](int a, int b) { return s.units[a].id < s.units[b].id; });
