@@ -160,6 +160,18 @@ void MakeSightTable(std::mt19937& rng, SightTable* t) {
                        ConvexForSight(t->polys[i])});
 }
 
+// Two traces' answers are the same to the bit, every field.
+void ExpectSameSight(const SightResult& a, const SightResult& b, int table) {
+  ASSERT_EQ(a.visible, b.visible) << "table " << table;
+  EXPECT_EQ(a.subtended_deg, b.subtended_deg) << "table " << table;
+  EXPECT_EQ(a.clear_share, b.clear_share) << "table " << table;
+  EXPECT_EQ(a.obscured_share, b.obscured_share) << "table " << table;
+  EXPECT_EQ(a.blocked_share, b.blocked_share) << "table " << table;
+  EXPECT_EQ(a.blocking_tags, b.blocking_tags) << "table " << table;
+  EXPECT_EQ(a.obscuring_tags, b.obscuring_tags) << "table " << table;
+  EXPECT_EQ(a.seen_point, b.seen_point) << "table " << table;
+}
+
 TEST(Sight, TracingForLessKeepsWhatIsRead) {
   std::mt19937 rng(18);
   int early = 0, hidden = 0, visible = 0;
@@ -204,14 +216,7 @@ TEST(Sight, TheOccludersOrderChangesNothing) {
       SightOptions o;
       o.need = need;
       const SightResult a = TraceSightByRef(t.eye, t.target, t.refs, o), b = TraceSightByRef(t.eye, t.target, shuffled, o);
-      ASSERT_EQ(a.visible, b.visible) << "table " << k;
-      EXPECT_EQ(a.subtended_deg, b.subtended_deg) << "table " << k;
-      EXPECT_EQ(a.clear_share, b.clear_share) << "table " << k;
-      EXPECT_EQ(a.obscured_share, b.obscured_share) << "table " << k;
-      EXPECT_EQ(a.blocked_share, b.blocked_share) << "table " << k;
-      EXPECT_EQ(a.blocking_tags, b.blocking_tags) << "table " << k;
-      EXPECT_EQ(a.obscuring_tags, b.obscuring_tags) << "table " << k;
-      EXPECT_EQ(a.seen_point, b.seen_point) << "table " << k;
+      ExpectSameSight(a, b, k);
       visible += need == SightNeed::kAll && a.visible && a.blocked_share > 0 ? 1 : 0;
     }
   }
@@ -245,14 +250,7 @@ TEST(Sight, TheShortcutsChangeNothing) {
       fast.need = every.need = need;
       every.shortcuts = false;
       const SightResult a = TraceSightByRef(t.eye, t.target, t.refs, fast), b = TraceSightByRef(t.eye, t.target, t.refs, every);
-      ASSERT_EQ(a.visible, b.visible) << "table " << k;
-      EXPECT_EQ(a.subtended_deg, b.subtended_deg) << "table " << k;
-      EXPECT_EQ(a.clear_share, b.clear_share) << "table " << k;
-      EXPECT_EQ(a.obscured_share, b.obscured_share) << "table " << k;
-      EXPECT_EQ(a.blocked_share, b.blocked_share) << "table " << k;
-      EXPECT_EQ(a.blocking_tags, b.blocking_tags) << "table " << k;
-      EXPECT_EQ(a.obscuring_tags, b.obscuring_tags) << "table " << k;
-      EXPECT_EQ(a.seen_point, b.seen_point) << "table " << k;
+      ExpectSameSight(a, b, k);
       if (need == SightNeed::kAll) (a.visible ? partly : hidden) += a.visible && a.blocked_share > 0 ? 1 : !a.visible;
     }
   }
