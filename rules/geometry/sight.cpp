@@ -189,8 +189,7 @@ void CollectNearOccluders(const SightFrame& f, const std::vector<OccluderRef>& o
 // Every direction where the answer can change: the target's corners (FrameOf put their angles in
 // already), the near occluders' corners and where their outlines cross the target's; sorted, within
 // [lo, hi].
-void CollectCuts(const Vec2& eye, const Vec2& ref, const SightFrame& e, const Polygon& target,
-                 const std::vector<OccluderRef>& occluders, SightScratch* s) {
+void CollectCuts(const SightFrame& e, const Polygon& target, const std::vector<OccluderRef>& occluders, SightScratch* s) {
   s->cuts.push_back(e.lo);
   s->cuts.push_back(e.hi);
   for (size_t k = 0; k < s->near.size(); ++k) {
@@ -203,7 +202,7 @@ void CollectCuts(const Vec2& eye, const Vec2& ref, const SightFrame& e, const Po
         const Segment os{a, b}, ts{target[j], target[(j + 1) % target.size()]};
         if (!SegmentsIntersect(os, ts)) continue;
         const ClosestPoints c = SegmentToSegment(os, ts);
-        s->cuts.push_back(RelAngle(ref, c.on_a - eye));
+        s->cuts.push_back(RelAngle(e.ref, c.on_a - e.eye));
       }
     }
   }
@@ -351,18 +350,18 @@ bool AllBefore(const Vec2& eye, const Vec2& ref, const Polygon& p, const Polygon
 // direction to the target, and each stands wholly before it. A line in the direction of a shrunk
 // blocker (the eye outside it: a finite span) passes through a point whose delta-disc lies in the
 // blocker, before the line meets the target, so it runs at least 2 delta inside: blocked.
-bool SurelyHidden(const Vec2& eye, const Vec2& ref, const SightFrame& e, const Polygon& target,
-                  const std::vector<OccluderRef>& occluders, const SightOptions& options, SightScratch* s) {
+bool SurelyHidden(const SightFrame& e, const Polygon& target, const std::vector<OccluderRef>& occluders, const SightOptions& options,
+                  SightScratch* s) {
   const double delta = options.tolerance_mm / 2.0 + 0.05;
   s->cover.clear();
   std::array<Vec2, 4> shrunk;
   for (size_t k = 0; k < s->near.size(); ++k) {
     const OccluderRef& o = occluders[s->near[k]];
     if (o.effect != SightEffect::kBlocks || !o.convex || !std::isfinite(s->span[k].first)) continue;
-    if (!Shrunk(*o.polygon, delta, &shrunk) || !AllBefore(eye, ref, *o.polygon, target)) continue;
+    if (!Shrunk(*o.polygon, delta, &shrunk) || !AllBefore(e.eye, e.ref, *o.polygon, target)) continue;
     double lo = kInf, hi = -kInf;
     for (size_t i = 0; i < o.polygon->size(); ++i) {
-      const double a = RelAngle(ref, shrunk[i] - eye);
+      const double a = RelAngle(e.ref, shrunk[i] - e.eye);
       lo = std::min(lo, a), hi = std::max(hi, a);
     }
     if (hi - lo >= std::numbers::pi - 1e-6 || hi - 1e-9 < e.lo || lo + 1e-9 > e.hi) continue;
@@ -409,8 +408,8 @@ SightResult TraceSightByRef(const Vec2& eye, const Polygon& target, const std::v
   const SightFrame e = FrameOf(eye, ref, target, &s.cuts);
   if (!(e.hi > e.lo)) return r;
   CollectNearOccluders(e, occluders, options.shortcuts, &s);
-  if (options.need != SightNeed::kAll && SurelyHidden(eye, ref, e, target, occluders, options, &s)) return r;
-  CollectCuts(eye, ref, e, target, occluders, &s);
+  if (options.need != SightNeed::kAll && SurelyHidden(e, target, occluders, options, &s)) return r;
+  CollectCuts(e, target, occluders, &s);
   if (options.need == SightNeed::kVisible) {
     r.visible = AnyLineUnblocked(eye, ref, target, occluders, options, s);
     return r;

@@ -231,18 +231,19 @@ class KowRuleset : public Ruleset {
     std::optional<std::vector<int>> charge_targets;
     std::vector<std::optional<std::vector<int>>> shot_targets;  // by weapon, in the profile's order
     // Its shots' checks by target and weapon (ShotKey) and its charges' checks by target (scene
-    // indices: a chunk serves a call whose units are in its call's order, Changes::same_order), each with the regions
-    // it read: the sight fan (kow::SightFan: all that sight and cover read besides the two units and
-    // the terrain) and, for a charge that searched a route, the poses the search tested against
-    // obstacles (kow::RouteReads). When something else near the unit changed, a check is reused unless
-    // the two units changed or a changed unit may reach into one of its regions (Changes); when only
-    // the sight fan is reached, the route still serves (kow::CheckCharge's same_route).
+    // indices: they serve a call whose units are in the same order, Changes::same_order), each with
+    // the regions it read: the sight fan (kow::SightFan: all that sight and cover read besides the
+    // two units and the terrain) and, for a charge that searched a route, the poses the search
+    // tested against obstacles (kow::RouteReads). When something else near the unit changed, a check
+    // is reused unless the two units changed or a changed unit may reach into one of its regions
+    // (Changes); when only the sight fan is reached, the route still serves (kow::CheckCharge's
+    // same_route).
     struct ShotMemo {
       kow::ReachRegion sight;
       kow::ShotCheck check;
     };
     std::unordered_map<uint64_t, ShotMemo> shots;
-    static uint64_t ShotKey(int target, size_t weapon) { return (static_cast<uint64_t>(target) << 16) | weapon; }
+    static uint64_t ShotKey(int target, size_t weapon) { return (static_cast<uint64_t>(target) << 32) | static_cast<uint32_t>(weapon); }
     struct ChargeMemo {
       kow::ReachRegion sight;
       std::optional<kow::RouteReads> route;  // where its route search read obstacles (ChargeRoute::read_in)
@@ -1058,15 +1059,15 @@ class KowRuleset : public Ruleset {
   // check lives in the chunk (its map's elements stay where they are as it grows).
   const kow::ShotCheck& Shot(const Scene& scene, const kow::KowTable& table, const Changes& changes, int ui, int ti, size_t weapon,
                       double range_in, UnitChunk* prev, UnitChunk* chunk, Sights* sights) const {
-    const uint64_t name = UnitChunk::ShotKey(ti, weapon);
+    const uint64_t key = UnitChunk::ShotKey(ti, weapon);
     if (prev && !changes.all && changes.same_order && !changes.unit[ui] && !changes.unit[ti])
-      if (auto it = prev->shots.find(name); it != prev->shots.end() && !changes.Touch(it->second.sight)) {
-        return chunk->shots.insert_or_assign(name, std::move(it->second)).first->second.check;
+      if (auto it = prev->shots.find(key); it != prev->shots.end() && !changes.Touch(it->second.sight)) {
+        return chunk->shots.insert_or_assign(key, std::move(it->second)).first->second.check;
       }
     UnitChunk::ShotMemo m{FanOf(table, ui, ti, sights),
                kow::CheckShot(scene, config_, scene.units[ui], scene.units[ti], range_in, &table,
                                 &Sight(scene, table, ui, ti, sights, geom::SightNeed::kWhenVisible))};
-    return chunk->shots.insert_or_assign(name, std::move(m)).first->second.check;
+    return chunk->shots.insert_or_assign(key, std::move(m)).first->second.check;
   }
 
   // CheckCharge, or the same charge's check from the unit's last chunk when nothing it read changed.
@@ -1074,13 +1075,12 @@ class KowRuleset : public Ruleset {
   // The check lives in the chunk, as Shot's.
   const kow::ChargeCheck& Charge(const Scene& scene, const kow::KowTable& table, const Changes& changes, int ui, int ti, UnitChunk* prev,
                           UnitChunk* chunk, Sights* sights, bool may_shoot) const {
-    const int id = ti;
     // The last check, when the two units stand where they stood and its route read nothing that moved:
     // it serves whole unless a changed unit may reach into the sight fan; then only its route serves.
     UnitChunk::ChargeMemo* last = nullptr;
     if (prev && !changes.all && changes.same_order && !changes.unit[ui] && !changes.unit[ti])
-      if (auto it = prev->charges.find(id); it != prev->charges.end() && !(it->second.route && changes.Touch(*it->second.route))) {
-        if (!changes.Touch(it->second.sight)) return chunk->charges.insert_or_assign(id, std::move(it->second)).first->second.check;
+      if (auto it = prev->charges.find(ti); it != prev->charges.end() && !(it->second.route && changes.Touch(*it->second.route))) {
+        if (!changes.Touch(it->second.sight)) return chunk->charges.insert_or_assign(ti, std::move(it->second)).first->second.check;
         last = &it->second;
       }
     UnitChunk::ChargeMemo m{FanOf(table, ui, ti, sights), std::nullopt,
@@ -1092,7 +1092,7 @@ class KowRuleset : public Ruleset {
       m.route = last && last->route ? std::move(last->route) : kow::RouteReads(std::move(m.check.route->read_in));
       m.check.route->read_in.clear();
     }
-    return chunk->charges.insert_or_assign(id, std::move(m)).first->second.check;
+    return chunk->charges.insert_or_assign(ti, std::move(m)).first->second.check;
   }
 
   // A charge's reach and what is left of it, in mm and inches.
